@@ -1,0 +1,307 @@
+//! The in-memory model of a benchmark bundle (see `shared/spec/release-format.md`).
+//!
+//! Relations between queries and snippets are stored as corpus *row indices*, resolved once by the
+//! loader from the id lists, so nothing downstream ever infers a relation from an id's number.
+
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The ten ExecRetrieval domains, in the order reports list them.
+pub const DOMAINS: [&str; 10] = [
+    "bit_manipulation",
+    "collections",
+    "data_transformation",
+    "date_time",
+    "geometry",
+    "math_numerical",
+    "sorting_searching",
+    "state_machines",
+    "string_processing",
+    "validation",
+];
+
+/// The six mechanical bug types of the paper, in the order reports list them.
+pub const BUG_TYPES: [&str; 6] = [
+    "off_by_one",
+    "off_by_one_boundary",
+    "remove_edge_case_check",
+    "swap_arguments",
+    "wrong_comparison",
+    "wrong_operator",
+];
+
+/// A snippet's label in the corpus file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Label {
+    Correct,
+    Incorrect,
+}
+
+impl Label {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Correct => "correct",
+            Label::Incorrect => "incorrect",
+        }
+    }
+}
+
+/// One natural-language query with its test suite and its relations into the corpus.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    pub id: String,
+    pub text: String,
+    /// Single-line `assert` statements, in order.
+    pub tests: Vec<String>,
+    /// Corpus rows of `correct_corpus_ids` (normally one canonical).
+    pub correct: Vec<usize>,
+    /// Corpus rows of `paired_distractor_corpus_ids`.
+    pub paired: Vec<usize>,
+    pub entry_id: String,
+    /// One of [`DOMAINS`], or "" when unknown (explicit field, else derived from `entry_id`).
+    pub domain: String,
+    /// Explicit field, else the canonical's first top-level `def`; "" when neither exists.
+    pub function_name: String,
+    /// The `metadata` object as read (kept verbatim).
+    pub metadata: serde_json::Value,
+    /// Keys the loader did not recognise, kept so a rewrite loses nothing.
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One corpus snippet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snippet {
+    pub id: String,
+    pub code: String,
+    pub label: Label,
+    /// `None` on canonicals; an absent key and "" both read as `None`.
+    pub bug_type: Option<String>,
+    pub source_entry_id: String,
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The byte-range edit that turns a canonical into a distractor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub before: String,
+    pub after: String,
+}
+
+/// One row of `data/distractor_metadata.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DistractorMeta {
+    pub corpus_id: String,
+    pub query_id: String,
+    pub canonical_id: String,
+    pub bug_type: String,
+    pub bug_description: String,
+    pub edit: Edit,
+    pub operator: String,
+}
+
+/// One row of `data/execution_cache.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecRecord {
+    pub code_sha256: String,
+    pub tests_sha256: String,
+    /// One per test: `pass`, `FAIL`, `FAIL:<Exc>`, `TIMEOUT`, `ERROR:<Exc>`.
+    pub outcomes: Vec<String>,
+    pub passes_all_tests: bool,
+    #[serde(default)]
+    pub runner: String,
+}
+
+/// How a dense system compares vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Similarity {
+    /// Cosine: both sides L2-normalised, then dot product.
+    Cos,
+    /// Raw inner product.
+    Dot,
+}
+
+impl Similarity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Similarity::Cos => "cos",
+            Similarity::Dot => "dot",
+        }
+    }
+}
+
+/// One entry of `results/invocation_table.json`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Invocation {
+    pub id: String,
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub dims: Option<usize>,
+    #[serde(default)]
+    pub similarity: Option<String>,
+    #[serde(default)]
+    pub query_prefix: String,
+    #[serde(default)]
+    pub passage_prefix: String,
+    #[serde(default)]
+    pub dtype: String,
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// One dense embedding system: query and corpus matrices, rows in file order, as float32.
+#[derive(Clone, Debug)]
+pub struct DenseSystem {
+    /// The npz file stem.
+    pub id: String,
+    pub similarity: Similarity,
+    /// n_queries × d.
+    pub queries: Array2<f32>,
+    /// n_corpus × d.
+    pub corpus: Array2<f32>,
+    pub invocation: Option<Invocation>,
+}
+
+/// A loaded bundle. Built by `bundle::load`, or by hand in tests.
+#[derive(Clone, Debug, Default)]
+pub struct Bundle {
+    pub root: PathBuf,
+    pub queries: Vec<Query>,
+    pub corpus: Vec<Snippet>,
+    pub distractors: Vec<DistractorMeta>,
+    pub cache: Vec<ExecRecord>,
+    pub systems: Vec<DenseSystem>,
+    /// SHA-256 of every file read, keyed by bundle-relative path.
+    pub sha256: BTreeMap<String, String>,
+    /// Which encoding of `tests_sha256` matched the cache ("python-json-compact", …), if any did.
+    pub tests_key_encoding: Option<String>,
+    /// Non-fatal findings of the loader, shown by `check` and in reports.
+    pub notes: Vec<String>,
+}
+
+impl Bundle {
+    /// Row of a corpus id, by linear search (use a map for bulk lookups).
+    pub fn corpus_row(&self, id: &str) -> Option<usize> {
+        self.corpus.iter().position(|s| s.id == id)
+    }
+
+    /// Row of a query id.
+    pub fn query_row(&self, id: &str) -> Option<usize> {
+        self.queries.iter().position(|q| q.id == id)
+    }
+
+    /// Domains present, in [`DOMAINS`] order first, then any others sorted; "" excluded.
+    pub fn domains(&self) -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for d in DOMAINS {
+            if self.queries.iter().any(|q| q.domain == d) {
+                seen.push(d.to_string());
+            }
+        }
+        let mut others: Vec<String> = self
+            .queries
+            .iter()
+            .filter(|q| !q.domain.is_empty() && !DOMAINS.contains(&q.domain.as_str()))
+            .map(|q| q.domain.clone())
+            .collect();
+        others.sort();
+        others.dedup();
+        seen.extend(others);
+        seen
+    }
+}
+
+/// Hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// `code_sha256` of the execution cache: SHA-256 of the UTF-8 code.
+pub fn code_sha256(code: &str) -> String {
+    sha256_hex(code.as_bytes())
+}
+
+/// The JSON array of tests exactly as Python's `json.dumps(tests, separators=(",", ":"))` writes
+/// it: compact, non-ASCII escaped as `\uXXXX` (surrogate pairs above the BMP).
+pub fn python_json_compact(tests: &[String]) -> String {
+    let mut out = String::from("[");
+    for (i, t) in tests.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_python_json_string(&mut out, t);
+    }
+    out.push(']');
+    out
+}
+
+fn push_python_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `tests_sha256` of the execution cache, in execscope's (and Python tooling's default) encoding.
+pub fn tests_sha256(tests: &[String]) -> String {
+    sha256_hex(python_json_compact(tests).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_json_matches_python_dumps() {
+        // json.dumps(["assert f('é') == 1", 'a"b\\c\n'], separators=(",", ":"))
+        let tests = vec!["assert f('é') == 1".to_string(), "a\"b\\c\n".to_string()];
+        assert_eq!(
+            python_json_compact(&tests),
+            r#"["assert f('\u00e9') == 1","a\"b\\c\n"]"#
+        );
+        // Above the BMP as a surrogate pair; DEL (0x7f) is escaped too (Python: `[^\ -~]`).
+        assert_eq!(
+            python_json_compact(&["😀\u{7f}".to_string()]),
+            "[\"\\ud83d\\ude00\\u007f\"]"
+        );
+    }
+
+    #[test]
+    fn sha_of_empty_list() {
+        // hashlib.sha256(b"[]").hexdigest()
+        assert_eq!(
+            tests_sha256(&[]),
+            "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! The execution oracle's result types: the shared contract between the oracle, the cache,
+//! the construction pipeline and the audit.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The outcome of one test of a suite.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The assert held.
+    Pass,
+    /// A bare `AssertionError`: the code ran and gave a wrong value.
+    Fail,
+    /// An exception raised while evaluating the assert (e.g. `FAIL:TypeError`).
+    FailExc(String),
+    /// The code itself failed to define or import (e.g. `ERROR:SyntaxError`, `ERROR:NameError`).
+    Error(String),
+    /// The test (or the suite) ran out of time.
+    Timeout,
+}
+
+impl Outcome {
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Outcome::Pass)
+    }
+
+    /// A plain wrong value (bare `FAIL`), as opposed to a crash.
+    pub fn is_plain_fail(&self) -> bool {
+        matches!(self, Outcome::Fail)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Pass => f.write_str("pass"),
+            Outcome::Fail => f.write_str("FAIL"),
+            Outcome::FailExc(e) => write!(f, "FAIL:{e}"),
+            Outcome::Error(e) => write!(f, "ERROR:{e}"),
+            Outcome::Timeout => f.write_str("TIMEOUT"),
+        }
+    }
+}
+
+impl FromStr for Outcome {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "pass" => Outcome::Pass,
+            "FAIL" => Outcome::Fail,
+            "TIMEOUT" => Outcome::Timeout,
+            _ => {
+                if let Some(e) = s.strip_prefix("FAIL:") {
+                    Outcome::FailExc(e.to_string())
+                } else if let Some(e) = s.strip_prefix("ERROR:") {
+                    Outcome::Error(e.to_string())
+                } else {
+                    return Err(format!("unknown test outcome {s:?}"));
+                }
+            }
+        })
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// How strongly a run was isolated, weakest first. Every result says which level it ran under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IsolationLevel {
+    /// Fresh process, rlimits, timeout with process-group kill, private temp working directory.
+    Rlimits,
+    /// The above plus a new network namespace (no network).
+    Netns,
+    /// bubblewrap: read-only root, private /tmp, no network, new namespaces.
+    Bubblewrap,
+}
+
+impl fmt::Display for IsolationLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IsolationLevel::Rlimits => "rlimits",
+            IsolationLevel::Netns => "netns",
+            IsolationLevel::Bubblewrap => "bubblewrap",
+        })
+    }
+}
+
+/// The result of running one (code, tests) pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteResult {
+    /// One per test, in order.
+    pub outcomes: Vec<Outcome>,
+    /// Per test, a short `repr` of the value the assert compared (the left operand of a top-level
+    /// comparison, or the asserted expression), truncated; `None` when it could not be evaluated.
+    /// Used to tell behaviourally identical mutants apart.
+    pub observed: Vec<Option<String>>,
+    pub isolation: IsolationLevel,
+    /// Wall time of the suite in milliseconds.
+    pub wall_ms: u64,
+}
+
+impl SuiteResult {
+    pub fn passes_all(&self) -> bool {
+        !self.outcomes.is_empty() && self.outcomes.iter().all(Outcome::is_pass)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_strings_round_trip() {
+        for s in ["pass", "FAIL", "FAIL:TypeError", "ERROR:NameError", "TIMEOUT"] {
+            let o: Outcome = s.parse().unwrap();
+            assert_eq!(o.to_string(), s);
+        }
+        assert!("nope".parse::<Outcome>().is_err());
+    }
+}
