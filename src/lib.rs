@@ -6,9 +6,12 @@
 //! Nothing below `report`/`tui` knows about the terminal.
 
 pub mod analysis;
+pub mod atomic;
 pub mod audit;
 pub mod build;
 pub mod bundle;
+pub mod cli;
+pub mod engine;
 pub mod metrics;
 pub mod mutate;
 pub mod oracle;

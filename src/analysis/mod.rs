@@ -1,1 +1,2 @@
 //! analysis
+pub mod density;

@@ -1,1 +1,259 @@
-//! metrics
+//! Retrieval metrics exactly as `shared/spec/metrics.md` defines them: exec@k, execp@k, nDCG@k
+//! (the release's ideal-DCG formula), MRR — per query, mean, and per domain — under a tie policy.
+
+pub mod layout;
+pub mod truth;
+
+pub use layout::TiePolicy;
+pub use truth::{PassSource, Truth};
+
+use crate::bundle::Bundle;
+use crate::rank::{ties::snap_row, SystemScores};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// The default cutoffs.
+pub const DEFAULT_KS: [usize; 4] = [1, 3, 5, 10];
+
+/// What to compute.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalConfig {
+    /// Cutoffs, ascending and unique.
+    pub ks: Vec<usize>,
+    pub policy: TiePolicy,
+    /// Near-tie tolerance (0 = exact ties only).
+    pub tie_eps: f32,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            ks: DEFAULT_KS.to_vec(),
+            policy: TiePolicy::Expected,
+            tie_eps: 0.0,
+        }
+    }
+}
+
+impl EvalConfig {
+    /// Normalise cutoffs: sorted, unique, zero removed.
+    pub fn with_ks(mut self, ks: &[usize]) -> Self {
+        let mut ks: Vec<usize> = ks.iter().copied().filter(|&k| k > 0).collect();
+        ks.sort_unstable();
+        ks.dedup();
+        self.ks = ks;
+        self
+    }
+
+    pub fn k_index(&self, k: usize) -> Option<usize> {
+        self.ks.iter().position(|&x| x == k)
+    }
+}
+
+/// A metric family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Metric {
+    Exec,
+    ExecP,
+    Ndcg,
+    Mrr,
+}
+
+impl Metric {
+    /// The report key of the metric at cutoff k (`exec@1`, `execp@3`, `ndcg@10`, `mrr`).
+    pub fn key(self, k: usize) -> String {
+        match self {
+            Metric::Exec => format!("exec@{k}"),
+            Metric::ExecP => format!("execp@{k}"),
+            Metric::Ndcg => format!("ndcg@{k}"),
+            Metric::Mrr => "mrr".to_string(),
+        }
+    }
+
+    /// Binary per query (under a deterministic tie policy).
+    pub fn is_binary(self) -> bool {
+        self == Metric::Exec
+    }
+
+    pub const AT_K: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
+}
+
+/// One query's metric values (each vector indexed like `EvalConfig::ks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryEval {
+    pub exec: Vec<f64>,
+    pub execp: Vec<f64>,
+    pub ndcg: Vec<f64>,
+    pub mrr: f64,
+    /// Per k: exec@k differs between the pessimistic and optimistic orders of a tie group
+    /// (a tie with a passing snippet straddles the cutoff).
+    pub tie_at_cutoff: Vec<bool>,
+    /// The rank-1 snippet shares its score with another snippet.
+    pub top1_tied: bool,
+}
+
+impl QueryEval {
+    pub fn get(&self, metric: Metric, ki: usize) -> f64 {
+        match metric {
+            Metric::Exec => self.exec[ki],
+            Metric::ExecP => self.execp[ki],
+            Metric::Ndcg => self.ndcg[ki],
+            Metric::Mrr => self.mrr,
+        }
+    }
+}
+
+/// Evaluate one query from its score row.
+pub fn eval_query(row: &[f32], passing: &[u32], relevant: &[u32], cfg: &EvalConfig) -> QueryEval {
+    let pass_layout = layout::layout(row, passing);
+    let rel_layout = layout::layout(row, relevant);
+    let p = cfg.policy;
+    let top = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    QueryEval {
+        exec: cfg
+            .ks
+            .iter()
+            .map(|&k| layout::exec_at(&pass_layout, k, p))
+            .collect(),
+        execp: cfg
+            .ks
+            .iter()
+            .map(|&k| layout::execp_at(&pass_layout, k, p))
+            .collect(),
+        ndcg: cfg
+            .ks
+            .iter()
+            .map(|&k| layout::ndcg_at(&rel_layout, k, p))
+            .collect(),
+        mrr: layout::reciprocal_rank(&pass_layout, p),
+        tie_at_cutoff: cfg
+            .ks
+            .iter()
+            .map(|&k| {
+                layout::exec_at(&pass_layout, k, TiePolicy::Pessimistic)
+                    != layout::exec_at(&pass_layout, k, TiePolicy::Optimistic)
+            })
+            .collect(),
+        top1_tied: row.iter().filter(|&&s| s == top).count() > 1,
+    }
+}
+
+/// Counts of score ties for one system.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TieCounts {
+    /// (query, paired distractor) pairs scored exactly like the query's first canonical.
+    pub tied_pairs: usize,
+    /// All (query, paired distractor) pairs.
+    pub pairs: usize,
+    /// Queries whose rank-1 snippet is tied.
+    pub top1_tied: usize,
+    /// Per k: queries with a tie straddling the cutoff that decides exec@k.
+    pub at_cutoff: Vec<usize>,
+}
+
+/// One system evaluated over a bundle.
+#[derive(Clone, Debug)]
+pub struct SystemEval {
+    pub id: String,
+    pub similarity: String,
+    pub config: EvalConfig,
+    pub per_query: Vec<QueryEval>,
+    pub ties: TieCounts,
+}
+
+impl SystemEval {
+    /// Unweighted mean over queries (0 for an empty bundle).
+    pub fn mean(&self, metric: Metric, ki: usize) -> f64 {
+        mean_of(self.per_query.iter().map(|q| q.get(metric, ki)))
+    }
+
+    /// Per-query values of one metric cell, in query order.
+    pub fn column(&self, metric: Metric, ki: usize) -> Vec<f64> {
+        self.per_query.iter().map(|q| q.get(metric, ki)).collect()
+    }
+
+    /// Mean of a metric over the queries of each domain (domains in bundle order).
+    pub fn per_domain(&self, bundle: &Bundle, metric: Metric, ki: usize) -> BTreeMap<String, f64> {
+        let mut out = BTreeMap::new();
+        for d in bundle.domains() {
+            let mean = mean_of(
+                bundle
+                    .queries
+                    .iter()
+                    .zip(&self.per_query)
+                    .filter(|(q, _)| q.domain == d)
+                    .map(|(_, e)| e.get(metric, ki)),
+            );
+            out.insert(d, mean);
+        }
+        out
+    }
+}
+
+fn mean_of(it: impl Iterator<Item = f64>) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for v in it {
+        sum += v;
+        n += 1;
+    }
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+/// Evaluate one system over every query of the bundle (parallel over queries).
+pub fn evaluate(
+    bundle: &Bundle,
+    truth: &Truth,
+    scores: &SystemScores,
+    cfg: &EvalConfig,
+) -> SystemEval {
+    let n = bundle.queries.len();
+    let results: Vec<(QueryEval, usize, usize)> = (0..n)
+        .into_par_iter()
+        .map(|q| {
+            let mut snapped;
+            let mut row = scores.row(q);
+            if cfg.tie_eps > 0.0 {
+                snapped = row.to_vec();
+                snap_row(&mut snapped, cfg.tie_eps);
+                row = &snapped;
+            }
+            let eval = eval_query(row, truth.passing(q), truth.relevant(q), cfg);
+            let query = &bundle.queries[q];
+            let (mut tied, mut pairs) = (0, 0);
+            if let Some(&canon) = query.correct.first() {
+                for &d in &query.paired {
+                    pairs += 1;
+                    if row[d] == row[canon] {
+                        tied += 1;
+                    }
+                }
+            }
+            (eval, tied, pairs)
+        })
+        .collect();
+    let mut ties = TieCounts {
+        at_cutoff: vec![0; cfg.ks.len()],
+        ..TieCounts::default()
+    };
+    let mut per_query = Vec::with_capacity(n);
+    for (e, tied, pairs) in results {
+        ties.tied_pairs += tied;
+        ties.pairs += pairs;
+        ties.top1_tied += usize::from(e.top1_tied);
+        for (c, &t) in ties.at_cutoff.iter_mut().zip(&e.tie_at_cutoff) {
+            *c += usize::from(t);
+        }
+        per_query.push(e);
+    }
+    SystemEval {
+        id: scores.id.clone(),
+        similarity: scores.similarity.clone(),
+        config: cfg.clone(),
+        per_query,
+        ties,
+    }
+}

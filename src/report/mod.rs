@@ -1,1 +1,7 @@
-//! report
+//! Reports: tables built from core results and rendered as text, JSON, CSV, markdown or LaTeX.
+
+pub mod leaderboard;
+pub mod results;
+pub mod table;
+
+pub use table::{Align, Cell, Format, Table};

@@ -1,0 +1,179 @@
+//! Command implementations behind the binary's subcommands. Each parses nothing itself (clap did)
+//! and only wires core results to output.
+
+mod report;
+
+pub use report::{report, ReportArgs};
+
+use crate::engine::{Engine, EngineOptions};
+use crate::metrics::{EvalConfig, TiePolicy};
+use crate::rank::RankOptions;
+use anyhow::{bail, Context};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where the embedded benchmark lives: `$EXECSCOPE_BUNDLE`, else `data/bundle` of the source tree
+/// this binary was built from, else `data/bundle` beside the executable or the working directory.
+pub fn default_bundle() -> PathBuf {
+    if let Some(p) = std::env::var_os("EXECSCOPE_BUNDLE") {
+        return PathBuf::from(p);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle");
+    if built.join("data/queries.jsonl").exists() {
+        return built;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        for dir in exe.ancestors().skip(1) {
+            let cand = dir.join("data/bundle");
+            if cand.join("data/queries.jsonl").exists() {
+                return cand;
+            }
+        }
+    }
+    PathBuf::from("data/bundle")
+}
+
+/// Options shared by every command that evaluates a bundle.
+#[derive(Args, Clone, Debug)]
+pub struct EvalArgs {
+    /// Tie policy: row (release-compatible), expected, pessimistic, optimistic.
+    #[arg(long = "ties", default_value = "expected", value_parser = parse_policy)]
+    pub ties: TiePolicy,
+    /// Treat scores within this distance as tied (single linkage); 0 = exact ties only.
+    #[arg(long = "tie-eps", default_value_t = 0.0)]
+    pub tie_eps: f32,
+    /// Cutoffs k, comma-separated.
+    #[arg(long = "ks", default_value = "1,3,5,10", value_delimiter = ',')]
+    pub ks: Vec<usize>,
+    /// Leave out the BM25 baseline.
+    #[arg(long = "no-bm25")]
+    pub no_bm25: bool,
+}
+
+impl Default for EvalArgs {
+    fn default() -> Self {
+        EvalArgs {
+            ties: TiePolicy::Expected,
+            tie_eps: 0.0,
+            ks: vec![1, 3, 5, 10],
+            no_bm25: false,
+        }
+    }
+}
+
+fn parse_policy(s: &str) -> Result<TiePolicy, String> {
+    s.parse()
+}
+
+impl EvalArgs {
+    pub fn engine_options(&self) -> anyhow::Result<EngineOptions> {
+        if self.tie_eps < 0.0 || !self.tie_eps.is_finite() {
+            bail!("--tie-eps must be a finite number ≥ 0");
+        }
+        let eval = EvalConfig {
+            policy: self.ties,
+            tie_eps: self.tie_eps,
+            ..EvalConfig::default()
+        }
+        .with_ks(&self.ks);
+        if eval.ks.is_empty() {
+            bail!("--ks needs at least one cutoff ≥ 1");
+        }
+        Ok(EngineOptions {
+            rank: RankOptions {
+                bm25: !self.no_bm25,
+            },
+            eval,
+        })
+    }
+}
+
+/// Open a bundle (or the embedded default) with the evaluation options.
+pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Engine> {
+    let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
+    let opts = eval.engine_options()?;
+    Engine::open(&root, &opts).with_context(|| format!("loading bundle {}", root.display()))
+}
+
+/// `execscope tui`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TuiArgs {
+    /// Bundle directory (default: the embedded benchmark).
+    pub bundle: Option<PathBuf>,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+/// `execscope check`.
+#[derive(Args, Clone, Debug)]
+pub struct CheckArgs {
+    /// Bundle directory.
+    pub bundle: Option<PathBuf>,
+    /// Also run every canonical against its suite, with one negative control per query.
+    #[arg(long)]
+    pub oracle: bool,
+}
+
+/// `execscope build`.
+#[derive(Args, Clone, Debug)]
+pub struct BuildArgs {
+    /// Task file (JSON lines, see shared/spec/task-file.md).
+    pub tasks: PathBuf,
+    /// Output bundle directory.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed for mutant selection.
+    #[arg(long, default_value_t = 20260510)]
+    pub seed: u64,
+    /// Also build stacked (2–4 edit) mutants into data/stacked_distractors.jsonl.
+    #[arg(long)]
+    pub stacked: bool,
+}
+
+/// `execscope exec verify`.
+#[derive(Args, Clone, Debug)]
+pub struct VerifyArgs {
+    /// Bundle directory.
+    pub bundle: Option<PathBuf>,
+    /// Re-execute a seeded sample of this many cached pairs (default: all).
+    #[arg(long)]
+    pub sample: Option<usize>,
+    #[arg(long, default_value_t = 20260510)]
+    pub seed: u64,
+}
+
+/// `execscope audit`.
+#[derive(Args, Clone, Debug)]
+pub struct AuditArgs {
+    /// Bundle directory (retrieval pools).
+    pub bundle: Option<PathBuf>,
+    /// System whose top-k forms each pool.
+    #[arg(long)]
+    pub system: Option<String>,
+    #[arg(long, default_value_t = 10)]
+    pub k: usize,
+    /// Visible tests (the first m of each suite) used as self-tests.
+    #[arg(long, default_value_t = 3)]
+    pub visible: usize,
+}
+
+pub fn tui(_args: &TuiArgs) -> anyhow::Result<ExitCode> {
+    bail!("the dashboard is not built yet")
+}
+
+pub fn check(_args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    bail!("check is not wired yet")
+}
+
+pub fn build(_args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    bail!("build is not wired yet")
+}
+
+pub fn verify(_args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    bail!("exec verify is not wired yet")
+}
+
+pub fn audit(_args: &AuditArgs) -> anyhow::Result<ExitCode> {
+    bail!("audit is not wired yet")
+}

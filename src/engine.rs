@@ -1,0 +1,121 @@
+//! The engine: one loaded bundle with its PASS truth, every system's scores and evaluations.
+//!
+//! This is the single core result both front ends read: `report` renders tables from it and the
+//! dashboard draws from it, so the two never compute a number differently.
+
+use crate::bundle::{self, Bundle};
+use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, TiePolicy, Truth};
+use crate::rank::{self, RankOptions, SystemScores};
+use std::path::Path;
+
+/// Options for opening a bundle.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    pub rank: RankOptions,
+    pub eval: EvalConfig,
+}
+
+/// A bundle with everything computed from it.
+pub struct Engine {
+    pub bundle: Bundle,
+    pub truth: Truth,
+    pub scores: Vec<SystemScores>,
+    pub evals: Vec<SystemEval>,
+}
+
+impl Engine {
+    /// Load a bundle from disk and compute every ranking and metric.
+    pub fn open(root: &Path, opts: &EngineOptions) -> anyhow::Result<Engine> {
+        let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
+        Ok(Engine::from_bundle(bundle, opts))
+    }
+
+    /// Compute rankings and metrics for an in-memory bundle.
+    pub fn from_bundle(bundle: Bundle, opts: &EngineOptions) -> Engine {
+        let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
+        let truth = Truth::from_bundle(&bundle, &key);
+        let scores = rank::score_all(&bundle, &opts.rank);
+        let mut engine = Engine {
+            bundle,
+            truth,
+            scores,
+            evals: Vec::new(),
+        };
+        engine.reevaluate(&opts.eval);
+        engine
+    }
+
+    /// Recompute every system's metrics under a new configuration (policy, ks, eps).
+    pub fn reevaluate(&mut self, cfg: &EvalConfig) {
+        self.evals = self.evaluate_all(cfg);
+    }
+
+    /// Evaluate every system under `cfg` without changing the engine's current results.
+    pub fn evaluate_all(&self, cfg: &EvalConfig) -> Vec<SystemEval> {
+        self.scores
+            .iter()
+            .map(|s| evaluate(&self.bundle, &self.truth, s, cfg))
+            .collect()
+    }
+
+    pub fn config(&self) -> EvalConfig {
+        self.evals
+            .first()
+            .map(|e| e.config.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn system_index(&self, id: &str) -> Option<usize> {
+        self.scores.iter().position(|s| s.id == id)
+    }
+
+    /// exec@1 of every system under the pessimistic, expected and optimistic tie policies.
+    pub fn exec1_bounds(&self) -> Vec<[f64; 3]> {
+        let base = self.config();
+        let per_policy: Vec<Vec<SystemEval>> = [
+            TiePolicy::Pessimistic,
+            TiePolicy::Expected,
+            TiePolicy::Optimistic,
+        ]
+        .into_iter()
+        .map(|p| {
+            self.evaluate_all(
+                &EvalConfig {
+                    policy: p,
+                    ..base.clone()
+                }
+                .with_ks(&[1]),
+            )
+        })
+        .collect();
+        (0..self.scores.len())
+            .map(|s| {
+                [
+                    per_policy[0][s].mean(crate::metrics::Metric::Exec, 0),
+                    per_policy[1][s].mean(crate::metrics::Metric::Exec, 0),
+                    per_policy[2][s].mean(crate::metrics::Metric::Exec, 0),
+                ]
+            })
+            .collect()
+    }
+
+    /// Per system: how many (query, snippet) pairs in the top `k` got their PASS verdict from the
+    /// label fallback instead of the execution cache.
+    pub fn label_fallbacks_in_top(&self, k: usize) -> Vec<usize> {
+        use rayon::prelude::*;
+        self.scores
+            .iter()
+            .map(|s| {
+                (0..self.bundle.queries.len())
+                    .into_par_iter()
+                    .map(|q| {
+                        rank::top_k(s.row(q), k)
+                            .into_iter()
+                            .filter(|&c| self.truth.source(q, c as usize) == PassSource::Label)
+                            .count()
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,437 @@
+//! A format-neutral table and its renderers: aligned text, markdown, CSV, LaTeX (booktabs), JSON.
+//!
+//! Every report table is built once as a [`Table`] from core results and rendered in the format the
+//! user asked for; the dashboard renders the same cells, so a script and the screen never disagree.
+
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
+
+/// Output formats of `execscope report`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+    Latex,
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [
+        Format::Table,
+        Format::Json,
+        Format::Csv,
+        Format::Markdown,
+        Format::Latex,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Markdown => "markdown",
+            Format::Latex => "latex",
+        }
+    }
+
+    /// File extension used by `report --all`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Table => "txt",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Markdown => "md",
+            Format::Latex => "tex",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("unknown format {s:?} (table, json, csv, markdown, latex)"))
+    }
+}
+
+/// Column alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// One cell: its text, and the number behind it (for JSON and for highlighting).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Cell {
+    pub text: String,
+    pub value: Option<f64>,
+    /// Best value of its column (bold in LaTeX/markdown).
+    pub best: bool,
+    /// Marked (e.g. tied with the leader): a trailing dagger in LaTeX, `†` elsewhere.
+    pub mark: bool,
+}
+
+impl Cell {
+    pub fn text(s: impl Into<String>) -> Cell {
+        Cell {
+            text: s.into(),
+            ..Cell::default()
+        }
+    }
+
+    /// A number shown with `digits` decimals.
+    pub fn num(v: f64, digits: usize) -> Cell {
+        Cell {
+            text: if v.is_finite() {
+                format!("{v:.digits$}")
+            } else {
+                "—".to_string()
+            },
+            value: Some(v),
+            ..Cell::default()
+        }
+    }
+
+    pub fn int(v: usize) -> Cell {
+        Cell {
+            text: v.to_string(),
+            value: Some(v as f64),
+            ..Cell::default()
+        }
+    }
+}
+
+/// A table with a machine-readable key per column.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Table {
+    /// Short name (`leaderboard`, `density`, …), used for file names.
+    pub name: String,
+    pub title: String,
+    /// What the numbers are and which test produced any marks (LaTeX caption, text footer).
+    pub caption: String,
+    /// Column headers as shown.
+    pub headers: Vec<String>,
+    /// Column keys for JSON/CSV (snake or metric keys).
+    pub keys: Vec<String>,
+    pub align: Vec<Align>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    pub fn new(name: &str, title: &str) -> Table {
+        Table {
+            name: name.to_string(),
+            title: title.to_string(),
+            ..Table::default()
+        }
+    }
+
+    /// Add a column (header shown, key for machines).
+    pub fn column(mut self, header: &str, key: &str, align: Align) -> Table {
+        self.headers.push(header.to_string());
+        self.keys.push(key.to_string());
+        self.align.push(align);
+        self
+    }
+
+    pub fn caption(mut self, caption: impl Into<String>) -> Table {
+        self.caption = caption.into();
+        self
+    }
+
+    pub fn push(&mut self, row: Vec<Cell>) {
+        debug_assert_eq!(row.len(), self.headers.len());
+        self.rows.push(row);
+    }
+
+    /// Mark the largest value of each listed column as best (all equal maxima).
+    pub fn mark_best(&mut self, cols: &[usize]) {
+        for &c in cols {
+            let best = self
+                .rows
+                .iter()
+                .filter_map(|r| r[c].value)
+                .filter(|v| v.is_finite())
+                .fold(f64::NEG_INFINITY, f64::max);
+            for r in &mut self.rows {
+                if r[c].value == Some(best) {
+                    r[c].best = true;
+                }
+            }
+        }
+    }
+
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Table => self.to_text(),
+            Format::Json => {
+                serde_json::to_string_pretty(&self.to_json()).unwrap_or_default() + "\n"
+            }
+            Format::Csv => self.to_csv(),
+            Format::Markdown => self.to_markdown(),
+            Format::Latex => self.to_latex(),
+        }
+    }
+
+    fn shown(c: &Cell) -> String {
+        if c.mark {
+            format!("{}†", c.text)
+        } else {
+            c.text.clone()
+        }
+    }
+
+    /// Aligned plain text with a title line and the caption as a footer.
+    pub fn to_text(&self) -> String {
+        let ncol = self.headers.len();
+        let mut width: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate().take(ncol) {
+                width[i] = width[i].max(Self::shown(c).chars().count());
+            }
+        }
+        let line = |cells: Vec<String>| -> String {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                let pad = width[i].saturating_sub(c.chars().count());
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                match self.align[i] {
+                    Align::Left => {
+                        s.push_str(c);
+                        if i + 1 < cells.len() {
+                            s.push_str(&" ".repeat(pad));
+                        }
+                    }
+                    Align::Right => {
+                        s.push_str(&" ".repeat(pad));
+                        s.push_str(c);
+                    }
+                }
+            }
+            s.trim_end().to_string()
+        };
+        let mut out = String::new();
+        if !self.title.is_empty() {
+            let _ = writeln!(out, "{}", self.title);
+        }
+        let _ = writeln!(out, "{}", line(self.headers.clone()));
+        let total: usize = width.iter().sum::<usize>() + 2 * ncol.saturating_sub(1);
+        let _ = writeln!(out, "{}", "─".repeat(total));
+        for r in &self.rows {
+            let _ = writeln!(out, "{}", line(r.iter().map(Self::shown).collect()));
+        }
+        if !self.caption.is_empty() {
+            let _ = writeln!(out, "{}", self.caption);
+        }
+        out
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let esc = |s: &str| s.replace('|', "\\|");
+        let mut out = String::new();
+        if !self.title.is_empty() {
+            let _ = writeln!(out, "**{}**\n", esc(&self.title));
+        }
+        let _ = writeln!(
+            out,
+            "| {} |",
+            self.headers
+                .iter()
+                .map(|h| esc(h))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        let seps: Vec<&str> = self
+            .align
+            .iter()
+            .map(|a| if *a == Align::Right { "---:" } else { "---" })
+            .collect();
+        let _ = writeln!(out, "| {} |", seps.join(" | "));
+        for r in &self.rows {
+            let cells: Vec<String> = r
+                .iter()
+                .map(|c| {
+                    let t = esc(&Self::shown(c));
+                    if c.best {
+                        format!("**{t}**")
+                    } else {
+                        t
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        if !self.caption.is_empty() {
+            let _ = writeln!(out, "\n{}", esc(&self.caption));
+        }
+        out
+    }
+
+    pub fn to_csv(&self) -> String {
+        let field = |s: &str| {
+            if s.contains([',', '"', '\n']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        };
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}",
+            self.keys
+                .iter()
+                .map(|k| field(k))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for r in &self.rows {
+            let cells: Vec<String> = r
+                .iter()
+                .map(|c| match c.value {
+                    Some(v) if v.is_finite() => format!("{v}"),
+                    Some(_) => String::new(),
+                    None => field(&c.text),
+                })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join(","));
+        }
+        out
+    }
+
+    pub fn to_latex(&self) -> String {
+        let esc = |s: &str| {
+            let mut o = String::new();
+            for ch in s.chars() {
+                match ch {
+                    '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                        o.push('\\');
+                        o.push(ch);
+                    }
+                    '~' => o.push_str("\\textasciitilde{}"),
+                    '^' => o.push_str("\\textasciicircum{}"),
+                    '\\' => o.push_str("\\textbackslash{}"),
+                    '†' => o.push_str("$^\\dagger$"),
+                    '±' => o.push_str("$\\pm$"),
+                    '—' => o.push_str("---"),
+                    '–' => o.push_str("--"),
+                    '≥' => o.push_str("$\\geq$"),
+                    '≤' => o.push_str("$\\leq$"),
+                    '×' => o.push_str("$\\times$"),
+                    _ => o.push(ch),
+                }
+            }
+            o
+        };
+        let spec: String = self
+            .align
+            .iter()
+            .map(|a| if *a == Align::Right { 'r' } else { 'l' })
+            .collect();
+        let mut out = String::new();
+        let _ = writeln!(out, "% requires \\usepackage{{booktabs}}");
+        let _ = writeln!(out, "\\begin{{table}}[t]\n\\centering\\small");
+        let _ = writeln!(out, "\\begin{{tabular}}{{{spec}}}\n\\toprule");
+        let _ = writeln!(
+            out,
+            "{} \\\\\n\\midrule",
+            self.headers
+                .iter()
+                .map(|h| esc(h))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        );
+        for r in &self.rows {
+            let cells: Vec<String> = r
+                .iter()
+                .map(|c| {
+                    let mut t = esc(&c.text);
+                    if c.best {
+                        t = format!("\\textbf{{{t}}}");
+                    }
+                    if c.mark {
+                        t.push_str("$^\\dagger$");
+                    }
+                    t
+                })
+                .collect();
+            let _ = writeln!(out, "{} \\\\", cells.join(" & "));
+        }
+        let _ = writeln!(out, "\\bottomrule\n\\end{{tabular}}");
+        let cap = if self.caption.is_empty() {
+            esc(&self.title)
+        } else {
+            format!("{} {}", esc(&self.title), esc(&self.caption))
+        };
+        let _ = writeln!(out, "\\caption{{{cap}}}");
+        let _ = writeln!(out, "\\label{{tab:{}}}", self.name);
+        let _ = writeln!(out, "\\end{{table}}");
+        out
+    }
+
+    /// `{"table", "title", "caption", "rows": [{key: value}]}` with numbers as numbers.
+    pub fn to_json(&self) -> Value {
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let mut m = Map::new();
+                for (k, c) in self.keys.iter().zip(r) {
+                    let v = match c.value {
+                        Some(v) if v.is_finite() => json!(v),
+                        Some(_) => Value::Null,
+                        None => json!(c.text),
+                    };
+                    m.insert(k.clone(), v);
+                    if c.mark {
+                        m.insert(format!("{k}_marked"), json!(true));
+                    }
+                }
+                Value::Object(m)
+            })
+            .collect();
+        json!({"table": self.name, "title": self.title, "caption": self.caption, "rows": rows})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Table {
+        let mut t = Table::new("demo", "Demo")
+            .column("system", "system", Align::Left)
+            .column("exec@1", "exec@1", Align::Right)
+            .caption("Marks: tied with the leader (McNemar, Holm).");
+        t.push(vec![Cell::text("a_b"), Cell::num(0.5, 3)]);
+        let mut c = Cell::num(0.25, 3);
+        c.mark = true;
+        t.push(vec![Cell::text("c,d"), c]);
+        t.mark_best(&[1]);
+        t
+    }
+
+    #[test]
+    fn renders_every_format() {
+        let t = sample();
+        let text = t.render(Format::Table);
+        assert!(text.contains("a_b      0.500\n"), "{text}");
+        assert!(text.contains("0.250†"));
+        assert!(t.render(Format::Markdown).contains("| a_b | **0.500** |"));
+        let csv = t.render(Format::Csv);
+        assert_eq!(csv.lines().nth(2), Some("\"c,d\",0.25"));
+        let tex = t.render(Format::Latex);
+        assert!(tex.contains("a\\_b & \\textbf{0.500} \\\\"), "{tex}");
+        assert!(tex.contains("0.250$^\\dagger$"));
+        assert!(tex.contains("\\toprule") && tex.contains("\\bottomrule"));
+        let js = t.to_json();
+        assert_eq!(js["rows"][1]["exec@1"], json!(0.25));
+        assert_eq!(js["rows"][1]["exec@1_marked"], json!(true));
+    }
+}
