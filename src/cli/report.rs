@@ -1,7 +1,18 @@
 //! `execscope report`: the leaderboard and the other tables, in every format.
 
 use super::{open_engine, EvalArgs};
-use crate::report::{leaderboard, results, Format};
+use crate::analysis::Anatomy;
+use crate::report::{anatomy, leaderboard, results, Format};
+
+const ANATOMY_TABLES: [&str; 7] = [
+    "misses",
+    "density",
+    "bugtypes",
+    "deception-domains",
+    "editsize",
+    "gaps",
+    "difficulty",
+];
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,7 +52,23 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         }
         ("leaderboard", f) => leaderboard::table(&lb).render(f),
         ("domains", f) => leaderboard::domain_table(&lb).render(f),
-        (other, _) => anyhow::bail!("unknown table {other:?} (leaderboard, domains)"),
+        (name, f) if ANATOMY_TABLES.contains(&name) => {
+            let a = Anatomy::compute(&engine);
+            let t = match name {
+                "misses" => anatomy::misses_table(&a),
+                "density" => anatomy::density_table(&a),
+                "bugtypes" => anatomy::bugtypes_table(&a),
+                "deception-domains" => anatomy::domain_deception_table(&a, &engine.bundle),
+                "editsize" => anatomy::editsize_table(&a, None),
+                "gaps" => anatomy::gaps_table(&a),
+                _ => anatomy::difficulty_table(&a, &engine.bundle),
+            };
+            t.render(f)
+        }
+        (other, _) => anyhow::bail!(
+            "unknown table {other:?} (leaderboard, domains, {})",
+            ANATOMY_TABLES.join(", ")
+        ),
     };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -1,5 +1,6 @@
 //! Reports: tables built from core results and rendered as text, JSON, CSV, markdown or LaTeX.
 
+pub mod anatomy;
 pub mod leaderboard;
 pub mod results;
 pub mod table;

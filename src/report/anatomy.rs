@@ -1,0 +1,229 @@
+//! Tables of the failure anatomy: misses (paper Table 3), density (Table 4), bug types
+//! (Figure 5), edit size (Table 8), gaps (§5.4) and difficulty (Appendix C).
+
+use super::table::{Align, Cell, Table};
+use crate::analysis::deception::{Rate, EDIT_BUCKETS};
+use crate::analysis::{misses, Anatomy};
+use crate::bundle::Bundle;
+
+fn pct(v: f64) -> Cell {
+    let mut c = Cell::num(v * 100.0, 1);
+    if v.is_finite() {
+        c.text.push('%');
+    }
+    c
+}
+
+fn rate_cell(r: &Rate) -> Cell {
+    let mut c = pct(r.rate());
+    c.text = format!("{} ({}/{})", c.text, r.deceived, r.total);
+    c
+}
+
+/// Table 3: rank-1 miss composition per system.
+pub fn misses_table(a: &Anatomy) -> Table {
+    let mut t = Table::new("misses", "Rank-1 miss composition")
+        .column("system", "system", Align::Left)
+        .column("queries", "queries", Align::Right)
+        .column("rank-1 misses", "misses", Align::Right)
+        .column("paired distractor", "paired_distractor", Align::Right)
+        .column("other snippet", "other", Align::Right)
+        .column("paired share", "paired_share", Align::Right);
+    for s in &a.systems {
+        let m = &s.misses;
+        t.push(vec![
+            Cell::text(&s.id),
+            Cell::int(m.queries),
+            Cell::num(m.misses(), 1),
+            Cell::num(m.paired_distractor, 1),
+            Cell::num(m.other, 1),
+            pct(m.paired_share()),
+        ]);
+    }
+    t.caption(format!(
+        "Among queries whose top-1 fails: is it one of the query's own paired distractors? Counts may be fractional under the `{}` tie policy.",
+        a.policy
+    ))
+}
+
+/// Table 4: expected exec@1 by number of retained paired distractors.
+pub fn density_table(a: &Anatomy) -> Table {
+    let width = a.systems.iter().map(|s| s.density.len()).max().unwrap_or(0);
+    let mut t = Table::new("density", "Pool-density ablation: expected exec@1 by retained distractors")
+        .column("system", "system", Align::Left);
+    for d in 0..width {
+        t = t.column(&format!("d={d}"), &format!("d{d}"), Align::Right);
+    }
+    t = t.column("1-clone drop", "one_clone_drop", Align::Right);
+    for s in &a.systems {
+        let mut row = vec![Cell::text(&s.id)];
+        for d in 0..width {
+            row.push(Cell::num(s.density.get(d).copied().unwrap_or(f64::NAN), 3));
+        }
+        let drop = match (s.density.first(), s.density.get(1)) {
+            (Some(&d0), Some(&d1)) if d0 > 0.0 => (d0 - d1) / d0,
+            _ => f64::NAN,
+        };
+        row.push(pct(drop));
+        t.push(row);
+    }
+    let cols: Vec<usize> = (1..=width).collect();
+    t.mark_best(&cols);
+    t.caption(format!(
+        "Exact expectation over all retained subsets of each query's own paired distractors; the rest of the corpus unchanged. The last density column is the full pool (= exec@1). Ties: `{}`.",
+        a.policy
+    ))
+}
+
+/// Figure 5 as a table: deception by bug type (columns: systems pooled, then each system).
+pub fn bugtypes_table(a: &Anatomy) -> Table {
+    let pooled = a.dense_by_bug_type();
+    let mut types: Vec<String> = a
+        .systems
+        .iter()
+        .flat_map(|s| s.by_bug_type.keys().cloned())
+        .collect();
+    types.sort();
+    types.dedup();
+    let mut t = Table::new("bugtypes", "Deception by bug type")
+        .column("bug type", "bug_type", Align::Left)
+        .column("dense pooled", "dense_pooled", Align::Right)
+        .column("tie share", "dense_pooled_tie_share", Align::Right);
+    for s in &a.systems {
+        t = t.column(&s.id, &s.id, Align::Right);
+    }
+    let mut all_rows = types.clone();
+    all_rows.push("overall".to_string());
+    for ty in &all_rows {
+        let p = if ty == "overall" {
+            let mut r = Rate::default();
+            for x in pooled.values() {
+                r.deceived += x.deceived;
+                r.tied += x.tied;
+                r.total += x.total;
+            }
+            r
+        } else {
+            pooled.get(ty).copied().unwrap_or_default()
+        };
+        let mut row = vec![Cell::text(ty), rate_cell(&p), pct(p.tie_share())];
+        for s in &a.systems {
+            let r = if ty == "overall" {
+                s.deception
+            } else {
+                s.by_bug_type.get(ty).copied().unwrap_or_default()
+            };
+            row.push(pct(r.rate()));
+        }
+        t.push(row);
+    }
+    t.caption(
+        "A (query, paired distractor, system) triple is deceived when s(q, d) ≥ s(q, canonical); an exact tie deceives (tie share shown). Pooled over the dense systems.",
+    )
+}
+
+/// Deception per domain per system.
+pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
+    let domains = bundle.domains();
+    let mut t =
+        Table::new("deception_domains", "Deception by domain").column("system", "system", Align::Left);
+    for d in &domains {
+        t = t.column(d, d, Align::Right);
+    }
+    for s in &a.systems {
+        let mut row = vec![Cell::text(&s.id)];
+        for d in &domains {
+            row.push(pct(s.by_domain.get(d).map_or(f64::NAN, Rate::rate)));
+        }
+        t.push(row);
+    }
+    t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical.")
+}
+
+/// Table 8: deception by edit-size bucket, pooled over dense systems, with the Spearman ρ.
+pub fn editsize_table(a: &Anatomy, spearman: Option<f64>) -> Table {
+    let mut t = Table::new("editsize", "Deception by edit size")
+        .column("edit size", "bucket", Align::Left)
+        .column("pairs", "pairs", Align::Right)
+        .column("deception (dense pooled)", "deception", Align::Right);
+    let mut pairs = [0usize; 4];
+    for &s in &a.edit_sizes {
+        pairs[crate::analysis::deception::edit_bucket(s)] += 1;
+    }
+    for (b, name) in EDIT_BUCKETS.iter().enumerate() {
+        let mut r = Rate::default();
+        for s in a.systems.iter().filter(|s| s.dense) {
+            r.deceived += s.by_edit_bucket[b].deceived;
+            r.tied += s.by_edit_bucket[b].tied;
+            r.total += s.by_edit_bucket[b].total;
+        }
+        t.push(vec![
+            Cell::text(format!("{name} char")),
+            Cell::int(pairs[b]),
+            rate_cell(&r),
+        ]);
+    }
+    let rho = spearman.map_or("undefined".to_string(), |r| format!("{r:+.3}"));
+    t.caption(format!(
+        "Edit size: characters spanned by the non-equal regions of a character-level diff (each run counts max(deleted, inserted)). Tie-aware Spearman ρ between edit size and per-pair deception averaged over the dense systems: {rho}."
+    ))
+}
+
+/// §5.4: canonical-vs-best-distractor gap per system.
+pub fn gaps_table(a: &Anatomy) -> Table {
+    let mut t = Table::new("gaps", "Canonical vs best paired distractor")
+        .column("system", "system", Align::Left)
+        .column("queries", "queries", Align::Right)
+        .column("gap < 0", "below_zero", Align::Right)
+        .column("gap = 0", "zero", Align::Right)
+        .column("median gap", "median", Align::Right)
+        .column("mean gap", "mean", Align::Right);
+    for s in &a.systems {
+        let g = &s.gap_summary;
+        t.push(vec![
+            Cell::text(&s.id),
+            Cell::int(g.n),
+            pct(g.below_zero),
+            pct(g.zero),
+            Cell::num(g.median, 4),
+            Cell::num(g.mean, 4),
+        ]);
+    }
+    t.caption("gap = s(q, canonical) − max over paired distractors s(q, d); below zero, the canonical loses.")
+}
+
+/// Appendix C: how many systems solve each query at rank 1.
+pub fn difficulty_table(a: &Anatomy, bundle: &Bundle) -> Table {
+    let n_sys = a.systems.len();
+    let hist = misses::difficulty_histogram(&a.difficulty, n_sys);
+    let mut t = Table::new("difficulty", "Per-query difficulty")
+        .column("systems solving at rank 1", "systems", Align::Right)
+        .column("queries", "queries", Align::Right);
+    for (i, n) in hist.iter().enumerate() {
+        t.push(vec![Cell::int(i), Cell::int(*n)]);
+    }
+    let unsolved = misses::unsolved(&a.difficulty);
+    let names: Vec<String> = unsolved
+        .iter()
+        .take(12)
+        .map(|&q| bundle.queries[q].id.clone())
+        .collect();
+    let mut sorted = a.difficulty.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = if sorted.is_empty() {
+        f64::NAN
+    } else if sorted.len() % 2 == 1 {
+        sorted[sorted.len() / 2]
+    } else {
+        (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0
+    };
+    t.caption(format!(
+        "{} of {} queries solved by no system{}{}; median {:.1} systems per query (fractional under `{}` ties: counts rounded down).",
+        unsolved.len(),
+        a.difficulty.len(),
+        if names.is_empty() { "" } else { ": " },
+        names.join(", ") + if unsolved.len() > 12 { ", …" } else { "" },
+        median,
+        a.policy
+    ))
+}
