@@ -1,12 +1,20 @@
 //! Bundle: the on-disk benchmark format, its in-memory model, loading, validation and writing.
 
+pub mod check;
+pub mod derive;
+pub mod embed;
+pub mod error;
+pub mod files;
+pub mod load;
 pub mod model;
+pub mod npy;
+pub mod parse;
+pub mod synth;
+pub mod write;
 
+pub use check::{check, CheckItem, CheckReport, CheckStatus};
+pub use error::BundleError;
+pub use load::{load, LoadOptions};
 pub use model::*;
-
-// Temporary until the loader lands: the loader branch replaces this.
-#[derive(Clone, Debug, Default)]
-pub struct LoadOptions {}
-pub fn load(_root: &std::path::Path, _o: &LoadOptions) -> anyhow::Result<Bundle> {
-    anyhow::bail!("loader not merged yet")
-}
+pub use synth::{synthetic, SynthSpec};
+pub use write::write;

@@ -277,60 +277,19 @@ pub fn tests_sha256(tests: &[String]) -> String {
     sha256_hex(python_json_compact(tests).as_bytes())
 }
 
-/// Names of the `tests_sha256` encodings a loader may detect; the first is execscope's own.
-pub const TESTS_KEY_ENCODINGS: [&str; 4] = [
-    "python-json-compact",
-    "python-json-default",
-    "python-json-compact-utf8",
-    "newline-joined",
-];
-
-/// `tests_sha256` under a named encoding (unknown or `None` → execscope's own).
+/// `tests_sha256` under a named encoding (see `bundle::derive::ENCODINGS`); `None` or an
+/// unknown name → execscope's own (`python-json-compact`).
 pub fn tests_key(tests: &[String], encoding: Option<&str>) -> String {
-    match encoding {
-        Some("python-json-default") => {
-            // json.dumps(tests): ", " separators, ASCII-escaped.
-            let compact = python_json_compact(tests);
-            sha256_hex(python_default_separators(&compact).as_bytes())
-        }
-        Some("python-json-compact-utf8") => {
-            // json.dumps(tests, separators=(",", ":"), ensure_ascii=False)
-            sha256_hex(serde_json::to_string(tests).unwrap_or_default().as_bytes())
-        }
-        Some("newline-joined") => sha256_hex(tests.join("\n").as_bytes()),
-        _ => tests_sha256(tests),
+    match encoding.and_then(super::derive::encoding) {
+        Some(e) => sha256_hex((e.encode)(tests).as_bytes()),
+        None => tests_sha256(tests),
     }
 }
 
-/// A boxed key function for an encoding, for code that hashes many suites.
+/// A key function for an encoding, for code that hashes many suites.
 pub fn tests_key_fn(encoding: Option<&str>) -> impl Fn(&[String]) -> String {
     let enc = encoding.map(str::to_string);
     move |tests: &[String]| tests_key(tests, enc.as_deref())
-}
-
-/// Turn the compact array `["a","b"]` into Python's default `["a", "b"]` (separators outside
-/// strings only).
-fn python_default_separators(compact: &str) -> String {
-    let mut out = String::with_capacity(compact.len() + 8);
-    let mut in_str = false;
-    let mut escaped = false;
-    for ch in compact.chars() {
-        out.push(ch);
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if ch == '\\' {
-                escaped = true;
-            } else if ch == '"' {
-                in_str = false;
-            }
-        } else if ch == '"' {
-            in_str = true;
-        } else if ch == ',' {
-            out.push(' ');
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -353,17 +312,13 @@ mod tests {
     }
 
     #[test]
-    fn other_encodings() {
+    fn named_encodings() {
         let t = vec![
             "assert f(1, 2) == 'é'".to_string(),
             "assert g()".to_string(),
         ];
-        // json.dumps(t) == '["assert f(1, 2) == \'\\u00e9\'", "assert g()"]'
-        assert_eq!(
-            python_default_separators(&python_json_compact(&t)),
-            "[\"assert f(1, 2) == '\\u00e9'\", \"assert g()\"]"
-        );
         assert_eq!(tests_key(&t, None), tests_sha256(&t));
+        assert_eq!(tests_key(&t, Some("python-json-compact")), tests_sha256(&t));
         assert_eq!(
             tests_key(&t, Some("newline-joined")),
             sha256_hex(b"assert f(1, 2) == '\xc3\xa9'\nassert g()")

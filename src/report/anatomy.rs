@@ -49,8 +49,11 @@ pub fn misses_table(a: &Anatomy) -> Table {
 /// Table 4: expected exec@1 by number of retained paired distractors.
 pub fn density_table(a: &Anatomy) -> Table {
     let width = a.systems.iter().map(|s| s.density.len()).max().unwrap_or(0);
-    let mut t = Table::new("density", "Pool-density ablation: expected exec@1 by retained distractors")
-        .column("system", "system", Align::Left);
+    let mut t = Table::new(
+        "density",
+        "Pool-density ablation: expected exec@1 by retained distractors",
+    )
+    .column("system", "system", Align::Left);
     for d in 0..width {
         t = t.column(&format!("d={d}"), &format!("d{d}"), Align::Right);
     }
@@ -125,8 +128,11 @@ pub fn bugtypes_table(a: &Anatomy) -> Table {
 /// Deception per domain per system.
 pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
     let domains = bundle.domains();
-    let mut t =
-        Table::new("deception_domains", "Deception by domain").column("system", "system", Align::Left);
+    let mut t = Table::new("deception_domains", "Deception by domain").column(
+        "system",
+        "system",
+        Align::Left,
+    );
     for d in &domains {
         t = t.column(d, d, Align::Right);
     }

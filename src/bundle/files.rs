@@ -1,0 +1,250 @@
+//! Reading bundle files: whole-file reads with Git LFS detection, JSON Lines with line-accurate
+//! errors, typed field access, and the `SHA256SUMS` manifest.
+
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+use super::error::BundleError;
+use super::model::sha256_hex;
+
+pub const QUERIES: &str = "data/queries.jsonl";
+pub const CORPUS: &str = "data/corpus.jsonl";
+pub const DISTRACTORS: &str = "data/distractor_metadata.jsonl";
+pub const CACHE: &str = "data/execution_cache.jsonl";
+pub const EMBEDDINGS: &str = "embeddings";
+pub const INVOCATION: &str = "results/invocation_table.json";
+pub const SUMS: &str = "SHA256SUMS";
+
+const LFS_MAGIC: &[u8] = b"version https://git-lfs";
+
+/// Read a whole file; a Git LFS pointer is an error of its own.
+pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(BundleError::Missing {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(e) => return Err(BundleError::io(path, e)),
+    };
+    if bytes.starts_with(LFS_MAGIC) {
+        return Err(BundleError::GitLfsPointer {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(bytes)
+}
+
+/// One parsed JSON Lines row: its 1-based line number and its object.
+pub struct Row {
+    pub line: usize,
+    pub obj: Map<String, Value>,
+}
+
+/// Parse JSON Lines. Blank lines are skipped. A last line without its newline that fails to
+/// parse at end of input is reported as truncation; any other failure as invalid JSON at
+/// line:column.
+pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        BundleError::field(path, line, "not valid UTF-8")
+    })?;
+    let ends_with_newline = text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    let last = lines.len();
+    let parsed: Vec<Result<Option<Row>, BundleError>> = lines
+        .par_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let line = i + 1;
+            if raw.trim().is_empty() {
+                return Ok(None);
+            }
+            match serde_json::from_str::<Value>(raw) {
+                Ok(Value::Object(obj)) => Ok(Some(Row { line, obj })),
+                Ok(other) => Err(BundleError::field(
+                    path,
+                    line,
+                    format!("expected a JSON object, found {}", kind(&other)),
+                )),
+                Err(e) if e.is_eof() && line == last && !ends_with_newline => {
+                    Err(BundleError::Truncated {
+                        path: path.to_path_buf(),
+                        line,
+                        detail: e.to_string(),
+                    })
+                }
+                Err(e) => Err(BundleError::InvalidJson {
+                    path: path.to_path_buf(),
+                    line,
+                    column: e.column(),
+                    detail: e.to_string(),
+                }),
+            }
+        })
+        .collect();
+    let mut rows = Vec::with_capacity(parsed.len());
+    for r in parsed {
+        if let Some(row) = r? {
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Typed access to a row's fields with messages naming file, line and key.
+pub struct Fields<'a> {
+    pub path: &'a Path,
+    pub row: &'a mut Row,
+}
+
+impl Fields<'_> {
+    fn err(&self, detail: String) -> BundleError {
+        BundleError::field(self.path, self.row.line, detail)
+    }
+
+    /// Remove and return a required string field.
+    pub fn string(&mut self, key: &str) -> Result<String, BundleError> {
+        match self.row.obj.remove(key) {
+            Some(Value::String(s)) => Ok(s),
+            Some(v) => Err(self.err(format!(
+                "field `{key}` must be a string, found {}",
+                kind(&v)
+            ))),
+            None => Err(self.err(format!("missing field `{key}`"))),
+        }
+    }
+
+    /// Remove an optional string field (absent and null read as "").
+    pub fn opt_string(&mut self, key: &str) -> Result<Option<String>, BundleError> {
+        match self.row.obj.remove(key) {
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(Value::Null) | None => Ok(None),
+            Some(v) => Err(self.err(format!(
+                "field `{key}` must be a string, found {}",
+                kind(&v)
+            ))),
+        }
+    }
+
+    /// Remove a required list of strings.
+    pub fn strings(&mut self, key: &str) -> Result<Vec<String>, BundleError> {
+        match self.row.obj.remove(key) {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::String(s) => Ok(s),
+                    v => Err(self.err(format!(
+                        "field `{key}` item {i} must be a string, found {}",
+                        kind(&v)
+                    ))),
+                })
+                .collect(),
+            Some(v) => Err(self.err(format!("field `{key}` must be a list, found {}", kind(&v)))),
+            None => Err(self.err(format!("missing field `{key}`"))),
+        }
+    }
+
+    /// Remove an optional value.
+    pub fn take(&mut self, key: &str) -> Option<Value> {
+        self.row.obj.remove(key)
+    }
+}
+
+/// Parse `SHA256SUMS` (`<hex>  <path>` or `<hex> *<path>`), returning (path, hex, line).
+pub fn parse_sums(path: &Path, bytes: &[u8]) -> Result<Vec<(String, String, usize)>, BundleError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| BundleError::field(path, 1, "not UTF-8"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (hex, rest) = line.split_once(' ').ok_or_else(|| {
+            BundleError::field(
+                path,
+                i + 1,
+                format!("not a `<sha256>  <file>` line: {line:?}"),
+            )
+        })?;
+        let name = rest
+            .strip_prefix(' ')
+            .or_else(|| rest.strip_prefix('*'))
+            .unwrap_or(rest);
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(BundleError::field(
+                path,
+                i + 1,
+                format!("bad digest {hex:?}"),
+            ));
+        }
+        let name = name.trim_start_matches("./").to_string();
+        out.push((name, hex.to_ascii_lowercase(), i + 1));
+    }
+    Ok(out)
+}
+
+/// Verify every `SHA256SUMS` entry (in parallel); returns one problem string per missing or
+/// mismatching file, each naming it.
+pub fn verify_sums(root: &Path) -> Result<Vec<String>, BundleError> {
+    let sums_path = root.join(SUMS);
+    let bytes = read(&sums_path)?;
+    let entries = parse_sums(&sums_path, &bytes)?;
+    let problems: Vec<String> = entries
+        .par_iter()
+        .filter_map(|(name, want, line)| match std::fs::read(root.join(name)) {
+            Err(_) => Some(format!("{name} (line {line}): listed but missing")),
+            Ok(b) => {
+                let got = sha256_hex(&b);
+                (got != *want)
+                    .then(|| format!("{name} (line {line}): sha256 {got}, expected {want}"))
+            }
+        })
+        .collect();
+    Ok(problems)
+}
+
+/// Every regular file under `root`, as sorted bundle-relative paths with `/` separators.
+pub fn list_files(root: &Path) -> Result<Vec<String>, BundleError> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), BundleError> {
+        let rd = std::fs::read_dir(dir).map_err(|e| BundleError::io(dir, e))?;
+        for entry in rd {
+            let entry = entry.map_err(|e| BundleError::io(dir, e))?;
+            let p: PathBuf = entry.path();
+            let ft = entry.file_type().map_err(|e| BundleError::io(&p, e))?;
+            if ft.is_dir() {
+                walk(root, &p, out)?;
+            } else if ft.is_file() {
+                if let Ok(rel) = p.strip_prefix(root) {
+                    let parts: Vec<String> = rel
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    out.push(parts.join("/"));
+                }
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out)?;
+    out.sort();
+    Ok(out)
+}

@@ -1,0 +1,299 @@
+//! `load`: read a bundle directory into a [`Bundle`], stopping at the first integrity error.
+
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::derive::{detect_tests_encoding, domain_from_entry_id, first_top_level_def};
+use super::embed::{load_system, parse_similarity, Expect};
+use super::error::BundleError;
+use super::files::{self, CACHE, CORPUS, DISTRACTORS, EMBEDDINGS, INVOCATION, QUERIES, SUMS};
+use super::model::{
+    sha256_hex, Bundle, DistractorMeta, ExecRecord, Invocation, Query, Similarity, Snippet,
+};
+use super::parse;
+
+/// What to load.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Verify `SHA256SUMS` when present (default true).
+    pub verify_checksums: bool,
+    /// Load only these system ids (file stems); `None` loads every npz.
+    pub systems: Option<Vec<String>>,
+    /// Skip the embeddings entirely (fast metadata-only load).
+    pub skip_embeddings: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            verify_checksums: true,
+            systems: None,
+            skip_embeddings: false,
+        }
+    }
+}
+
+/// The parsed jsonl part of a bundle, shared by `load` and `check`.
+pub(crate) struct Tables {
+    pub queries: Vec<Query>,
+    pub corpus: Vec<Snippet>,
+    pub sha256: BTreeMap<String, String>,
+    pub notes: Vec<String>,
+}
+
+fn read_rows(
+    root: &Path,
+    rel: &str,
+    sha: &mut BTreeMap<String, String>,
+) -> Result<Vec<files::Row>, BundleError> {
+    let path = root.join(rel);
+    let bytes = files::read(&path)?;
+    sha.insert(rel.to_string(), sha256_hex(&bytes));
+    files::jsonl(&path, &bytes)
+}
+
+/// Read an optional jsonl file: `Ok(None)` when absent.
+pub(crate) fn optional_rows(
+    root: &Path,
+    rel: &str,
+    sha: &mut BTreeMap<String, String>,
+) -> Result<Option<Vec<files::Row>>, BundleError> {
+    match read_rows(root, rel, sha) {
+        Err(BundleError::Missing { .. }) => Ok(None),
+        other => other.map(Some),
+    }
+}
+
+/// Queries and corpus, resolved and validated; the first problem is returned as error.
+pub(crate) fn tables(root: &Path) -> Result<Tables, BundleError> {
+    let mut sha = BTreeMap::new();
+    let qpath = root.join(QUERIES);
+    let cpath = root.join(CORPUS);
+    let raw_q = parse::queries(&qpath, read_rows(root, QUERIES, &mut sha)?)?;
+    let corpus = parse::corpus(&cpath, read_rows(root, CORPUS, &mut sha)?)?;
+    let (index, dup_c) = parse::corpus_index(&cpath, &corpus);
+    if let Some(e) = dup_c.into_iter().next() {
+        return Err(e);
+    }
+    if let Some(e) = parse::duplicate_queries(&qpath, &raw_q).into_iter().next() {
+        return Err(e);
+    }
+    let (mut queries, errs) = parse::resolve(&qpath, &raw_q, &corpus, &index);
+    if let Some(e) = errs.into_iter().next() {
+        return Err(e);
+    }
+    let corpus: Vec<Snippet> = corpus.into_iter().map(|(_, s)| s).collect();
+    let notes = derive_fields(&mut queries, &corpus);
+    Ok(Tables {
+        queries,
+        corpus,
+        sha256: sha,
+        notes,
+    })
+}
+
+/// Fill `domain` from `entry_id` and `function_name` from the canonical where absent.
+pub(crate) fn derive_fields(queries: &mut [Query], corpus: &[Snippet]) -> Vec<String> {
+    let (mut domains, mut names) = (0, 0);
+    for q in queries.iter_mut() {
+        if q.domain.is_empty() {
+            q.domain = domain_from_entry_id(&q.entry_id);
+            domains += usize::from(!q.domain.is_empty());
+        }
+        if q.function_name.is_empty() {
+            if let Some(&c) = q.correct.first() {
+                q.function_name = first_top_level_def(&corpus[c].code);
+                names += usize::from(!q.function_name.is_empty());
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    if domains > 0 {
+        notes.push(format!(
+            "{QUERIES}: domain derived from entry_id for {domains} queries"
+        ));
+    }
+    if names > 0 {
+        notes.push(format!("{QUERIES}: function_name derived from the canonical's first top-level def for {names} queries"));
+    }
+    notes
+}
+
+/// Detect the cache's `tests_sha256` encoding from the query suites.
+pub(crate) fn detect_encoding(
+    queries: &[Query],
+    cache: &[ExecRecord],
+) -> (Option<String>, Option<String>) {
+    if cache.is_empty() {
+        return (None, None);
+    }
+    let keys: HashSet<&str> = cache.iter().map(|r| r.tests_sha256.as_str()).collect();
+    match detect_tests_encoding(queries.iter().map(|q| q.tests.as_slice()), &keys) {
+        Some((name, hits, total)) => (
+            Some(name.to_string()),
+            Some(format!(
+                "{CACHE}: tests_sha256 encoding is {name} ({hits} of {total} query suites found in the cache)"
+            )),
+        ),
+        None => (
+            None,
+            Some(format!(
+                "{CACHE}: no query suite matched any known tests_sha256 encoding; the cache is unusable"
+            )),
+        ),
+    }
+}
+
+/// Parse `results/invocation_table.json` into a map by system id.
+pub(crate) fn invocation_table(
+    root: &Path,
+    sha: &mut BTreeMap<String, String>,
+) -> Result<HashMap<String, Invocation>, BundleError> {
+    let path = root.join(INVOCATION);
+    let bytes = match files::read(&path) {
+        Err(BundleError::Missing { .. }) => return Ok(HashMap::new()),
+        other => other?,
+    };
+    sha.insert(INVOCATION.to_string(), sha256_hex(&bytes));
+    #[derive(serde::Deserialize)]
+    struct Table {
+        systems: Vec<Invocation>,
+    }
+    let table: Table = serde_json::from_slice(&bytes).map_err(|e| {
+        if e.is_eof() {
+            BundleError::Truncated {
+                path: path.clone(),
+                line: e.line(),
+                detail: e.to_string(),
+            }
+        } else {
+            BundleError::InvalidJson {
+                path: path.clone(),
+                line: e.line(),
+                column: e.column(),
+                detail: e.to_string(),
+            }
+        }
+    })?;
+    let mut map = HashMap::new();
+    for inv in table.systems {
+        parse_similarity(inv.similarity.as_deref()).map_err(|d| BundleError::Invalid {
+            path: path.clone(),
+            detail: format!("system `{}`: {d}", inv.id),
+        })?;
+        if map.contains_key(&inv.id) {
+            return Err(BundleError::Invalid {
+                path: path.clone(),
+                detail: format!("system `{}` listed twice", inv.id),
+            });
+        }
+        map.insert(inv.id.clone(), inv);
+    }
+    Ok(map)
+}
+
+/// The npz files under `embeddings/`, as (id, path), sorted by id.
+pub(crate) fn npz_files(root: &Path) -> Result<Vec<(String, PathBuf)>, BundleError> {
+    let dir = root.join(EMBEDDINGS);
+    let rd = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(BundleError::io(&dir, e)),
+    };
+    let mut out = Vec::new();
+    for entry in rd {
+        let p = entry.map_err(|e| BundleError::io(&dir, e))?.path();
+        if p.extension().is_some_and(|e| e == "npz") {
+            if let Some(stem) = p.file_stem() {
+                out.push((stem.to_string_lossy().into_owned(), p));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Load a bundle directory.
+pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
+    if opts.verify_checksums && root.join(SUMS).exists() {
+        let problems = files::verify_sums(root)?;
+        if !problems.is_empty() {
+            return Err(BundleError::Checksum {
+                path: root.join(SUMS),
+                problems,
+            });
+        }
+    }
+    let Tables {
+        queries,
+        corpus,
+        mut sha256,
+        mut notes,
+    } = tables(root)?;
+    let distractors: Vec<DistractorMeta> = match optional_rows(root, DISTRACTORS, &mut sha256)? {
+        Some(rows) => parse::typed(&root.join(DISTRACTORS), rows)?,
+        None => Vec::new(),
+    };
+    let cache: Vec<ExecRecord> = match optional_rows(root, CACHE, &mut sha256)? {
+        Some(rows) => parse::typed(&root.join(CACHE), rows)?,
+        None => Vec::new(),
+    };
+    let (tests_key_encoding, note) = detect_encoding(&queries, &cache);
+    notes.extend(note);
+    let table = invocation_table(root, &mut sha256)?;
+
+    let mut systems = Vec::new();
+    if !opts.skip_embeddings {
+        let mut files = npz_files(root)?;
+        if let Some(want) = &opts.systems {
+            for id in want {
+                if !files.iter().any(|(f, _)| f == id) {
+                    return Err(BundleError::Missing {
+                        path: root.join(EMBEDDINGS).join(format!("{id}.npz")),
+                    });
+                }
+            }
+            files.retain(|(id, _)| want.contains(id));
+        }
+        let query_ids: Vec<String> = queries.iter().map(|q| q.id.clone()).collect();
+        let corpus_ids: Vec<String> = corpus.iter().map(|s| s.id.clone()).collect();
+        let expect = Expect {
+            query_ids: &query_ids,
+            corpus_ids: &corpus_ids,
+        };
+        let loaded: Vec<_> = files
+            .par_iter()
+            .map(|(id, path)| {
+                let inv = table.get(id);
+                let sim = match inv {
+                    Some(i) => parse_similarity(i.similarity.as_deref()).unwrap_or(Similarity::Cos),
+                    None => Similarity::Cos,
+                };
+                load_system(path, id, inv, sim, &expect)
+            })
+            .collect();
+        for (l, (id, _)) in loaded.into_iter().zip(&files) {
+            let l = l?;
+            sha256.insert(format!("{EMBEDDINGS}/{id}.npz"), l.sha256);
+            notes.extend(l.notes);
+            if !table.is_empty() && !table.contains_key(id) {
+                notes.push(format!(
+                    "{INVOCATION}: no entry for system `{id}`; using cosine"
+                ));
+            }
+            systems.push(l.system);
+        }
+    }
+    Ok(Bundle {
+        root: root.to_path_buf(),
+        queries,
+        corpus,
+        distractors,
+        cache,
+        systems,
+        sha256,
+        tests_key_encoding,
+        notes,
+    })
+}

@@ -1,0 +1,370 @@
+//! Reading and writing `.npz` archives of `.npy` arrays.
+//!
+//! The release's array names and dtypes are unseen, so the loader must look at every array's
+//! header (name, dtype, shape) *before* decoding anything, to pick the query and corpus matrices
+//! by shape. The header is parsed here; float32/float64 payloads are decoded by `ndarray-npy`,
+//! float16 (which `ndarray-npy` does not support) and unicode id arrays by hand.
+
+use half::f16;
+use ndarray::Array2;
+use ndarray_npy::{ReadNpyExt, WriteNpyExt};
+use std::io::{Cursor, Read, Write};
+use std::path::Path;
+use zip::write::SimpleFileOptions;
+
+use super::error::BundleError;
+
+/// Element type of an array, as far as execscope cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    /// Float of 2, 4 or 8 bytes; `big` when stored big-endian.
+    Float { bytes: usize, big: bool },
+    /// numpy `U<n>`: n UTF-32 code units per element.
+    Unicode { chars: usize, big: bool },
+    /// Anything else (`descr` kept for the message).
+    Other(String),
+}
+
+/// The parsed header of one `.npy` member.
+#[derive(Clone, Debug)]
+pub struct NpyHeader {
+    pub name: String,
+    pub dtype: Dtype,
+    pub fortran_order: bool,
+    pub shape: Vec<usize>,
+    pub descr: String,
+}
+
+/// Parse the header of a `.npy` byte stream; returns it and the payload offset.
+pub fn parse_header(name: &str, bytes: &[u8]) -> Result<(NpyHeader, usize), String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(format!("member `{name}` is not a .npy array (bad magic)"));
+    }
+    let major = bytes[6];
+    let (len, start) = match major {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 => {
+            if bytes.len() < 12 {
+                return Err(format!("member `{name}`: truncated .npy header"));
+            }
+            (
+                u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+                12,
+            )
+        }
+        v => return Err(format!("member `{name}`: unsupported .npy version {v}")),
+    };
+    let end = start + len;
+    let text = bytes
+        .get(start..end)
+        .ok_or_else(|| format!("member `{name}`: truncated .npy header"))?;
+    let text =
+        std::str::from_utf8(text).map_err(|_| format!("member `{name}`: header not text"))?;
+    let descr = dict_value(text, "descr")
+        .and_then(|v| v.strip_prefix('\'').and_then(|v| v.split('\'').next()))
+        .ok_or_else(|| format!("member `{name}`: header has no 'descr': {text}"))?
+        .to_string();
+    let fortran_order = dict_value(text, "fortran_order")
+        .map(|v| v.starts_with("True"))
+        .unwrap_or(false);
+    let shape_text = dict_value(text, "shape")
+        .and_then(|v| v.strip_prefix('('))
+        .and_then(|v| v.split(')').next())
+        .ok_or_else(|| format!("member `{name}`: header has no 'shape': {text}"))?;
+    let mut shape = Vec::new();
+    for part in shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let part = part.trim_end_matches('L');
+        shape.push(
+            part.parse::<usize>()
+                .map_err(|_| format!("member `{name}`: bad shape {shape_text:?}"))?,
+        );
+    }
+    let dtype = parse_descr(&descr);
+    Ok((
+        NpyHeader {
+            name: name.to_string(),
+            dtype,
+            fortran_order,
+            shape,
+            descr,
+        },
+        end,
+    ))
+}
+
+/// The text after `'key':` in a Python dict literal.
+fn dict_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let pat = format!("'{key}'");
+    let at = text.find(&pat)? + pat.len();
+    let rest = text[at..].trim_start().strip_prefix(':')?;
+    Some(rest.trim_start())
+}
+
+fn parse_descr(descr: &str) -> Dtype {
+    let (big, rest) = match descr.chars().next() {
+        Some('<') | Some('=') | Some('|') => (false, &descr[1..]),
+        Some('>') => (true, &descr[1..]),
+        _ => (false, descr),
+    };
+    let (kind, size) = rest.split_at(rest.len().min(1));
+    match (kind, size.parse::<usize>()) {
+        ("f", Ok(b @ (2 | 4 | 8))) => Dtype::Float { bytes: b, big },
+        ("U", Ok(n)) => Dtype::Unicode { chars: n, big },
+        _ => Dtype::Other(descr.to_string()),
+    }
+}
+
+/// An opened npz archive (held in memory: the bytes were read once, for hashing too).
+pub struct Npz<'a> {
+    path: &'a Path,
+    archive: zip::ZipArchive<Cursor<&'a [u8]>>,
+}
+
+impl<'a> Npz<'a> {
+    pub fn open(path: &'a Path, bytes: &'a [u8]) -> Result<Self, BundleError> {
+        let archive =
+            zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| BundleError::BadArchive {
+                path: path.to_path_buf(),
+                detail: format!("not a readable zip/npz ({e}); the file may be cut off"),
+            })?;
+        Ok(Npz { path, archive })
+    }
+
+    fn member(
+        &mut self,
+        index: usize,
+        limit: Option<u64>,
+    ) -> Result<(String, Vec<u8>), BundleError> {
+        let mut file = self
+            .archive
+            .by_index(index)
+            .map_err(|e| BundleError::BadArchive {
+                path: self.path.to_path_buf(),
+                detail: format!("member {index}: {e}"),
+            })?;
+        let name = file.name().trim_end_matches(".npy").to_string();
+        let mut buf = Vec::with_capacity(limit.unwrap_or(file.size()).min(1 << 31) as usize);
+        let res = match limit {
+            Some(n) => file.by_ref().take(n).read_to_end(&mut buf),
+            None => file.read_to_end(&mut buf),
+        };
+        res.map_err(|e| BundleError::BadArchive {
+            path: self.path.to_path_buf(),
+            detail: format!("member `{name}`: {e}"),
+        })?;
+        Ok((name, buf))
+    }
+
+    /// Headers of every member, in archive order.
+    pub fn headers(&mut self) -> Result<Vec<NpyHeader>, BundleError> {
+        let mut out = Vec::new();
+        for i in 0..self.archive.len() {
+            let (name, buf) = self.member(i, Some(4096))?;
+            let (h, _) = parse_header(&name, &buf).map_err(|d| BundleError::npz(self.path, d))?;
+            out.push(h);
+        }
+        Ok(out)
+    }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        (0..self.archive.len()).find(|&i| {
+            self.archive
+                .name_for_index(i)
+                .map(|n| n.trim_end_matches(".npy") == name)
+                .unwrap_or(false)
+        })
+    }
+
+    /// Decode a 2-D float array of any supported width into f32.
+    pub fn matrix(&mut self, name: &str) -> Result<Array2<f32>, BundleError> {
+        let idx = self
+            .index_of(name)
+            .ok_or_else(|| BundleError::npz(self.path, format!("no array `{name}`")))?;
+        let (_, bytes) = self.member(idx, None)?;
+        let (h, offset) = parse_header(name, &bytes).map_err(|d| BundleError::npz(self.path, d))?;
+        let path = self.path;
+        if h.shape.len() != 2 {
+            return Err(BundleError::npz(
+                path,
+                format!("array `{name}` has shape {:?}, expected 2-D", h.shape),
+            ));
+        }
+        let (rows, cols) = (h.shape[0], h.shape[1]);
+        let Dtype::Float { bytes: width, big } = h.dtype else {
+            return Err(BundleError::npz(
+                path,
+                format!(
+                    "array `{name}` has dtype {}, expected float16/32/64",
+                    h.descr
+                ),
+            ));
+        };
+        let need = rows * cols * width;
+        if bytes.len() - offset < need {
+            return Err(BundleError::BadArchive {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "array `{name}` holds {} payload bytes, its shape needs {need} (truncated)",
+                    bytes.len() - offset
+                ),
+            });
+        }
+        let bad =
+            |e: ndarray_npy::ReadNpyError| BundleError::npz(path, format!("array `{name}`: {e}"));
+        match width {
+            4 => Array2::<f32>::read_npy(Cursor::new(&bytes)).map_err(bad),
+            8 => Ok(Array2::<f64>::read_npy(Cursor::new(&bytes))
+                .map_err(bad)?
+                .mapv(|v| v as f32)),
+            _ => {
+                let data: Vec<f32> = bytes[offset..offset + need]
+                    .chunks_exact(2)
+                    .map(|c| {
+                        let bits = if big {
+                            u16::from_be_bytes([c[0], c[1]])
+                        } else {
+                            u16::from_le_bytes([c[0], c[1]])
+                        };
+                        f16::from_bits(bits).to_f32()
+                    })
+                    .collect();
+                let shape = if h.fortran_order {
+                    (cols, rows)
+                } else {
+                    (rows, cols)
+                };
+                let a = Array2::from_shape_vec(shape, data)
+                    .map_err(|e| BundleError::npz(path, format!("array `{name}`: {e}")))?;
+                Ok(if h.fortran_order {
+                    a.reversed_axes().as_standard_layout().into_owned()
+                } else {
+                    a
+                })
+            }
+        }
+    }
+
+    /// Decode a 1-D unicode array (numpy `U<n>`) into strings.
+    pub fn strings(&mut self, name: &str) -> Result<Vec<String>, BundleError> {
+        let idx = self
+            .index_of(name)
+            .ok_or_else(|| BundleError::npz(self.path, format!("no array `{name}`")))?;
+        let (_, bytes) = self.member(idx, None)?;
+        let (h, offset) = parse_header(name, &bytes).map_err(|d| BundleError::npz(self.path, d))?;
+        let Dtype::Unicode { chars, big } = h.dtype else {
+            return Err(BundleError::npz(
+                self.path,
+                format!(
+                    "array `{name}` has dtype {}, expected a unicode (U) array",
+                    h.descr
+                ),
+            ));
+        };
+        let n = h.shape.iter().product::<usize>();
+        let need = n * chars * 4;
+        let payload = bytes
+            .get(offset..offset + need)
+            .ok_or_else(|| BundleError::BadArchive {
+                path: self.path.to_path_buf(),
+                detail: format!("array `{name}` is shorter than its shape (truncated)"),
+            })?;
+        let mut out = Vec::with_capacity(n);
+        for item in payload.chunks_exact((chars * 4).max(1)).take(n) {
+            let mut s = String::new();
+            for c in item.chunks_exact(4) {
+                let arr = [c[0], c[1], c[2], c[3]];
+                let v = if big {
+                    u32::from_be_bytes(arr)
+                } else {
+                    u32::from_le_bytes(arr)
+                };
+                if v == 0 {
+                    break;
+                }
+                s.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            out.push(s);
+        }
+        if chars == 0 {
+            out.resize(n, String::new());
+        }
+        Ok(out)
+    }
+}
+
+/// A `.npy` header padded (numpy's rule) so the payload starts at a multiple of 64 bytes.
+fn npy_header(descr: &str, shape: &[usize]) -> Vec<u8> {
+    let shape_text = match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut dict =
+        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_text}, }}");
+    let total = 10 + dict.len() + 1;
+    dict.push_str(&" ".repeat((64 - total % 64) % 64));
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out
+}
+
+/// Encode strings as a numpy `<U<n>` array.
+pub fn unicode_npy(items: &[String]) -> Vec<u8> {
+    let chars = items
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut out = npy_header(&format!("<U{chars}"), &[items.len()]);
+    for s in items {
+        let mut n = 0;
+        for c in s.chars() {
+            out.extend_from_slice(&(c as u32).to_le_bytes());
+            n += 1;
+        }
+        out.extend(std::iter::repeat_n(0u8, (chars - n) * 4));
+    }
+    out
+}
+
+/// One array to put into an npz.
+pub enum NpzItem<'a> {
+    F32(&'a Array2<f32>),
+    Strings(&'a [String]),
+}
+
+/// Write an uncompressed npz (what `numpy.savez` writes) to `out`.
+pub fn write_npz<W: Write + std::io::Seek>(
+    out: W,
+    items: &[(&str, NpzItem<'_>)],
+) -> Result<(), String> {
+    let mut zip = zip::ZipWriter::new(out);
+    let opts = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default())
+        .large_file(true);
+    for (name, item) in items {
+        zip.start_file(format!("{name}.npy"), opts)
+            .map_err(|e| e.to_string())?;
+        match item {
+            NpzItem::F32(a) => a.write_npy(&mut zip).map_err(|e| e.to_string())?,
+            NpzItem::Strings(s) => zip.write_all(&unicode_npy(s)).map_err(|e| e.to_string())?,
+        }
+    }
+    let mut out = zip.finish().map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(())
+}
