@@ -69,4 +69,10 @@ fn every_humaneval_canonical_mutates_cleanly() {
     eprintln!("without any mutant: {without:?}");
     eprintln!("operators: {per_operator:?}");
     assert!(tasks > 100);
+    for t in BUG_TYPES {
+        assert!(
+            per_type.get(t).copied().unwrap_or(0) > 0,
+            "no {t} mutant at all"
+        );
+    }
 }

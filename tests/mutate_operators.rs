@@ -346,15 +346,26 @@ fn remove_guard_keeps_a_lone_block_valid_and_skips_multi_statement_bodies() {
 #[test]
 fn parse_errors_name_line_and_column() {
     let err = mutants("def f(x):\n    return (x +\n").unwrap_err();
-    let MutateError::Parse { line, column, .. } = &err;
-    assert!(*line >= 2, "{err}");
-    assert!(*column >= 1);
-    assert!(
-        err.to_string().starts_with("Python parse error at line"),
-        "{err}"
+    assert_eq!(
+        err,
+        MutateError::Parse {
+            line: 2,
+            column: 5,
+            problem: "syntax error near `return (x +`".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "Python parse error at line 2, column 5: syntax error near `return (x +`"
+    );
+    // a zero-width MISSING node is reported as such
+    assert_eq!(
+        mutants("def f(:\n    pass\n").unwrap_err().to_string(),
+        "Python parse error at line 1, column 7: missing `)`"
     );
     assert!(!parses("def f(:\n    pass\n"));
     assert!(!parses("x = (1, 2\n"));
+    assert!(!parses("def f(x)\n    return x\n"));
     assert!(parses("def f(x):\n    return x\n"));
 }
 

@@ -20,10 +20,14 @@ pub use select::{select, Candidate, DropReason, Selection};
 pub use stack::{stack, stacked_candidates, StackedMutant};
 
 use crate::bundle::model::Edit;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
+/// How many distractors a canonical gets by default (the paper's "up to four").
+pub const DEFAULT_MAX_KEEP: usize = 4;
+
 /// One single-edit mutant of a source text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mutant {
     /// The mutation rule, e.g. `Add->Sub`, `Lt->LtE`, `int+1`, `range_bound+1`,
     /// `call_args(0,1)`, `swap_operands(Sub)`, `remove_guard`.

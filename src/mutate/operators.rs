@@ -129,17 +129,7 @@ fn visit(node: Node, src: &str, out: &mut Vec<Site>) {
                 }
             }
         }
-        "unary_operator" => {
-            if unary_op(node) == Some("-") {
-                if let Some(arg) = node.child_by_field_name("argument") {
-                    if arg.kind() == "integer" {
-                        if let Some(v) = int_value(text(arg, src)) {
-                            int_sites(node, -(v as i128), false, src, out);
-                        }
-                    }
-                }
-            }
-        }
+        "unary_operator" => negative_literal(node, src, out),
         "call" => structural::call(node, src, out),
         "subscript" => structural::subscript(node, src, out),
         "if_statement" => structural::guard(node, src, out),
@@ -314,6 +304,21 @@ fn int_value(s: &str) -> Option<u64> {
         return None;
     }
     s.parse().ok()
+}
+
+/// A unary minus applied directly to an integer literal is one (negative) literal.
+fn negative_literal(node: Node, src: &str, out: &mut Vec<Site>) {
+    if unary_op(node) != Some("-") {
+        return;
+    }
+    let Some(arg) = node.child_by_field_name("argument") else {
+        return;
+    };
+    if arg.kind() == "integer" {
+        if let Some(v) = int_value(text(arg, src)) {
+            int_sites(node, -(v as i128), false, src, out);
+        }
+    }
 }
 
 /// `int+1` and `int-1` for the literal `node` of value `v` (a negative value is a unary minus on

@@ -9,9 +9,10 @@
 use super::select::tie_key;
 use super::{line_of, parses, splice, Mutant};
 use crate::bundle::model::Edit;
+use serde::{Deserialize, Serialize};
 
 /// Several single-edit mutants composed into one program.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StackedMutant {
     pub code: String,
     /// The component edits (offsets into the original), ascending by `start`.
