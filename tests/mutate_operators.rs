@@ -377,3 +377,17 @@ fn non_ascii_sources_splice_on_char_boundaries() {
         .iter()
         .any(|m| m.code == "def f(s):\n    return s + 'é' * 3\n"));
 }
+
+#[test]
+fn textually_identical_mutants_are_kept_once() {
+    // removing either of two identical guards gives the same program: only the first survives
+    let src = "def f(x):\n    if x:\n        return 1\n    if x:\n        return 1\n    return 0\n";
+    let ms = checked(src);
+    let g = of_type(&ms, "remove_edge_case_check");
+    assert_eq!(g.len(), 1, "{g:#?}");
+    assert_eq!(g[0].line, 2);
+    assert_eq!(
+        g[0].code,
+        "def f(x):\n    if x:\n        return 1\n    return 0\n"
+    );
+}

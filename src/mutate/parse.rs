@@ -19,6 +19,11 @@ pub(crate) fn parse_tree(src: &str) -> Tree {
 }
 
 /// True when `src` parses as Python without any `ERROR` or `MISSING` node.
+///
+/// This is tree-sitter's grammar, which is slightly more permissive than CPython: an inconsistent
+/// dedent (`IndentationError`) and Python 2 `print x` statements are accepted. No mutation rule
+/// changes indentation or introduces either, and the oracle reports any remaining case as
+/// `ERROR:SyntaxError`, which selection drops as a crash.
 pub fn parses(src: &str) -> bool {
     !parse_tree(src).root_node().has_error()
 }
