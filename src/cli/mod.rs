@@ -162,8 +162,18 @@ pub fn tui(_args: &TuiArgs) -> anyhow::Result<ExitCode> {
     bail!("the dashboard is not built yet")
 }
 
-pub fn check(_args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    bail!("check is not wired yet")
+pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let root = args.bundle.clone().unwrap_or_else(default_bundle);
+    let report = crate::bundle::check(&root);
+    print!("{report}");
+    if args.oracle {
+        bail!("--oracle needs the execution oracle (not wired yet)");
+    }
+    Ok(if report.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 pub fn build(_args: &BuildArgs) -> anyhow::Result<ExitCode> {
