@@ -55,6 +55,8 @@ pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
             + 1;
         BundleError::field(path, line, "not valid UTF-8")
     })?;
+    // A UTF-8 byte-order mark (some Windows tools write one) is not part of the first record.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let ends_with_newline = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let last = lines.len();

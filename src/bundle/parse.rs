@@ -75,13 +75,15 @@ pub fn corpus(path: &Path, rows: Vec<Row>) -> Result<Vec<(usize, Snippet)>, Bund
             let label = match f.string("label")?.as_str() {
                 "correct" => Label::Correct,
                 "incorrect" => Label::Incorrect,
-                other => return Err(BundleError::field(
-                    path,
-                    line,
-                    format!(
+                other => {
+                    return Err(BundleError::field(
+                        path,
+                        line,
+                        format!(
                         "snippet `{id}`: label {other:?} is neither \"correct\" nor \"incorrect\""
                     ),
-                )),
+                    ))
+                }
             };
             let bug_type = f.opt_string("bug_type")?.filter(|s| !s.is_empty());
             let source_entry_id = f.opt_string("source_entry_id")?.unwrap_or_default();

@@ -139,6 +139,7 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
         inv.file = rel;
         inv.dims = Some(sys.queries.ncols());
         inv.similarity = Some(sys.similarity.as_str().to_string());
+        inv.dtype = "float32".into(); // what the npz now holds, whatever the source was
         table.push(inv);
     }
     let text = serde_json::to_string_pretty(&json!({ "systems": table })).unwrap_or_default();
