@@ -7,6 +7,7 @@
 //! - [`synthetic`] generates a seeded bundle of any size for benchmarks and property tests.
 
 pub mod check;
+mod check_items;
 pub mod derive;
 pub mod embed;
 pub mod error;
