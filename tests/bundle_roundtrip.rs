@@ -160,6 +160,17 @@ fn paper_scale() {
     assert_eq!(b.systems.len(), 24);
     assert_eq!(b.systems[23].corpus.ncols(), 4096);
     eprintln!("paper-scale synthetic: {gen:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let t = std::time::Instant::now();
+    write(&b, dir.path()).unwrap();
+    eprintln!("paper-scale write: {:?}", t.elapsed());
+    drop(b);
+    for verify in [true, false] {
+        let t = std::time::Instant::now();
+        let back = load(dir.path(), &LoadOptions { verify_checksums: verify, ..LoadOptions::default() }).unwrap();
+        eprintln!("paper-scale load (verify checksums {verify}): {:?}", t.elapsed());
+        assert_eq!(back.systems.len(), 24);
+    }
     let root = Path::new("/work/shared/data/mbpp-bundle");
     for (name, opts) in [
         ("full", LoadOptions::default()),
