@@ -242,6 +242,10 @@ pub fn list_files(root: &Path) -> Result<Vec<String>, BundleError> {
         for entry in rd {
             let entry = entry.map_err(|e| BundleError::io(dir, e))?;
             let p: PathBuf = entry.path();
+            // Hidden entries (`.git`, editor files, our own `.tmp*` files) are not bundle data.
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
             let ft = entry.file_type().map_err(|e| BundleError::io(&p, e))?;
             if ft.is_dir() {
                 walk(root, &p, out)?;
