@@ -392,3 +392,33 @@ fn missing_required_file() {
     assert!(matches!(e, BundleError::Missing { .. }), "{e}");
     assert_names(&e, &["data/queries.jsonl", "missing"]);
 }
+
+#[test]
+fn checksum_failure_explains_a_parse_error() {
+    // With SHA256SUMS present, a cut-off file is reported as a checksum failure (the cause),
+    // not only as the parse error it leads to.
+    let (_d, root) = copy_tiny(true);
+    let p = root.join("data/corpus.jsonl");
+    let s = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, &s[..s.len() / 2]).unwrap();
+    let e = err(&root);
+    assert!(matches!(e, BundleError::Checksum { .. }), "{e}");
+    assert_names(&e, &["SHA256SUMS", "data/corpus.jsonl (line 1)"]);
+    // Without verification the parse error itself names the file and line.
+    let e = load(
+        &root,
+        &LoadOptions {
+            verify_checksums: false,
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            BundleError::Truncated { .. } | BundleError::InvalidJson { .. }
+        ),
+        "{e}"
+    );
+    assert_names(&e, &["data/corpus.jsonl:"]);
+}

@@ -175,3 +175,89 @@ fn mbpp_bundle_checks() {
     assert!(r.is_ok(), "{r}");
     assert_eq!(r.get("sha256 sums").unwrap().status, CheckStatus::Pass);
 }
+
+/// The cache's `tests_sha256` encoding is detected, not assumed. The digests below were computed
+/// with Python (`hashlib.sha256(json.dumps(tests[, separators=(",", ":")]).encode())` and
+/// `"\n".join(tests)`) for the three tiny queries, in order.
+#[test]
+fn tests_key_encoding_is_detected() {
+    const COMPACT: [&str; 3] = [
+        "9340070726448b0cf5067363449ad9579762e170a6fe8138cbc2a1bb76a472d2",
+        "8f1382e369da6891aceb66730a82857dae6c673d9459ac328edd11f63dafe518",
+        "a1781f1d7d96f58425f19232413ed466ab66c40946203bbc95323a9691f0d059",
+    ];
+    const DEFAULT: [&str; 3] = [
+        "81470f05ad6077bc8ccb990a1a8b097f1b834f42fd3f38f8f072edc2ad1ecb37",
+        "be0fcfd3df0a41363e38c38da47cb16304ff8a6c483ceab8116fea36759471fe",
+        "3c6d30301f395f4f5706fb5e91077cc9545940a5b9ee637e3406425190a83148",
+    ];
+    const NEWLINE: [&str; 3] = [
+        "d433d114a51c114356cd9e62a5cfe12082c81643e8dc5f294b1d9cc30f03c299",
+        "8d2f57ecb55d326831e48c3c7734a2ac1c5412bc109dce8a000f410a98d2b266",
+        "4c7e76739e46b6f628b02fbb1d6806e0c039874d60ea5cdf28d424236ef0c9eb",
+    ];
+    let cache =
+        std::fs::read_to_string(Path::new(TINY).join("data/execution_cache.jsonl")).unwrap();
+    for (keys, name) in [
+        (DEFAULT, "python-json-default"),
+        (NEWLINE, "newline-joined"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in [
+            "data/queries.jsonl",
+            "data/corpus.jsonl",
+            "data/distractor_metadata.jsonl",
+        ] {
+            std::fs::create_dir_all(root.join("data")).unwrap();
+            std::fs::copy(Path::new(TINY).join(rel), root.join(rel)).unwrap();
+        }
+        let mut rekeyed = cache.clone();
+        for (from, to) in COMPACT.iter().zip(keys) {
+            assert!(rekeyed.contains(from), "fixture keys changed");
+            rekeyed = rekeyed.replace(from, to);
+        }
+        std::fs::write(root.join("data/execution_cache.jsonl"), rekeyed).unwrap();
+        let b = load(root, &LoadOptions::default()).unwrap();
+        assert_eq!(b.tests_key_encoding.as_deref(), Some(name));
+        assert!(
+            b.notes
+                .iter()
+                .any(|n| n.contains(name) && n.contains("3 of 3")),
+            "{:?}",
+            b.notes
+        );
+        let r = check(root);
+        assert_eq!(
+            r.get("cache coverage").unwrap().status,
+            CheckStatus::Pass,
+            "{r}"
+        );
+    }
+    // No encoding matches: no key encoding, a note, and check fails the cache.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("data")).unwrap();
+    for rel in ["data/queries.jsonl", "data/corpus.jsonl"] {
+        std::fs::copy(Path::new(TINY).join(rel), root.join(rel)).unwrap();
+    }
+    std::fs::write(
+        root.join("data/execution_cache.jsonl"),
+        cache
+            .replace(COMPACT[0], &"0".repeat(64))
+            .replace(COMPACT[1], &"1".repeat(64))
+            .replace(COMPACT[2], &"2".repeat(64)),
+    )
+    .unwrap();
+    let b = load(root, &LoadOptions::default()).unwrap();
+    assert_eq!(b.tests_key_encoding, None);
+    assert!(
+        b.notes.iter().any(|n| n.contains("no query suite matched")),
+        "{:?}",
+        b.notes
+    );
+    assert_eq!(
+        check(root).get("cache encoding").unwrap().status,
+        CheckStatus::Fail
+    );
+}

@@ -36,6 +36,7 @@ fn tiny_round_trip() {
     for s in &mut a2.systems {
         if let Some(inv) = &mut s.invocation {
             inv.dims = Some(s.queries.ncols());
+            inv.dtype = "float32".into();
         }
     }
     assert_same(&a2, &b);
@@ -134,4 +135,86 @@ fn synthetic_bundle_is_consistent() {
     assert!(bad.is_empty(), "{r}");
     let back = load(dir.path(), &LoadOptions::default()).unwrap();
     assert_same(&b, &back);
+}
+
+/// With EXECSCOPE_WRITE_TO set, write the tiny bundle there (for checking with numpy by hand).
+#[test]
+fn write_tiny_for_inspection() {
+    let Ok(out) = std::env::var("EXECSCOPE_WRITE_TO") else {
+        return;
+    };
+    let a = load(Path::new(TINY), &LoadOptions::default()).unwrap();
+    write(&a, Path::new(&out)).unwrap();
+}
+
+/// Paper scale (939 × 4,695 × 24 systems, d 384–4096). Run by hand, in release:
+/// `cargo test --release --test bundle_roundtrip paper_scale -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn paper_scale() {
+    let t = std::time::Instant::now();
+    let b = synthetic(&SynthSpec::paper_scale(1));
+    let gen = t.elapsed();
+    assert_eq!(b.queries.len(), 939);
+    assert_eq!(b.corpus.len(), 4695);
+    assert_eq!(b.systems.len(), 24);
+    assert_eq!(b.systems[23].corpus.ncols(), 4096);
+    eprintln!("paper-scale synthetic: {gen:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let t = std::time::Instant::now();
+    write(&b, dir.path()).unwrap();
+    eprintln!("paper-scale write: {:?}", t.elapsed());
+    drop(b);
+    for verify in [true, false] {
+        let t = std::time::Instant::now();
+        let back = load(dir.path(), &LoadOptions { verify_checksums: verify, ..LoadOptions::default() }).unwrap();
+        eprintln!("paper-scale load (verify checksums {verify}): {:?}", t.elapsed());
+        assert_eq!(back.systems.len(), 24);
+    }
+    let root = Path::new("/work/shared/data/mbpp-bundle");
+    for (name, opts) in [
+        ("full", LoadOptions::default()),
+        (
+            "no checksums",
+            LoadOptions {
+                verify_checksums: false,
+                ..LoadOptions::default()
+            },
+        ),
+        (
+            "no embeddings",
+            LoadOptions {
+                verify_checksums: false,
+                skip_embeddings: true,
+                ..LoadOptions::default()
+            },
+        ),
+    ] {
+        let t = std::time::Instant::now();
+        let ok = load(root, &opts).is_ok();
+        eprintln!("mbpp load, {name}: {:?} ({ok})", t.elapsed());
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+    /// Any small synthetic bundle is internally consistent and survives write → load.
+    #[test]
+    fn synthetic_bundles_check_clean(
+        n_queries in 1usize..12,
+        extra in 0usize..6,
+        per in 3usize..5,
+        d in 1usize..6,
+        seed in 0u64..1000,
+        tie in 0.0f64..1.0,
+    ) {
+        let spec = SynthSpec { n_queries, n_corpus_extra: extra, distractors_per_query: per, dims: vec![d, d + 1], seed, tie_rate: tie };
+        let b = synthetic(&spec);
+        let dir = tempfile::tempdir().unwrap();
+        write(&b, dir.path()).unwrap();
+        let r = check(dir.path());
+        proptest::prop_assert!(r.items.iter().all(|i| i.status == CheckStatus::Pass), "{}", r);
+        let back = load(dir.path(), &LoadOptions::default()).unwrap();
+        assert_same(&b, &back);
+    }
 }

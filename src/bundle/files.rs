@@ -3,6 +3,7 @@
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::error::BundleError;
@@ -55,6 +56,8 @@ pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
             + 1;
         BundleError::field(path, line, "not valid UTF-8")
     })?;
+    // A UTF-8 byte-order mark (some Windows tools write one) is not part of the first record.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let ends_with_newline = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let last = lines.len();
@@ -204,18 +207,29 @@ pub fn parse_sums(path: &Path, bytes: &[u8]) -> Result<Vec<(String, String, usiz
 /// Verify every `SHA256SUMS` entry (in parallel); returns one problem string per missing or
 /// mismatching file, each naming it.
 pub fn verify_sums(root: &Path) -> Result<Vec<String>, BundleError> {
+    verify_sums_with(root, &BTreeMap::new())
+}
+
+/// As [`verify_sums`], reusing digests already computed (`known`, by bundle-relative path) so a
+/// loader that hashed what it read does not hash it twice.
+pub fn verify_sums_with(
+    root: &Path,
+    known: &BTreeMap<String, String>,
+) -> Result<Vec<String>, BundleError> {
     let sums_path = root.join(SUMS);
     let bytes = read(&sums_path)?;
     let entries = parse_sums(&sums_path, &bytes)?;
     let problems: Vec<String> = entries
         .par_iter()
-        .filter_map(|(name, want, line)| match std::fs::read(root.join(name)) {
-            Err(_) => Some(format!("{name} (line {line}): listed but missing")),
-            Ok(b) => {
-                let got = sha256_hex(&b);
-                (got != *want)
-                    .then(|| format!("{name} (line {line}): sha256 {got}, expected {want}"))
-            }
+        .filter_map(|(name, want, line)| {
+            let got = match known.get(name) {
+                Some(h) => h.clone(),
+                None => match std::fs::read(root.join(name)) {
+                    Err(_) => return Some(format!("{name} (line {line}): listed but missing")),
+                    Ok(b) => sha256_hex(&b),
+                },
+            };
+            (got != *want).then(|| format!("{name} (line {line}): sha256 {got}, expected {want}"))
         })
         .collect();
     Ok(problems)
@@ -228,6 +242,10 @@ pub fn list_files(root: &Path) -> Result<Vec<String>, BundleError> {
         for entry in rd {
             let entry = entry.map_err(|e| BundleError::io(dir, e))?;
             let p: PathBuf = entry.path();
+            // Hidden entries (`.git`, editor files, our own `.tmp*` files) are not bundle data.
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
             let ft = entry.file_type().map_err(|e| BundleError::io(&p, e))?;
             if ft.is_dir() {
                 walk(root, &p, out)?;

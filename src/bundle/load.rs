@@ -38,7 +38,6 @@ impl Default for LoadOptions {
 pub(crate) struct Tables {
     pub queries: Vec<Query>,
     pub corpus: Vec<Snippet>,
-    pub sha256: BTreeMap<String, String>,
     pub notes: Vec<String>,
 }
 
@@ -66,12 +65,14 @@ pub(crate) fn optional_rows(
 }
 
 /// Queries and corpus, resolved and validated; the first problem is returned as error.
-pub(crate) fn tables(root: &Path) -> Result<Tables, BundleError> {
-    let mut sha = BTreeMap::new();
+pub(crate) fn tables(
+    root: &Path,
+    sha: &mut BTreeMap<String, String>,
+) -> Result<Tables, BundleError> {
     let qpath = root.join(QUERIES);
     let cpath = root.join(CORPUS);
-    let raw_q = parse::queries(&qpath, read_rows(root, QUERIES, &mut sha)?)?;
-    let corpus = parse::corpus(&cpath, read_rows(root, CORPUS, &mut sha)?)?;
+    let raw_q = parse::queries(&qpath, read_rows(root, QUERIES, sha)?)?;
+    let corpus = parse::corpus(&cpath, read_rows(root, CORPUS, sha)?)?;
     let (index, dup_c) = parse::corpus_index(&cpath, &corpus);
     if let Some(e) = dup_c.into_iter().next() {
         return Err(e);
@@ -88,7 +89,6 @@ pub(crate) fn tables(root: &Path) -> Result<Tables, BundleError> {
     Ok(Tables {
         queries,
         corpus,
-        sha256: sha,
         notes,
     })
 }
@@ -216,8 +216,13 @@ pub(crate) fn npz_files(root: &Path) -> Result<Vec<(String, PathBuf)>, BundleErr
 
 /// Load a bundle directory.
 pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
+    // Every file is hashed once, while it is read; `SHA256SUMS` is compared afterwards (and files
+    // the load did not read are hashed then). A checksum failure takes precedence over any load
+    // error, since a corrupt file explains the error.
+    let mut sha256 = BTreeMap::new();
+    let result = load_inner(root, opts, &mut sha256);
     if opts.verify_checksums && root.join(SUMS).exists() {
-        let problems = files::verify_sums(root)?;
+        let problems = files::verify_sums_with(root, &sha256)?;
         if !problems.is_empty() {
             return Err(BundleError::Checksum {
                 path: root.join(SUMS),
@@ -225,23 +230,32 @@ pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
             });
         }
     }
+    let mut bundle = result?;
+    bundle.sha256 = sha256;
+    Ok(bundle)
+}
+
+fn load_inner(
+    root: &Path,
+    opts: &LoadOptions,
+    sha256: &mut BTreeMap<String, String>,
+) -> Result<Bundle, BundleError> {
     let Tables {
         queries,
         corpus,
-        mut sha256,
         mut notes,
-    } = tables(root)?;
-    let distractors: Vec<DistractorMeta> = match optional_rows(root, DISTRACTORS, &mut sha256)? {
+    } = tables(root, sha256)?;
+    let distractors: Vec<DistractorMeta> = match optional_rows(root, DISTRACTORS, sha256)? {
         Some(rows) => parse::typed(&root.join(DISTRACTORS), rows)?,
         None => Vec::new(),
     };
-    let cache: Vec<ExecRecord> = match optional_rows(root, CACHE, &mut sha256)? {
+    let cache: Vec<ExecRecord> = match optional_rows(root, CACHE, sha256)? {
         Some(rows) => parse::typed(&root.join(CACHE), rows)?,
         None => Vec::new(),
     };
     let (tests_key_encoding, note) = detect_encoding(&queries, &cache);
     notes.extend(note);
-    let table = invocation_table(root, &mut sha256)?;
+    let table = invocation_table(root, sha256)?;
 
     let mut systems = Vec::new();
     if !opts.skip_embeddings {
@@ -292,7 +306,7 @@ pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
         distractors,
         cache,
         systems,
-        sha256,
+        sha256: BTreeMap::new(),
         tests_key_encoding,
         notes,
     })

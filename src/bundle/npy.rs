@@ -147,7 +147,8 @@ impl<'a> Npz<'a> {
                 detail: format!("member {index}: {e}"),
             })?;
         let name = file.name().trim_end_matches(".npy").to_string();
-        let mut buf = Vec::with_capacity(limit.unwrap_or(file.size()).min(1 << 31) as usize);
+        // The size is the archive's claim, not a promise: cap the up-front allocation.
+        let mut buf = Vec::with_capacity(limit.unwrap_or(file.size()).min(1 << 28) as usize);
         let res = match limit {
             Some(n) => file.by_ref().take(n).read_to_end(&mut buf),
             None => file.read_to_end(&mut buf),
@@ -163,7 +164,11 @@ impl<'a> Npz<'a> {
     pub fn headers(&mut self) -> Result<Vec<NpyHeader>, BundleError> {
         let mut out = Vec::new();
         for i in 0..self.archive.len() {
-            let (name, buf) = self.member(i, Some(4096))?;
+            let (name, mut buf) = self.member(i, Some(4096))?;
+            if buf.len() == 4096 && parse_header(&name, &buf).is_err() {
+                // A header longer than 4 KiB (many fields): read the whole member.
+                buf = self.member(i, None)?.1;
+            }
             let (h, _) = parse_header(&name, &buf).map_err(|d| BundleError::npz(self.path, d))?;
             out.push(h);
         }

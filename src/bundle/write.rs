@@ -71,7 +71,12 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
             m.insert("entry_id".into(), json!(q.entry_id));
             m.insert("domain".into(), json!(q.domain));
             m.insert("function_name".into(), json!(q.function_name));
-            m.insert("metadata".into(), q.metadata.clone());
+            // The format says `metadata` is an object; a query read without one gets `{}`.
+            let meta = match &q.metadata {
+                Value::Null => Value::Object(Map::new()),
+                v => v.clone(),
+            };
+            m.insert("metadata".into(), meta);
             for (k, v) in &q.extra {
                 m.entry(k.clone()).or_insert_with(|| v.clone());
             }
@@ -139,6 +144,7 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
         inv.file = rel;
         inv.dims = Some(sys.queries.ncols());
         inv.similarity = Some(sys.similarity.as_str().to_string());
+        inv.dtype = "float32".into(); // what the npz now holds, whatever the source was
         table.push(inv);
     }
     let text = serde_json::to_string_pretty(&json!({ "systems": table })).unwrap_or_default();
