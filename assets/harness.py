@@ -155,7 +155,7 @@ def run_test(code_obj, code_err, test):
     return "pass", observed
 
 
-def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, workdir):
+def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, readcap, workdir):
     mypid = os.getpid()
     prefix = (nonce + " ").encode()
 
@@ -192,9 +192,7 @@ def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, workdir):
     for which, lim in limits:
         resource.setrlimit(which, (lim, lim))
     if uid >= 0:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+        drop_privileges(uid, readcap)
     sys.stdout = sys.stderr = CappedSink()
     sys.stdin = None
     sys.modules["pytest"] = pytest_shim()
@@ -208,34 +206,64 @@ def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, workdir):
         report(i, outcome, observed)
 
 
-def uid_can_import(uid):
-    """Whether a process running as `uid` can still read the interpreter's stdlib (it cannot
-    when the installation sits under a private home such as /root without a sandbox that re-binds
-    it). If not, pairs keep the harness's uid rather than fail on imports."""
+def drop_privileges(uid, readcap):
+    """Become `uid`; with `readcap`, keep only CAP_DAC_READ_SEARCH (read any file, write none) so
+    an interpreter installed under a private home (/root) can still import its stdlib."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS: no setuid-binary escalation
+    if readcap:
+        libc.prctl(8, 1, 0, 0, 0)  # PR_SET_KEEPCAPS across setuid
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    if readcap:
+
+        class Hdr(ctypes.Structure):
+            _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+        class Data(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_uint32) for n in ("effective", "permitted", "inheritable")]
+
+        data = (Data * 2)()
+        data[0].effective = data[0].permitted = 1 << 2  # CAP_DAC_READ_SEARCH
+        if libc.capset(ctypes.byref(Hdr(0x20080522, 0)), data) != 0:
+            raise OSError(ctypes.get_errno(), "capset")
+        libc.prctl(8, 0, 0, 0, 0)
+
+
+def uid_mode(uid):
+    """How pairs can run as `uid` while still reading the interpreter's stdlib: "plain" (it is
+    world-readable), "readcap" (it sits under a private home such as /root and no sandbox
+    re-binds it), or None (privileges cannot be dropped here)."""
     import sysconfig
 
     paths = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]]
     paths.append(os.path.join(paths[1], "lib-dynload"))
     paths = [p for p in paths if os.path.isdir(p)]  # checked with our own rights
-    pid = os.fork()
-    if pid == 0:
-        ok = False
-        try:
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-            ok = all(os.listdir(p) is not None for p in paths)
-        except BaseException:
+    for readcap in (False, True):
+        pid = os.fork()
+        if pid == 0:
             ok = False
-        os._exit(0 if ok else 1)
-    _, status = os.waitpid(pid, 0)
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+            try:
+                drop_privileges(uid, readcap)
+                ok = all(os.listdir(p) is not None for p in paths)
+                ok = ok and not os.access("/etc", os.W_OK)
+            except BaseException:
+                ok = False
+            os._exit(0 if ok else 1)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            return "readcap" if readcap else "plain"
+    return None
 
 
 class Harness:
-    def __init__(self, uid, tmp):
+    def __init__(self, uid, tmp, readcap):
         self.uid = uid
         self.tmp = tmp
+        self.readcap = readcap
         try:
             import ctypes
 
@@ -280,7 +308,7 @@ class Harness:
         if pid == 0:
             try:
                 os.close(r)
-                child_main(w, nonce, code, tests, start, timeout, mem, self.uid, workdir)
+                child_main(w, nonce, code, tests, start, timeout, mem, self.uid, self.readcap, workdir)
             finally:
                 os._exit(0)
         os.close(w)
@@ -374,15 +402,14 @@ def main():
             pass
     os.makedirs(cfg["tmp"], exist_ok=True)
     uid = int(cfg["uid"])
-    if uid >= 0 and not uid_can_import(uid):
-        uid = -1
-    h = Harness(uid, cfg["tmp"])
+    mode_uid = uid_mode(uid) if uid >= 0 else None
+    h = Harness(uid if mode_uid else -1, cfg["tmp"], mode_uid == "readcap")
     out = os.fdopen(1, "wb", buffering=0)
 
     def send(obj):
         out.write(json.dumps(obj).encode() + b"\n")
 
-    send({"ready": True, "python": sys.version.split()[0], "uid": h.uid})
+    send({"ready": True, "python": sys.version.split()[0], "uid": h.uid, "readcap": h.readcap})
     for line in sys.stdin.buffer:
         if not line.strip():
             continue

@@ -18,7 +18,11 @@ fn pairs(path: &str, n: usize) -> Vec<(String, Vec<String>)> {
         let code = v["canonical"].as_str().unwrap_or_default().to_string();
         let tests: Vec<String> = v["tests"]
             .as_array()
-            .map(|a| a.iter().filter_map(|t| t.as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|t| t.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default();
         base.push((code, tests));
     }

@@ -1,1 +1,3 @@
-fn main() { println!("{}", execscope::version()); }
+fn main() {
+    println!("{}", execscope::version());
+}

@@ -1,8 +1,9 @@
 //! Hostile snippets: each must be contained, give the right outcome, never hang, and change
 //! nothing on the host. Assertions that depend on the isolation level use the level the oracle
 //! reports, so the suite passes (without skipping anything silently) as root and as a plain user.
+//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap` runs the whole suite at one forced level.
 
-use execscope::oracle::{IsolationLevel, Oracle, OracleConfig, Outcome};
+use execscope::oracle::{IsolationChoice, IsolationLevel, Oracle, OracleConfig, Outcome};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -11,9 +12,20 @@ const TIMEOUT: Duration = Duration::from_secs(2);
 fn oracle() -> &'static Oracle {
     static O: OnceLock<Oracle> = OnceLock::new();
     O.get_or_init(|| {
-        let o = Oracle::new(OracleConfig { timeout: TIMEOUT, workers: 2, ..OracleConfig::default() })
-            .expect("an oracle at some level");
-        eprintln!("isolation: {}, unprivileged uid per pair: {}", o.isolation(), o.drops_privileges());
+        let isolation = match std::env::var("EXECSCOPE_ORACLE_LEVEL").as_deref() {
+            Ok("rlimits") => IsolationChoice::Rlimits,
+            Ok("netns") => IsolationChoice::Netns,
+            Ok("bubblewrap") => IsolationChoice::Bubblewrap,
+            _ => IsolationChoice::Auto,
+        };
+        let cfg = OracleConfig {
+            timeout: TIMEOUT,
+            workers: 2,
+            isolation,
+            ..OracleConfig::default()
+        };
+        let o = Oracle::new(cfg).expect("an oracle at the requested level");
+        eprintln!("isolation: {}, {}", o.isolation(), o.privileges());
         o
     })
 }
@@ -36,7 +48,10 @@ fn still_healthy() {
 
 #[test]
 fn infinite_loop_times_out() {
-    let (o, took) = run("def f():\n    while True:\n        pass\n", &["assert f() == 1", "assert True"]);
+    let (o, took) = run(
+        "def f():\n    while True:\n        pass\n",
+        &["assert f() == 1", "assert True"],
+    );
     assert_eq!(o, ["TIMEOUT", "TIMEOUT"]);
     assert!(took >= TIMEOUT);
     // A loop that swallows every exception (including timeouts raised inside it) is still killed.
@@ -51,7 +66,15 @@ fn infinite_loop_times_out() {
 #[test]
 fn tests_before_the_timeout_keep_their_outcome() {
     let code = "def f(x):\n    while x:\n        pass\n    return 0\n";
-    let (o, _) = run(code, &["assert f(0) == 0", "assert f(0) == 1", "assert f(1) == 0", "assert f(0) == 0"]);
+    let (o, _) = run(
+        code,
+        &[
+            "assert f(0) == 0",
+            "assert f(0) == 1",
+            "assert f(1) == 0",
+            "assert f(0) == 0",
+        ],
+    );
     assert_eq!(o, ["pass", "FAIL", "TIMEOUT", "TIMEOUT"]);
 }
 
@@ -66,9 +89,15 @@ fn fork_bomb_is_contained() {
 
 #[test]
 fn memory_bomb_is_a_memory_error() {
-    let (o, _) = run("def f():\n    return len(bytearray(3 * 1024 ** 3))\n", &["assert f() > 0"]);
+    let (o, _) = run(
+        "def f():\n    return len(bytearray(3 * 1024 ** 3))\n",
+        &["assert f() > 0"],
+    );
     assert_eq!(o, ["FAIL:MemoryError"]);
-    let (o, _) = run("x = [0] * (10 ** 10)\ndef f():\n    return 1\n", &["assert f() == 1"]);
+    let (o, _) = run(
+        "x = [0] * (10 ** 10)\ndef f():\n    return 1\n",
+        &["assert f() == 1"],
+    );
     assert_eq!(o, ["ERROR:MemoryError"]);
     still_healthy();
 }
@@ -98,7 +127,15 @@ fn host_files_survive() {
         i = intruder.to_str().unwrap(),
         r = root_file,
     );
-    let (o, _) = run(&code, &["assert rm() == 1", "assert put() == 1", "assert root() == 1", "assert local()"]);
+    let (o, _) = run(
+        &code,
+        &[
+            "assert rm() == 1",
+            "assert put() == 1",
+            "assert root() == 1",
+            "assert local()",
+        ],
+    );
     let level = oracle().isolation();
     let confined = level == IsolationLevel::Bubblewrap || oracle().drops_privileges();
     if confined {
@@ -128,7 +165,11 @@ fn network_is_cut_above_rlimits() {
     );
     let (o, _) = run(&code, &["assert f() == 1"]);
     if oracle().isolation() >= IsolationLevel::Netns {
-        assert!(o[0].starts_with("FAIL:"), "reached the host at {}: {o:?}", oracle().isolation());
+        assert!(
+            o[0].starts_with("FAIL:"),
+            "reached the host at {}: {o:?}",
+            oracle().isolation()
+        );
     } else {
         eprintln!("no network isolation here (level rlimits): {o:?}");
         assert_eq!(o, ["pass"]);
@@ -139,7 +180,10 @@ fn network_is_cut_above_rlimits() {
 fn exits_are_outcomes() {
     let (o, _) = run("import sys\nsys.exit(0)\n", &["assert True", "assert True"]);
     assert_eq!(o, ["ERROR:SystemExit", "ERROR:SystemExit"]);
-    let (o, _) = run("import sys\ndef f():\n    sys.exit(1)\n", &["assert f()", "assert True"]);
+    let (o, _) = run(
+        "import sys\ndef f():\n    sys.exit(1)\n",
+        &["assert f()", "assert True"],
+    );
     assert_eq!(o, ["FAIL:SystemExit", "pass"]);
     // os._exit kills the process running the pair: that test crashes, the next ones still run.
     let (o, _) = run(
@@ -147,7 +191,10 @@ fn exits_are_outcomes() {
         &["assert f(0) == 1", "assert f(1) == 1", "assert f(0) == 2"],
     );
     assert_eq!(o, ["pass", "ERROR:ProcessExit", "FAIL"]);
-    let (o, _) = run("import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGSEGV)\n", &["assert f()"]);
+    let (o, _) = run(
+        "import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGSEGV)\n",
+        &["assert f()"],
+    );
     assert_eq!(o, ["ERROR:SIGSEGV"]);
     still_healthy();
 }
@@ -164,7 +211,9 @@ fn killing_the_parent_is_survived() {
     still_healthy();
     still_healthy();
     // The naive runner survives it too.
-    let r = oracle().run_naive(code, &["assert f() == 1".to_string()]).unwrap();
+    let r = oracle()
+        .run_naive(code, &["assert f() == 1".to_string()])
+        .unwrap();
     assert_ne!(r.outcomes, [Outcome::Pass]);
 }
 

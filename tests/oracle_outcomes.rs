@@ -42,15 +42,27 @@ fn each_outcome_class() {
                 "assert nope(1) == 1",
             ]
         ),
-        ["pass", "FAIL", "FAIL:TypeError", "FAIL:TypeError", "FAIL:NameError"]
+        [
+            "pass",
+            "FAIL",
+            "FAIL:TypeError",
+            "FAIL:TypeError",
+            "FAIL:NameError"
+        ]
     );
     // The code itself fails: every test is an ERROR of that type.
     assert_eq!(
-        outcomes("def add(a, b)\n    return a + b\n", &["assert add(1, 2) == 3"; 2]),
+        outcomes(
+            "def add(a, b)\n    return a + b\n",
+            &["assert add(1, 2) == 3"; 2]
+        ),
         ["ERROR:SyntaxError", "ERROR:SyntaxError"]
     );
     assert_eq!(
-        outcomes("x = undefined_name\ndef f():\n    return 1\n", &["assert f() == 1"]),
+        outcomes(
+            "x = undefined_name\ndef f():\n    return 1\n",
+            &["assert f() == 1"]
+        ),
         ["ERROR:NameError"]
     );
     assert_eq!(
@@ -59,11 +71,17 @@ fn each_outcome_class() {
     );
     // An exception inside the function, raised from the assert.
     assert_eq!(
-        outcomes("def f(x):\n    return 1 // x\n", &["assert f(0) == 1", "assert f(1) == 1"]),
+        outcomes(
+            "def f(x):\n    return 1 // x\n",
+            &["assert f(0) == 1", "assert f(1) == 1"]
+        ),
         ["FAIL:ZeroDivisionError", "pass"]
     );
     // A function's own failing assert is a plain FAIL.
-    assert_eq!(outcomes("def f():\n    assert False\n", &["assert f() is None"]), ["FAIL"]);
+    assert_eq!(
+        outcomes("def f():\n    assert False\n", &["assert f() is None"]),
+        ["FAIL"]
+    );
     // A malformed test.
     assert_eq!(outcomes(ADD, &["assert add(1,"]), ["FAIL:SyntaxError"]);
 }
@@ -73,7 +91,10 @@ fn fresh_namespace_per_test() {
     // Module-level state mutated by one test must not leak into the next.
     let code = "seen = []\ndef f(x):\n    seen.append(x)\n    return len(seen)\n";
     assert_eq!(
-        outcomes(code, &["assert f(1) == 1", "assert f(2) == 1", "assert f(3) == 1"]),
+        outcomes(
+            code,
+            &["assert f(1) == 1", "assert f(2) == 1", "assert f(3) == 1"]
+        ),
         ["pass", "pass", "pass"]
     );
     // `__name__` is not "__main__", so demo blocks do not run.
@@ -96,7 +117,10 @@ fn observed_values() {
             ]),
         )
         .unwrap();
-    assert_eq!(r.outcomes[..4], [Outcome::Pass, Outcome::Fail, Outcome::Pass, Outcome::Pass]);
+    assert_eq!(
+        r.outcomes[..4],
+        [Outcome::Pass, Outcome::Fail, Outcome::Pass, Outcome::Pass]
+    );
     assert_eq!(r.observed[0].as_deref(), Some("[2, 2]"));
     assert_eq!(r.observed[1].as_deref(), Some("[3, 3, 3]"));
     assert_eq!(r.observed[2].as_deref(), Some("4"));
@@ -141,7 +165,12 @@ fn empty_suite_and_batch_order() {
     let r = oracle().run(ADD, &[]).unwrap();
     assert!(r.outcomes.is_empty() && !r.passes_all());
     let jobs: Vec<(String, Vec<String>)> = (0..12)
-        .map(|i| (ADD.to_string(), vec![format!("assert add({i}, 1) == {}", i + (i % 3 != 0) as i32)]))
+        .map(|i| {
+            (
+                ADD.to_string(),
+                vec![format!("assert add({i}, 1) == {}", i + (i % 3 != 0) as i32)],
+            )
+        })
         .collect();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let res = oracle().run_batch(&jobs, &|n| {
@@ -149,7 +178,11 @@ fn empty_suite_and_batch_order() {
     });
     assert_eq!(done.into_inner(), 12);
     for (i, r) in res.iter().enumerate() {
-        let want = if i % 3 != 0 { Outcome::Pass } else { Outcome::Fail };
+        let want = if i % 3 != 0 {
+            Outcome::Pass
+        } else {
+            Outcome::Fail
+        };
         assert_eq!(r.as_ref().unwrap().outcomes, [want], "job {i}");
     }
 }
@@ -157,9 +190,19 @@ fn empty_suite_and_batch_order() {
 #[test]
 fn naive_runner_agrees_with_pool() {
     let cases: [(&str, &[&str]); 3] = [
-        (ADD, &["assert add(1, 2) == 3", "assert add(1, 2) == 4", "assert add(1, 'x')"]),
+        (
+            ADD,
+            &[
+                "assert add(1, 2) == 3",
+                "assert add(1, 2) == 4",
+                "assert add(1, 'x')",
+            ],
+        ),
         ("def f(:\n", &["assert f() == 1"]),
-        ("import os\ndef f(x):\n    if x: os._exit(1)\n    return 0\n", &["assert f(1) == 0", "assert f(0) == 0"]),
+        (
+            "import os\ndef f(x):\n    if x: os._exit(1)\n    return 0\n",
+            &["assert f(1) == 0", "assert f(0) == 0"],
+        ),
     ];
     for (code, tests) in cases {
         let a = oracle().run(code, &t(tests)).unwrap();
@@ -188,19 +231,29 @@ fn explicit_levels_work_or_are_refused() {
         (IsolationChoice::Netns, IsolationLevel::Netns),
         (IsolationChoice::Bubblewrap, IsolationLevel::Bubblewrap),
     ] {
-        let cfg = OracleConfig { workers: 1, isolation: choice, ..OracleConfig::default() };
+        let cfg = OracleConfig {
+            workers: 1,
+            isolation: choice,
+            ..OracleConfig::default()
+        };
         match Oracle::new(cfg) {
             Ok(o) => {
                 assert_eq!(o.isolation(), level);
                 assert!(auto >= level, "auto picked {auto} although {level} works");
-                let r = o.run(ADD, &t(&["assert add(2, 2) == 4", "assert add(2, 2) == 5"])).unwrap();
+                let r = o
+                    .run(ADD, &t(&["assert add(2, 2) == 4", "assert add(2, 2) == 5"]))
+                    .unwrap();
                 assert_eq!(r.outcomes, [Outcome::Pass, Outcome::Fail]);
                 assert_eq!(r.isolation, level);
             }
             Err(e) => {
                 eprintln!("{level} unavailable here: {e}");
                 assert!(auto < level, "{level} refused but auto reports {auto}");
-                assert_ne!(level, IsolationLevel::Rlimits, "the weakest level must always work");
+                assert_ne!(
+                    level,
+                    IsolationLevel::Rlimits,
+                    "the weakest level must always work"
+                );
             }
         }
     }

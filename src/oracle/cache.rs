@@ -53,10 +53,16 @@ fn is_hex64(s: &str) -> bool {
 /// Checks one parsed row; `Err` is the reason it is malformed.
 fn check_record(r: &ExecRecord) -> Result<(), String> {
     if !is_hex64(&r.code_sha256) {
-        return Err(format!("code_sha256 {:?} is not 64 hex digits", r.code_sha256));
+        return Err(format!(
+            "code_sha256 {:?} is not 64 hex digits",
+            r.code_sha256
+        ));
     }
     if !is_hex64(&r.tests_sha256) {
-        return Err(format!("tests_sha256 {:?} is not 64 hex digits", r.tests_sha256));
+        return Err(format!(
+            "tests_sha256 {:?} is not 64 hex digits",
+            r.tests_sha256
+        ));
     }
     for o in &r.outcomes {
         o.parse::<Outcome>()?;
@@ -236,7 +242,10 @@ pub fn record_from(code: &str, tests: &[String], r: &SuiteResult, runner: &str) 
 pub enum VerifySelection {
     All,
     /// `n` pairs drawn without replacement by a ChaCha8 generator seeded with `seed`.
-    Sample { n: usize, seed: u64 },
+    Sample {
+        n: usize,
+        seed: u64,
+    },
 }
 
 /// A cached pair whose re-execution gave other outcomes.
@@ -286,10 +295,11 @@ pub fn verify(
     if let VerifySelection::Sample { n, seed } = selection {
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut picked: Vec<usize> = rand::seq::index::sample(&mut rng, cached.len(), n.min(cached.len()))
-            .into_iter()
-            .map(|k| cached[k])
-            .collect();
+        let mut picked: Vec<usize> =
+            rand::seq::index::sample(&mut rng, cached.len(), n.min(cached.len()))
+                .into_iter()
+                .map(|k| cached[k])
+                .collect();
         picked.sort_unstable();
         cached = picked;
     }
@@ -298,7 +308,9 @@ pub fn verify(
     let mut disagreements = Vec::new();
     for (&i, res) in cached.iter().zip(results) {
         let (code, tests) = &pairs[i];
-        let row = cache.get_pair(code, tests).expect("selected from the cache");
+        let row = cache
+            .get_pair(code, tests)
+            .expect("selected from the cache");
         let now = res
             .map(|r| r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>())
             .map_err(|e| e.to_string());

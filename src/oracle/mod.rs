@@ -107,6 +107,7 @@ pub struct Oracle {
     freed: Condvar,
     python_version: String,
     drops_uid: bool,
+    readcap: bool,
     naive_seq: AtomicU32,
     uid_base: u32,
 }
@@ -160,7 +161,7 @@ impl Oracle {
                     } else {
                         server.python.clone()
                     };
-                    let drops_uid = server.drops_uid;
+                    let (drops_uid, readcap) = (server.drops_uid, server.readcap);
                     slots[0] = Mutex::new(Some(server));
                     return Ok(Oracle {
                         cfg: OracleConfig { workers, ..cfg },
@@ -171,6 +172,7 @@ impl Oracle {
                         freed: Condvar::new(),
                         python_version,
                         drops_uid,
+                        readcap,
                         naive_seq: AtomicU32::new(0),
                         uid_base: base,
                     });
@@ -193,6 +195,15 @@ impl Oracle {
     /// Whether pairs run under an unprivileged uid (only when the oracle runs as root).
     pub fn drops_privileges(&self) -> bool {
         self.drops_uid
+    }
+
+    /// Who a pair runs as, in words (for reports next to [`Oracle::isolation`]).
+    pub fn privileges(&self) -> &'static str {
+        match (self.drops_uid, self.readcap) {
+            (true, false) => "unprivileged uid per pair",
+            (true, true) => "unprivileged uid per pair, may read any file (CAP_DAC_READ_SEARCH)",
+            (false, _) => "same uid as execscope",
+        }
     }
 
     /// The cache's `runner` field: oracle version, interpreter, and the execution contract.
@@ -227,7 +238,12 @@ impl Oracle {
         result
     }
 
-    fn run_on(&self, slot: usize, code: &str, tests: &[String]) -> Result<SuiteResult, OracleError> {
+    fn run_on(
+        &self,
+        slot: usize,
+        code: &str,
+        tests: &[String],
+    ) -> Result<SuiteResult, OracleError> {
         let mut guard = self.slots[slot].lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
             *guard = Some(Server::spawn(
@@ -247,7 +263,12 @@ impl Oracle {
                 *guard = None;
                 match fail {
                     server::Fail::Protocol(m) => Err(OracleError::Protocol(m)),
-                    f => Ok(server::failed_result(tests.len(), &f, level, start.elapsed())),
+                    f => Ok(server::failed_result(
+                        tests.len(),
+                        &f,
+                        level,
+                        start.elapsed(),
+                    )),
                 }
             }
         }
@@ -265,7 +286,12 @@ impl Oracle {
         match res {
             Ok(r) => Ok(r),
             Err(server::Fail::Protocol(m)) => Err(OracleError::Protocol(m)),
-            Err(f) => Ok(server::failed_result(tests.len(), &f, level, start.elapsed())),
+            Err(f) => Ok(server::failed_result(
+                tests.len(),
+                &f,
+                level,
+                start.elapsed(),
+            )),
         }
     }
 
@@ -336,15 +362,24 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         .local_addr()
         .map_err(|e| unavailable(e.to_string()))?
         .port();
-    let mut server = Server::spawn(launcher, "--server", uid)
-        .map_err(|e| unavailable(e.to_string()))?;
+    let mut server =
+        Server::spawn(launcher, "--server", uid).map_err(|e| unavailable(e.to_string()))?;
     let code = format!(
         "import socket\ndef net():\n    socket.create_connection(('127.0.0.1', {port}), \
          timeout=2).close()\n    return 1\n"
     );
-    let tests = ["assert 1 + 1 == 2".to_string(), "assert net() == 1".to_string()];
+    let tests = [
+        "assert 1 + 1 == 2".to_string(),
+        "assert net() == 1".to_string(),
+    ];
     let r = server
-        .request(&code, &tests, cfg.timeout.max(Duration::from_secs(3)), cfg.mem_bytes, level)
+        .request(
+            &code,
+            &tests,
+            cfg.timeout.max(Duration::from_secs(3)),
+            cfg.mem_bytes,
+            level,
+        )
         .map_err(|f| unavailable(format!("probe run failed: {f:?}")))?;
     if !r.outcomes[0].is_pass() {
         return Err(unavailable(format!("probe test gave {}", r.outcomes[0])));
@@ -353,4 +388,27 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         return Err(unavailable("a pair reached the host's loopback".into()));
     }
     Ok(server)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oracle_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Oracle>();
+    }
+
+    #[test]
+    fn uid_blocks_stay_in_range() {
+        for _ in 0..1000 {
+            let b = uid_base();
+            assert!(b >= 1_000_000 && b + UID_BLOCK <= 2_000_000_000);
+            assert!(
+                (b - 1_000_000).is_multiple_of(UID_BLOCK),
+                "blocks never overlap"
+            );
+        }
+    }
 }

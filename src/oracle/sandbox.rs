@@ -172,7 +172,12 @@ impl Launcher {
                         c.arg(&self.python.prefix);
                     }
                 }
-                c.args(["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]);
+                c.args([
+                    "--unshare-net",
+                    "--unshare-pid",
+                    "--unshare-ipc",
+                    "--unshare-uts",
+                ]);
                 // No --die-with-parent: its parent-death signal fires when the *thread* that spawned
                 // bwrap exits, not the process. The harness exits on stdin EOF instead.
                 c.args(["--unshare-cgroup-try", "--new-session"]);
@@ -267,7 +272,10 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
         let pfd = if dirs.is_empty() {
             -1
         } else {
-            let fd = libc::open(prefix.as_ptr(), libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC);
+            let fd = libc::open(
+                prefix.as_ptr(),
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            );
             if fd < 0 {
                 return Err(err());
             }

@@ -39,6 +39,8 @@ pub struct Server {
     pub python: String,
     /// Whether pairs run under an unprivileged uid (the harness decides and says so).
     pub drops_uid: bool,
+    /// Whether those pairs keep CAP_DAC_READ_SEARCH (interpreter under an unreadable home).
+    pub readcap: bool,
 }
 
 impl Server {
@@ -57,6 +59,7 @@ impl Server {
             buf: Vec::new(),
             python: String::new(),
             drops_uid: false,
+            readcap: false,
         };
         let line = s.read_line(Instant::now() + STARTUP).map_err(|f| {
             OracleError::Spawn(format!(
@@ -71,6 +74,7 @@ impl Server {
         }
         s.python = v["python"].as_str().unwrap_or("").to_string();
         s.drops_uid = v["uid"].as_i64().is_some_and(|u| u >= 0);
+        s.readcap = v["readcap"] == serde_json::Value::Bool(true);
         Ok(s)
     }
 
@@ -183,7 +187,12 @@ impl Drop for Server {
 }
 
 /// The result for a pair during which the harness died or stopped answering.
-pub fn failed_result(n: usize, fail: &Fail, isolation: IsolationLevel, wall: Duration) -> SuiteResult {
+pub fn failed_result(
+    n: usize,
+    fail: &Fail,
+    isolation: IsolationLevel,
+    wall: Duration,
+) -> SuiteResult {
     let outcome = match fail {
         Fail::Timeout => Outcome::Timeout,
         _ => HARNESS_KILLED.parse().expect("valid outcome"),
