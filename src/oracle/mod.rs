@@ -128,6 +128,9 @@ impl Oracle {
         let io = |path: PathBuf| move |source| OracleError::Io { path, source };
         let harness_path = dir.path().join("harness.py");
         std::fs::write(&harness_path, HARNESS).map_err(io(harness_path.clone()))?;
+        // Children get the source as fd 3; the file itself need not outlive this handle.
+        let harness = std::fs::File::open(&harness_path).map_err(io(harness_path.clone()))?;
+        std::fs::remove_file(&harness_path).map_err(io(harness_path.clone()))?;
         let work = dir.path().join("work");
         std::fs::create_dir(&work).map_err(io(work.clone()))?;
         // Traversable (not listable) by the unprivileged per-pair uid.
@@ -149,7 +152,8 @@ impl Oracle {
         let mut last = None;
         let base = uid_base();
         for &level in candidates {
-            let attempt = Launcher::new(level, python.clone(), &harness_path, &work)
+            let handle = harness.try_clone().map_err(io(harness_path.clone()))?;
+            let attempt = Launcher::new(level, python.clone(), handle, &work)
                 .and_then(|l| probe(&l, &cfg, base).map(|s| (l, s)));
             match attempt {
                 Ok((launcher, server)) => {

@@ -110,18 +110,15 @@ fn find_bwrap() -> Option<PathBuf> {
 }
 
 impl Launcher {
-    /// A launcher for `level`; `harness_path` is the private copy of the harness, `host_tmp` a
-    /// private host dir (mode 0711) used as the work-dir base at `Rlimits`.
+    /// A launcher for `level`; `harness` is an open handle on the harness source (its file may
+    /// already be unlinked), `host_tmp` a private host dir (mode 0711) used as the work-dir base
+    /// at `Rlimits`.
     pub fn new(
         level: IsolationLevel,
         python: Python,
-        harness_path: &Path,
+        harness: File,
         host_tmp: &Path,
     ) -> Result<Launcher, OracleError> {
-        let harness = File::open(harness_path).map_err(|e| OracleError::Io {
-            path: harness_path.to_path_buf(),
-            source: e,
-        })?;
         let bwrap = find_bwrap();
         if level == IsolationLevel::Bubblewrap && bwrap.is_none() {
             return Err(OracleError::Unavailable {
