@@ -17,6 +17,7 @@
 
 import ast
 import builtins
+import io
 import json
 import math
 import os
@@ -194,7 +195,7 @@ def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, readcap, workd
     if uid >= 0:
         drop_privileges(uid, readcap)
     sys.stdout = sys.stderr = CappedSink()
-    sys.stdin = None
+    sys.stdin = io.StringIO("")  # input() raises EOFError, as with stdin on /dev/null
     sys.modules["pytest"] = pytest_shim()
     code_obj, code_err = None, None
     try:

@@ -157,6 +157,27 @@ fn host_files_survive() {
 }
 
 #[test]
+fn shared_tmp_is_private_above_rlimits() {
+    let leak = format!("/tmp/execscope-oracle-leak-{}", std::process::id());
+    let code = format!("def f():\n    open({leak:?}, 'w').write('x')\n    return 1\n");
+    let (o, _) = run(&code, &["assert f() == 1"]);
+    let on_host = std::path::Path::new(&leak).exists();
+    let _ = std::fs::remove_file(&leak);
+    if oracle().isolation() >= IsolationLevel::Netns {
+        // Written to the sandbox's own /tmp, gone with it.
+        assert_eq!(o, ["pass"]);
+        assert!(
+            !on_host,
+            "a pair wrote to the host's /tmp at {}",
+            oracle().isolation()
+        );
+    } else {
+        eprintln!("/tmp is shared at level rlimits: outcome {o:?}, on host: {on_host}");
+        assert_eq!(oracle().isolation(), IsolationLevel::Rlimits);
+    }
+}
+
+#[test]
 fn network_is_cut_above_rlimits() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();

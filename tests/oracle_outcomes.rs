@@ -82,6 +82,11 @@ fn each_outcome_class() {
         outcomes("def f():\n    assert False\n", &["assert f() is None"]),
         ["FAIL"]
     );
+    // Reading stdin sees end of file.
+    assert_eq!(
+        outcomes("def f():\n    return input()\n", &["assert f() == ''"]),
+        ["FAIL:EOFError"]
+    );
     // A malformed test.
     assert_eq!(outcomes(ADD, &["assert add(1,"]), ["FAIL:SyntaxError"]);
 }

@@ -40,6 +40,24 @@ pub enum IsolationChoice {
     Bubblewrap,
 }
 
+impl std::str::FromStr for IsolationChoice {
+    type Err = String;
+    /// `auto`, `rlimits`, `netns` or `bubblewrap` (as a CLI flag would spell them).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "auto" => IsolationChoice::Auto,
+            "rlimits" => IsolationChoice::Rlimits,
+            "netns" => IsolationChoice::Netns,
+            "bubblewrap" | "bwrap" => IsolationChoice::Bubblewrap,
+            _ => {
+                return Err(format!(
+                    "unknown isolation {s:?} (auto|rlimits|netns|bubblewrap)"
+                ))
+            }
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct OracleConfig {
     /// Wall (and, plus one second, CPU) budget of a whole suite.
@@ -402,6 +420,13 @@ mod tests {
     fn oracle_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Oracle>();
+    }
+
+    #[test]
+    fn isolation_choice_parses() {
+        assert_eq!("netns".parse(), Ok(IsolationChoice::Netns));
+        assert_eq!("bwrap".parse(), Ok(IsolationChoice::Bubblewrap));
+        assert!("jail".parse::<IsolationChoice>().is_err());
     }
 
     #[test]

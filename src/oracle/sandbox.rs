@@ -157,7 +157,7 @@ impl Launcher {
             IsolationLevel::Bubblewrap => {
                 let mut c = Command::new(self.bwrap.as_ref().expect("checked in new"));
                 c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
-                c.args(["--tmpfs", "/tmp"]);
+                c.args(["--perms", "1777", "--tmpfs", "/tmp"]);
                 if Path::new("/root").is_dir() {
                     c.args(["--tmpfs", "/root"]);
                     if let Some(dirs) = dirs_under_root(&self.python.prefix) {
@@ -231,8 +231,8 @@ impl Launcher {
     }
 }
 
-/// New network and mount namespaces: no interfaces but a down loopback, private `/tmp`, `/root`
-/// hidden (prefix re-bound). Mount propagation is made private first so nothing leaks to the host.
+/// New network and mount namespaces: no interfaces but a down loopback, private `/tmp`,
+/// `/var/tmp` and `/dev/shm`, `/root` hidden (prefix re-bound). Mount propagation is made private first so nothing leaks to the host.
 ///
 /// # Safety
 /// Called between fork and exec: raw syscalls only, no allocation.
@@ -263,6 +263,16 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
     ) != 0
     {
         return Err(err());
+    }
+    // Other places an unprivileged uid could leave files on the host: private too (best effort).
+    for p in [c"/var/tmp", c"/dev/shm"] {
+        libc::mount(
+            tmpfs,
+            p.as_ptr(),
+            tmpfs,
+            flags,
+            c"mode=1777,size=64m".as_ptr().cast(),
+        );
     }
     if mask_root {
         // Keep a handle on the real prefix: once /root is a tmpfs, its path leads there instead.
