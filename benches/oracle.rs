@@ -3,7 +3,8 @@
 //!
 //! Pairs: the HumanEval canonicals of /work/shared/data/humaneval-tasks.jsonl with their tests,
 //! plus a one-character variant of each to reach 200 (override the file with
-//! `EXECSCOPE_BENCH_TASKS`, the count with `EXECSCOPE_BENCH_PAIRS`).
+//! `EXECSCOPE_BENCH_TASKS`, the count with `EXECSCOPE_BENCH_PAIRS`, the level with
+//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap`).
 //! Run: `cargo bench --bench oracle`.
 
 use execscope::oracle::{Oracle, OracleConfig};
@@ -41,7 +42,15 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
     let jobs = pairs(&path, n);
-    let oracle = Oracle::new(OracleConfig::default()).expect("oracle");
+    let isolation = std::env::var("EXECSCOPE_ORACLE_LEVEL")
+        .unwrap_or_else(|_| "auto".into())
+        .parse()
+        .expect("EXECSCOPE_ORACLE_LEVEL");
+    let cfg = OracleConfig {
+        isolation,
+        ..OracleConfig::default()
+    };
+    let oracle = Oracle::new(cfg).expect("oracle");
     let tests: usize = jobs.iter().map(|j| j.1.len()).sum();
     println!(
         "oracle bench: {} pairs ({tests} tests), isolation {}, {} workers, {}",
