@@ -1,3 +1,1 @@
-fn main() {
-    println!("{}", execscope::version());
-}
+fn main() { println!("{}", execscope::version()); }

@@ -124,13 +124,7 @@ mod tests {
 
     #[test]
     fn outcome_strings_round_trip() {
-        for s in [
-            "pass",
-            "FAIL",
-            "FAIL:TypeError",
-            "ERROR:NameError",
-            "TIMEOUT",
-        ] {
+        for s in ["pass", "FAIL", "FAIL:TypeError", "ERROR:NameError", "TIMEOUT"] {
             let o: Outcome = s.parse().unwrap();
             assert_eq!(o.to_string(), s);
         }
