@@ -1,5 +1,443 @@
 //! The execution oracle: sandboxed Python execution of (code, tests) pairs, and its cache.
+//!
+//! Design: a pool of pre-warmed harness servers (one per worker, each started inside the sandbox
+//! once), each forking a fresh child per pair: the per-pair isolation of a fresh process (own
+//! rlimits, work dir, uid, process group) without paying an interpreter start per pair.
+//! [`Oracle::run_naive`] keeps the one-interpreter-per-pair runner as the baseline; both run the
+//! same embedded harness (`assets/harness.py`), so they give the same outcomes.
 
+pub mod cache;
 pub mod outcome;
+mod sandbox;
+mod server;
 
+pub use cache::{
+    record_from, verify, CacheError, Disagreement, ExecCache, VerifyReport, VerifySelection,
+};
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
+pub use server::HARNESS_KILLED;
+
+use sandbox::Launcher;
+use server::Server;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// The harness, embedded so the binary is self-contained.
+const HARNESS: &str = include_str!("../../assets/harness.py");
+
+/// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
+pub const CONTRACT: u32 = 1;
+
+/// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IsolationChoice {
+    #[default]
+    Auto,
+    Rlimits,
+    Netns,
+    Bubblewrap,
+}
+
+impl std::str::FromStr for IsolationChoice {
+    type Err = String;
+    /// `auto`, `rlimits`, `netns` or `bubblewrap` (as a CLI flag would spell them).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "auto" => IsolationChoice::Auto,
+            "rlimits" => IsolationChoice::Rlimits,
+            "netns" => IsolationChoice::Netns,
+            "bubblewrap" | "bwrap" => IsolationChoice::Bubblewrap,
+            _ => {
+                return Err(format!(
+                    "unknown isolation {s:?} (auto|rlimits|netns|bubblewrap)"
+                ))
+            }
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OracleConfig {
+    /// Wall (and, plus one second, CPU) budget of a whole suite.
+    pub timeout: Duration,
+    /// Address-space limit of the process running a pair.
+    pub mem_bytes: u64,
+    /// Pre-warmed servers, i.e. pairs run at once.
+    pub workers: usize,
+    pub isolation: IsolationChoice,
+}
+
+impl Default for OracleConfig {
+    fn default() -> Self {
+        OracleConfig {
+            timeout: Duration::from_secs(5),
+            mem_bytes: 1 << 30,
+            workers: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            isolation: IsolationChoice::Auto,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OracleError {
+    #[error("python interpreter: {0}")]
+    Python(String),
+    #[error("isolation level {level} unavailable: {reason}")]
+    Unavailable {
+        level: IsolationLevel,
+        reason: String,
+    },
+    #[error("cannot start the harness: {0}")]
+    Spawn(String),
+    #[error("harness protocol: {0}")]
+    Protocol(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Sandbox uids (used only when running as root). Each oracle draws a random block of 2048 uids
+/// far above real accounts: servers get `base + slot`, one-shot runs cycle through
+/// `base + 1024 ..`. Distinct uids let the harness kill every process a pair left behind
+/// (`kill(-1)` as that uid) without touching another worker's, oracle's or program's pair.
+const UID_BLOCK: u32 = 2048;
+
+fn uid_base() -> u32 {
+    use rand::Rng;
+    let blocks = (2_000_000_000 - 1_000_000) / UID_BLOCK;
+    1_000_000 + rand::rng().random_range(0..blocks) * UID_BLOCK
+}
+
+/// The sandboxed executor. `Send + Sync`: share it across threads by reference.
+pub struct Oracle {
+    cfg: OracleConfig,
+    launcher: Launcher,
+    /// Owns the private copy of the harness and the `Rlimits` work-dir base.
+    _dir: tempfile::TempDir,
+    slots: Vec<Mutex<Option<Server>>>,
+    free: Mutex<Vec<usize>>,
+    freed: Condvar,
+    python_version: String,
+    drops_uid: bool,
+    readcap: bool,
+    naive_seq: AtomicU32,
+    uid_base: u32,
+}
+
+impl Oracle {
+    /// Resolves the interpreter, writes the harness to a private temp dir and selects the
+    /// isolation level, checking by a probe run that it really works (and, above `Rlimits`, that
+    /// a pair cannot reach a listener on the host's loopback).
+    pub fn new(cfg: OracleConfig) -> Result<Oracle, OracleError> {
+        let python = sandbox::python()?;
+        let dir = tempfile::Builder::new()
+            .prefix("execscope-oracle-")
+            .tempdir()
+            .map_err(|e| OracleError::Io {
+                path: std::env::temp_dir(),
+                source: e,
+            })?;
+        let io = |path: PathBuf| move |source| OracleError::Io { path, source };
+        let harness_path = dir.path().join("harness.py");
+        std::fs::write(&harness_path, HARNESS).map_err(io(harness_path.clone()))?;
+        // Children get the source as fd 3; the file itself need not outlive this handle.
+        let harness = std::fs::File::open(&harness_path).map_err(io(harness_path.clone()))?;
+        std::fs::remove_file(&harness_path).map_err(io(harness_path.clone()))?;
+        let work = dir.path().join("work");
+        std::fs::create_dir(&work).map_err(io(work.clone()))?;
+        // Traversable (not listable) by the unprivileged per-pair uid.
+        use std::os::unix::fs::PermissionsExt;
+        for p in [dir.path(), work.as_path()] {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o711))
+                .map_err(io(p.to_path_buf()))?;
+        }
+        let candidates: &[IsolationLevel] = match cfg.isolation {
+            IsolationChoice::Auto => &[
+                IsolationLevel::Bubblewrap,
+                IsolationLevel::Netns,
+                IsolationLevel::Rlimits,
+            ],
+            IsolationChoice::Rlimits => &[IsolationLevel::Rlimits],
+            IsolationChoice::Netns => &[IsolationLevel::Netns],
+            IsolationChoice::Bubblewrap => &[IsolationLevel::Bubblewrap],
+        };
+        let mut last = None;
+        let base = uid_base();
+        for &level in candidates {
+            let handle = harness.try_clone().map_err(io(harness_path.clone()))?;
+            let attempt = Launcher::new(level, python.clone(), handle, &work)
+                .and_then(|l| probe(&l, &cfg, base).map(|s| (l, s)));
+            match attempt {
+                Ok((launcher, server)) => {
+                    let workers = cfg.workers.clamp(1, (UID_BLOCK / 2) as usize);
+                    let mut slots: Vec<Mutex<Option<Server>>> =
+                        (0..workers).map(|_| Mutex::new(None)).collect();
+                    let python_version = if server.python.is_empty() {
+                        launcher.python.version.clone()
+                    } else {
+                        server.python.clone()
+                    };
+                    let (drops_uid, readcap) = (server.drops_uid, server.readcap);
+                    slots[0] = Mutex::new(Some(server));
+                    return Ok(Oracle {
+                        cfg: OracleConfig { workers, ..cfg },
+                        launcher,
+                        _dir: dir,
+                        slots,
+                        free: Mutex::new((0..workers).rev().collect()),
+                        freed: Condvar::new(),
+                        python_version,
+                        drops_uid,
+                        readcap,
+                        naive_seq: AtomicU32::new(0),
+                        uid_base: base,
+                    });
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| OracleError::Spawn("no isolation level to try".into())))
+    }
+
+    /// The level every result of this oracle ran under.
+    pub fn isolation(&self) -> IsolationLevel {
+        self.launcher.level
+    }
+
+    pub fn config(&self) -> &OracleConfig {
+        &self.cfg
+    }
+
+    /// Whether pairs run under an unprivileged uid (only when the oracle runs as root).
+    pub fn drops_privileges(&self) -> bool {
+        self.drops_uid
+    }
+
+    /// Who a pair runs as, in words (for reports next to [`Oracle::isolation`]).
+    pub fn privileges(&self) -> &'static str {
+        match (self.drops_uid, self.readcap) {
+            (true, false) => "unprivileged uid per pair",
+            (true, true) => "unprivileged uid per pair, may read any file (CAP_DAC_READ_SEARCH)",
+            (false, _) => "same uid as execscope",
+        }
+    }
+
+    /// The cache's `runner` field: oracle version, interpreter, and the execution contract.
+    pub fn runner_string(&self) -> String {
+        format!(
+            "execscope-oracle/{} contract/{CONTRACT} (python {} -I, fresh process per (code, \
+             tests) pair, fresh namespace per test: code exec'd then assert evaluated; suite \
+             wall {}s with process-group kill; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT)",
+            crate::version(),
+            self.python_version,
+            self.cfg.timeout.as_secs_f64()
+        )
+    }
+
+    /// Runs one pair on a pre-warmed server (blocking until one is free).
+    pub fn run(&self, code: &str, tests: &[String]) -> Result<SuiteResult, OracleError> {
+        let slot = {
+            let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(s) = free.pop() {
+                    break s;
+                }
+                free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let result = self.run_on(slot, code, tests);
+        self.free
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(slot);
+        self.freed.notify_one();
+        result
+    }
+
+    fn run_on(
+        &self,
+        slot: usize,
+        code: &str,
+        tests: &[String],
+    ) -> Result<SuiteResult, OracleError> {
+        let mut guard = self.slots[slot].lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            *guard = Some(Server::spawn(
+                &self.launcher,
+                "--server",
+                self.uid_base + slot as u32,
+            )?);
+        }
+        let server = guard.as_mut().expect("just set");
+        let start = Instant::now();
+        let level = self.isolation();
+        match server.request(code, tests, self.cfg.timeout, self.cfg.mem_bytes, level) {
+            Ok(r) => Ok(r),
+            Err(fail) => {
+                // The server is dead or wedged: replace it on next use.
+                server.kill();
+                *guard = None;
+                match fail {
+                    server::Fail::Protocol(m) => Err(OracleError::Protocol(m)),
+                    f => Ok(server::failed_result(
+                        tests.len(),
+                        &f,
+                        level,
+                        start.elapsed(),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The baseline: a fresh interpreter (inside the same sandbox) for this one pair.
+    pub fn run_naive(&self, code: &str, tests: &[String]) -> Result<SuiteResult, OracleError> {
+        let seq = self.naive_seq.fetch_add(1, Ordering::Relaxed);
+        let uid = self.uid_base + UID_BLOCK / 2 + seq % (UID_BLOCK / 2);
+        let start = Instant::now();
+        let level = self.isolation();
+        let mut server = Server::spawn(&self.launcher, "--once", uid)?;
+        let res = server.request(code, tests, self.cfg.timeout, self.cfg.mem_bytes, level);
+        server.finish(Duration::from_secs(2));
+        match res {
+            Ok(r) => Ok(r),
+            Err(server::Fail::Protocol(m)) => Err(OracleError::Protocol(m)),
+            Err(f) => Ok(server::failed_result(
+                tests.len(),
+                &f,
+                level,
+                start.elapsed(),
+            )),
+        }
+    }
+
+    /// Runs many pairs over all workers; results in input order. `progress` gets the number of
+    /// pairs finished so far after each one.
+    pub fn run_batch(
+        &self,
+        jobs: &[(String, Vec<String>)],
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<SuiteResult, OracleError>> {
+        self.batch(jobs, progress, false)
+    }
+
+    /// [`Oracle::run_batch`] with the naive runner (same parallelism), for the baseline.
+    pub fn run_batch_naive(
+        &self,
+        jobs: &[(String, Vec<String>)],
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<SuiteResult, OracleError>> {
+        self.batch(jobs, progress, true)
+    }
+
+    fn batch(
+        &self,
+        jobs: &[(String, Vec<String>)],
+        progress: &(dyn Fn(usize) + Sync),
+        naive: bool,
+    ) -> Vec<Result<SuiteResult, OracleError>> {
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let out: Vec<Mutex<Option<Result<SuiteResult, OracleError>>>> =
+            jobs.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|s| {
+            for _ in 0..self.cfg.workers.min(jobs.len()) {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((code, tests)) = jobs.get(i) else {
+                        break;
+                    };
+                    let r = if naive {
+                        self.run_naive(code, tests)
+                    } else {
+                        self.run(code, tests)
+                    };
+                    *out[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                });
+            }
+        });
+        out.into_iter()
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .unwrap_or_else(|| Err(OracleError::Protocol("job not run".into())))
+            })
+            .collect()
+    }
+}
+
+/// Starts a server at the launcher's level and checks it: a trivial test must pass, and above
+/// `Rlimits` a connection to a listener on the host's loopback must fail.
+fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, OracleError> {
+    let level = launcher.level;
+    let unavailable = |reason: String| OracleError::Unavailable { level, reason };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| unavailable(format!("cannot bind a probe listener: {e}")))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| unavailable(e.to_string()))?
+        .port();
+    let mut server =
+        Server::spawn(launcher, "--server", uid).map_err(|e| unavailable(e.to_string()))?;
+    let code = format!(
+        "import socket\ndef net():\n    socket.create_connection(('127.0.0.1', {port}), \
+         timeout=2).close()\n    return 1\n"
+    );
+    let tests = [
+        "assert 1 + 1 == 2".to_string(),
+        "assert net() == 1".to_string(),
+    ];
+    let r = server
+        .request(
+            &code,
+            &tests,
+            cfg.timeout.max(Duration::from_secs(3)),
+            cfg.mem_bytes,
+            level,
+        )
+        .map_err(|f| unavailable(format!("probe run failed: {f:?}")))?;
+    if !r.outcomes[0].is_pass() {
+        return Err(unavailable(format!("probe test gave {}", r.outcomes[0])));
+    }
+    if level > IsolationLevel::Rlimits && r.outcomes[1].is_pass() {
+        return Err(unavailable("a pair reached the host's loopback".into()));
+    }
+    Ok(server)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oracle_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Oracle>();
+    }
+
+    #[test]
+    fn isolation_choice_parses() {
+        assert_eq!("netns".parse(), Ok(IsolationChoice::Netns));
+        assert_eq!("bwrap".parse(), Ok(IsolationChoice::Bubblewrap));
+        assert!("jail".parse::<IsolationChoice>().is_err());
+    }
+
+    #[test]
+    fn uid_blocks_stay_in_range() {
+        for _ in 0..1000 {
+            let b = uid_base();
+            assert!(b >= 1_000_000 && b + UID_BLOCK <= 2_000_000_000);
+            assert!(
+                (b - 1_000_000).is_multiple_of(UID_BLOCK),
+                "blocks never overlap"
+            );
+        }
+    }
+}

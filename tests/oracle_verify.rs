@@ -1,0 +1,93 @@
+//! Re-verification of a cache written by an independent oracle: the MBPP bundle in
+//! /work/shared/data (built outside execscope, with its own harness).
+
+use execscope::oracle::{verify, ExecCache, Oracle, OracleConfig, VerifySelection};
+use std::path::Path;
+
+const BUNDLE: &str = "/work/shared/data/mbpp-bundle";
+
+fn jsonl(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// (code, tests) of every query's canonical and paired distractors.
+fn pairs() -> Vec<(String, Vec<String>)> {
+    let root = Path::new(BUNDLE);
+    let corpus: std::collections::HashMap<String, String> = jsonl(&root.join("data/corpus.jsonl"))
+        .into_iter()
+        .map(|r| {
+            (
+                r["corpus_id"].as_str().unwrap().to_string(),
+                r["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut out = Vec::new();
+    for q in jsonl(&root.join("data/queries.jsonl")) {
+        let tests: Vec<String> = q["test_suite"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        for key in ["correct_corpus_ids", "paired_distractor_corpus_ids"] {
+            for id in q[key].as_array().unwrap() {
+                out.push((corpus[id.as_str().unwrap()].clone(), tests.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn independent_mbpp_cache_reproduces() {
+    let (cache, notes) =
+        ExecCache::load(&Path::new(BUNDLE).join("data/execution_cache.jsonl")).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    let pairs = pairs();
+    let oracle = Oracle::new(OracleConfig::default()).unwrap();
+    // EXECSCOPE_VERIFY_N widens the sample (e.g. 100000 for all 2,872 pairs).
+    let n = std::env::var("EXECSCOPE_VERIFY_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(80);
+    let report = verify(
+        &oracle,
+        &cache,
+        &pairs,
+        VerifySelection::Sample { n, seed: 20260510 },
+        &|_| {},
+    );
+    assert_eq!(report.checked, n.min(pairs.len()));
+    assert_eq!(report.not_cached, 0);
+    assert!(
+        report.disagreements.is_empty(),
+        "{:#?}",
+        report.disagreements
+    );
+
+    // A tampered row is caught, and named by its pair.
+    let (code, tests) = &pairs[0];
+    let mut bad = cache.get_pair(code, tests).unwrap().clone();
+    bad.outcomes[0] = if bad.outcomes[0] == "pass" {
+        "FAIL".into()
+    } else {
+        "pass".into()
+    };
+    let mut tampered = ExecCache::new();
+    tampered.insert(bad.clone());
+    let report = verify(
+        &oracle,
+        &tampered,
+        &pairs[..3],
+        VerifySelection::All,
+        &|_| {},
+    );
+    assert_eq!((report.checked, report.not_cached), (1, 2));
+    assert_eq!(report.disagreements.len(), 1);
+    assert_eq!(report.disagreements[0].pair, 0);
+    assert_eq!(report.disagreements[0].cached, bad.outcomes);
+}
