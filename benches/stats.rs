@@ -32,6 +32,8 @@ struct Data {
     cells: Vec<Vec<Vec<f64>>>,
 }
 
+// indexes 12 parallel cell groups by system and query; iterators would obscure it
+#[allow(clippy::needless_range_loop)]
 fn data() -> &'static Data {
     static D: OnceLock<Data> = OnceLock::new();
     D.get_or_init(|| {

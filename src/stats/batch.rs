@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::pairwise::{pairwise, PairResult};
+use super::pairwise::{pair_from_replicates, PairResult};
 use super::resample::{Interval, Resamples};
 
 /// One metric cell (e.g. exec@1) across systems: `per_system[s]` is system s's per-query vector.
@@ -36,15 +36,19 @@ pub fn intervals_all(cells: &[MetricCell<'_>], plan: &Resamples) -> Vec<Vec<Inte
     cells
         .par_iter()
         .map(|cell| {
+            let reps = plan.replicate_means_many(&cell.per_system);
             cell.per_system
-                .par_iter()
-                .map(|v| plan.mean_ci(v))
+                .iter()
+                .zip(reps)
+                .map(|(v, r)| plan.interval_from_means(v, r))
                 .collect()
         })
         .collect()
 }
 
-/// Every system pair on every cell. Results are identical to calling [`pairwise`] one by one.
+/// Every system pair on every cell. Results are identical to calling
+/// [`pairwise`](super::pairwise) one by one: each system's replicate means are computed once per
+/// cell and each pair's replicate differences taken from them (the replicate mean is linear).
 ///
 /// # Panics
 /// If cells list different numbers of systems.
@@ -54,14 +58,21 @@ pub fn pairwise_all(cells: &[MetricCell<'_>], plan: &Resamples) -> Vec<PairRow> 
         cells.iter().all(|c| c.per_system.len() == n_sys),
         "every metric cell must list the same systems"
     );
+    let reps: Vec<Vec<Vec<f64>>> = cells
+        .par_iter()
+        .map(|c| plan.replicate_means_many(&c.per_system))
+        .collect();
     pair_indices(n_sys)
         .into_par_iter()
         .map(|(a, b)| PairRow {
             a,
             b,
             cells: cells
-                .par_iter()
-                .map(|c| pairwise(c.per_system[a], c.per_system[b], c.binary, plan))
+                .iter()
+                .zip(&reps)
+                .map(|(c, r)| {
+                    pair_from_replicates(c.per_system[a], c.per_system[b], &r[a], &r[b], c.binary)
+                })
                 .collect(),
         })
         .collect()
@@ -95,6 +106,7 @@ mod tests {
             },
         ];
         let rows = pairwise_all(&cells, &plan);
+        use crate::stats::pairwise;
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[1].cells[0], pairwise(&s0, &s2, true, &plan));
         assert_eq!(rows[1].cells[1], pairwise(&s2, &s1, false, &plan));

@@ -8,6 +8,7 @@
 mod batch;
 mod binomial;
 mod cluster;
+mod kernel;
 mod pairwise;
 mod percentile;
 mod rank_corr;

@@ -4,12 +4,12 @@
 use serde::Serialize;
 
 use super::binomial::mcnemar_exact;
-use super::resample::{mean, Resamples};
+use super::resample::{diff_interval, mean, mean_diff, Resamples};
 
-/// 2×2 table of two per-query vectors: a query counts as a success for a system when its value is
-/// > 0. For binary metrics (exec@k) that is the pass flag; for continuous ones (execp@k, nDCG@k)
-/// it means "anything relevant in the top k" — the release lists these counts for every metric
-/// without saying how, so this reading is an assumption, stated where it is used.
+/// 2×2 table of two per-query vectors: a query counts as a success for a system when its value
+/// is positive. For binary metrics (exec@k) that is the pass flag; for continuous ones (execp@k,
+/// nDCG@k) it means "anything relevant in the top k" — the release lists these counts for every
+/// metric without saying how, so this reading is an assumption.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Discordance {
     pub a_only: u64,
@@ -59,8 +59,27 @@ pub struct PairResult {
 
 /// Compares systems A and B on one metric cell. `binary` adds the exact McNemar test.
 pub fn pairwise(a: &[f64], b: &[f64], binary: bool, plan: &Resamples) -> PairResult {
+    assert_eq!(a.len(), b.len(), "paired vectors differ in length");
+    pair_from_replicates(
+        a,
+        b,
+        &plan.replicate_means(a),
+        &plan.replicate_means(b),
+        binary,
+    )
+}
+
+/// [`pairwise`] given both systems' replicate means on the shared plan (`ra`, `rb`), so a batch
+/// can compute each system's replicates once instead of once per pair.
+pub(crate) fn pair_from_replicates(
+    a: &[f64],
+    b: &[f64],
+    ra: &[f64],
+    rb: &[f64],
+    binary: bool,
+) -> PairResult {
     let d = Discordance::from_vectors(a, b);
-    let (delta, low, high) = plan.paired_diff_ci(a, b);
+    let (low, high) = diff_interval(ra, rb);
     PairResult {
         a_only: d.a_only,
         b_only: d.b_only,
@@ -68,7 +87,7 @@ pub fn pairwise(a: &[f64], b: &[f64], binary: bool, plan: &Resamples) -> PairRes
         neither: d.neither,
         a_rate: mean(a),
         b_rate: mean(b),
-        delta,
+        delta: mean_diff(a, b),
         mcnemar_exact_p: binary.then(|| mcnemar_exact(d.a_only, d.b_only)),
         bootstrap_ci_95: [low, high],
     }

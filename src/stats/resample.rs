@@ -4,13 +4,15 @@
 //! in each replicate, so the plan is drawn once per (n, B, seed) and reused everywhere. Each
 //! replicate is stored as per-query multiplicities (how often query i was drawn) rather than a
 //! list of indices: a replicate mean is then a dot product of counts and values, which vectorises
-//! and keeps the plan at n·B bytes (counts fit in a byte unless some query is drawn > 255 times).
+//! (see `kernel`) and keeps the plan at n·B bytes (counts fit in a byte unless some query is
+//! drawn > 255 times, in which case the plan silently widens to u32).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::kernel::{block_sums, RB};
 use super::percentile::interval95;
 
 /// Bootstrap summary of one mean: point estimate and 2.5 / 97.5 type-7 percentiles of the
@@ -36,7 +38,9 @@ pub struct Interval {
     pub degenerate: bool,
 }
 
-/// Per-replicate multiplicities, row-major (replicate r occupies `r*n .. (r+1)*n`).
+/// Per-replicate multiplicities in blocks of `RB` replicates: `counts[(blk * n + i) * RB + lane]`
+/// is how often item i was drawn in replicate `blk * RB + lane` (see `kernel` for why). The last
+/// block is padded with all-zero lanes.
 #[derive(Debug, Clone)]
 enum Counts {
     U8(Vec<u8>),
@@ -62,15 +66,20 @@ impl Resamples {
     /// If `n > u32::MAX`.
     pub fn new(n: usize, b: usize, seed: u64) -> Self {
         let n32 = u32::try_from(n).expect("bootstrap sample size must fit in u32");
-        let mut wide = vec![0u32; n * b];
+        let blocks = b.div_ceil(RB);
+        let mut wide = vec![0u32; blocks * n * RB];
         if n > 0 {
-            wide.par_chunks_mut(n).enumerate().for_each(|(r, row)| {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                rng.set_stream(r as u64);
-                for _ in 0..n {
-                    row[rng.random_range(0..n32) as usize] += 1;
-                }
-            });
+            wide.par_chunks_mut(n * RB)
+                .enumerate()
+                .for_each(|(blk, slab)| {
+                    for l in 0..RB.min(b - blk * RB) {
+                        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                        rng.set_stream((blk * RB + l) as u64);
+                        for _ in 0..n {
+                            slab[rng.random_range(0..n32) as usize * RB + l] += 1;
+                        }
+                    }
+                });
         }
         let max = wide.par_iter().copied().max().unwrap_or(0);
         let counts = if max <= u32::from(u8::MAX) {
@@ -97,10 +106,12 @@ impl Resamples {
 
     /// How often each item was drawn in replicate `r` (sums to `n`).
     pub fn replicate_counts(&self, r: usize) -> Vec<u32> {
-        let span = r * self.n..(r + 1) * self.n;
+        assert!(r < self.b, "replicate {r} out of range");
+        let (blk, lane) = (r / RB, r % RB);
+        let items = (0..self.n).map(|i| (blk * self.n + i) * RB + lane);
         match &self.counts {
-            Counts::U8(c) => c[span].iter().map(|&x| u32::from(x)).collect(),
-            Counts::U32(c) => c[span].to_vec(),
+            Counts::U8(c) => items.map(|k| u32::from(c[k])).collect(),
+            Counts::U32(c) => items.map(|k| c[k]).collect(),
         }
     }
 
@@ -119,36 +130,69 @@ impl Resamples {
     /// # Panics
     /// If `values.len() != n` — every vector must be in the plan's query order.
     pub fn replicate_sums(&self, values: &[f64]) -> Vec<f64> {
-        assert_eq!(
-            values.len(),
-            self.n,
-            "per-query vector has {} values but the resample plan has {} queries",
-            values.len(),
-            self.n
-        );
-        let mut out = vec![0.0; self.b];
-        if self.n == 0 {
+        self.replicate_sums_many(&[values])
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// [`Self::replicate_sums`] of many columns in one pass over the plan (`result[column][r]`);
+    /// bit-identical to calling it column by column.
+    ///
+    /// # Panics
+    /// If a column's length is not `n`.
+    pub fn replicate_sums_many(&self, columns: &[&[f64]]) -> Vec<Vec<f64>> {
+        for c in columns {
+            assert_eq!(
+                c.len(),
+                self.n,
+                "per-query vector has {} values but the resample plan has {} queries",
+                c.len(),
+                self.n
+            );
+        }
+        let (b, m) = (self.b, columns.len());
+        let mut out = vec![vec![0.0; b]; m];
+        if self.n == 0 || m == 0 || b == 0 {
             return out;
         }
-        match &self.counts {
-            Counts::U8(c) => fill_sums(c, values, &mut out),
-            Counts::U32(c) => fill_sums(c, values, &mut out),
+        let slab = self.n * RB;
+        let blocks: Vec<Vec<f64>> = match &self.counts {
+            Counts::U8(c) => c
+                .par_chunks_exact(slab)
+                .map(|blk| block_sums(blk, columns))
+                .collect(),
+            Counts::U32(c) => c
+                .par_chunks_exact(slab)
+                .map(|blk| block_sums(blk, columns))
+                .collect(),
+        };
+        for (blk, sums) in blocks.iter().enumerate() {
+            let r0 = blk * RB;
+            let rb = RB.min(b - r0);
+            for (j, o) in out.iter_mut().enumerate() {
+                o[r0..r0 + rb].copy_from_slice(&sums[j * RB..j * RB + rb]);
+            }
         }
         out
     }
 
     /// Mean of `values` in each replicate.
     pub fn replicate_means(&self, values: &[f64]) -> Vec<f64> {
-        let mut sums = self.replicate_sums(values);
+        self.replicate_means_many(&[values])
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// [`Self::replicate_means`] of many columns in one pass (`result[column][r]`).
+    pub fn replicate_means_many(&self, columns: &[&[f64]]) -> Vec<Vec<f64>> {
         let n = self.n as f64;
-        sums.iter_mut().for_each(|s| *s /= n);
+        let mut sums = self.replicate_sums_many(columns);
+        sums.iter_mut().flatten().for_each(|s| *s /= n);
         sums
     }
 
-    /// Percentile bootstrap 95% interval of the mean of `values` (one per query, plan order).
-    /// With `n == 0` or `b == 0` the affected fields are NaN.
-    pub fn mean_ci(&self, values: &[f64]) -> Interval {
-        let mut means = self.replicate_means(values);
+    /// Interval of `values` given its replicate means on this plan (consumed as scratch).
+    pub(crate) fn interval_from_means(&self, values: &[f64], mut means: Vec<f64>) -> Interval {
         let (low, high) = interval95(&mut means);
         Interval {
             mean: mean(values),
@@ -161,16 +205,38 @@ impl Resamples {
         }
     }
 
+    /// Percentile bootstrap 95% interval of the mean of `values` (one per query, plan order).
+    /// With `n == 0` or `b == 0` the affected fields are NaN.
+    pub fn mean_ci(&self, values: &[f64]) -> Interval {
+        self.interval_from_means(values, self.replicate_means(values))
+    }
+
     /// Paired bootstrap of the mean difference `a − b`: returns `(delta, low, high)` where delta
     /// is the mean of the per-query differences and the interval takes, in every replicate, the
     /// same resampled queries for both systems.
+    ///
+    /// A replicate mean is linear in the values, so the replicate mean of `a − b` is the
+    /// difference of the two replicate means; batch callers ([`super::pairwise_all`]) compute
+    /// each system's replicate means once and reuse them for every pair, with the same result.
     pub fn paired_diff_ci(&self, a: &[f64], b: &[f64]) -> (f64, f64, f64) {
         assert_eq!(a.len(), b.len(), "paired vectors differ in length");
-        let diff: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
-        let mut means = self.replicate_means(&diff);
-        let (low, high) = interval95(&mut means);
-        (mean(&diff), low, high)
+        let (low, high) = diff_interval(&self.replicate_means(a), &self.replicate_means(b));
+        (mean_diff(a, b), low, high)
     }
+}
+
+/// Percentile interval of the replicate differences `ra − rb`.
+pub(crate) fn diff_interval(ra: &[f64], rb: &[f64]) -> (f64, f64) {
+    let mut d: Vec<f64> = ra.iter().zip(rb).map(|(x, y)| x - y).collect();
+    interval95(&mut d)
+}
+
+/// Mean of the per-query differences `a − b`; NaN when empty.
+pub(crate) fn mean_diff(a: &[f64], b: &[f64]) -> f64 {
+    if a.is_empty() {
+        return f64::NAN;
+    }
+    a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / a.len() as f64
 }
 
 /// Plain mean; NaN for an empty slice.
@@ -179,44 +245,6 @@ pub(crate) fn mean(values: &[f64]) -> f64 {
         return f64::NAN;
     }
     values.iter().sum::<f64>() / values.len() as f64
-}
-
-/// One replicate per rayon task batch; each replicate's sum is computed by one thread in a fixed
-/// order, so results do not depend on the number of threads.
-fn fill_sums<C>(counts: &[C], values: &[f64], out: &mut [f64])
-where
-    C: Copy + Send + Sync,
-    f64: From<C>,
-{
-    let n = values.len();
-    out.par_iter_mut()
-        .with_min_len(32)
-        .zip(counts.par_chunks_exact(n).with_min_len(32))
-        .for_each(|(o, row)| *o = weighted_sum(row, values));
-}
-
-/// `Σ counts[i]·values[i]` with eight independent accumulators: breaks the floating-point
-/// dependency chain so the compiler can vectorise, while keeping a fixed summation order.
-#[inline]
-fn weighted_sum<C>(counts: &[C], values: &[f64]) -> f64
-where
-    C: Copy,
-    f64: From<C>,
-{
-    const L: usize = 8;
-    let mut acc = [0.0f64; L];
-    let mut cc = counts.chunks_exact(L);
-    let mut vc = values.chunks_exact(L);
-    for (c, v) in (&mut cc).zip(&mut vc) {
-        for l in 0..L {
-            acc[l] += f64::from(c[l]) * v[l];
-        }
-    }
-    let mut tail = 0.0;
-    for (c, v) in cc.remainder().iter().zip(vc.remainder()) {
-        tail += f64::from(*c) * v;
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail
 }
 
 #[cfg(test)]
@@ -270,6 +298,40 @@ mod tests {
     }
 
     #[test]
+    fn batch_columns_bit_identical_to_single() {
+        // 37 replicates: two full 16-lane blocks and a partial one; 11 columns: a full and a
+        // partial column chunk.
+        let plan = Resamples::new(29, 37, 8);
+        let cols: Vec<Vec<f64>> = (0..11)
+            .map(|j| {
+                (0..29)
+                    .map(|i| ((i * 13 + j * 7) % 10) as f64 / 9.0)
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[f64]> = cols.iter().map(|c| c.as_slice()).collect();
+        let many = plan.replicate_means_many(&refs);
+        for (j, c) in cols.iter().enumerate() {
+            assert_eq!(many[j], plan.replicate_means(c));
+        }
+    }
+
+    #[test]
+    fn wide_counts_when_an_item_is_drawn_often() {
+        // A count > 255 needs heavy collisions that a uniform plan never produces; exercise the
+        // kernel on u32 counts directly: 3 items × one 16-lane block, lanes 0 and 1 used.
+        let mut block = vec![0u32; 3 * RB];
+        for (i, (c0, c1)) in [(300, 0), (2, 1), (0, 5)].into_iter().enumerate() {
+            block[i * RB] = c0;
+            block[i * RB + 1] = c1;
+        }
+        let sums = super::super::kernel::block_sums(&block, &[&[1.0, 2.0, 4.0]]);
+        assert_eq!(&sums[..3], &[300.0 + 2.0 * 2.0, 2.0 * 1.0 + 4.0 * 5.0, 0.0]);
+        let plan = Resamples::new(1, 3, 1);
+        assert_eq!(plan.replicate_counts(2), vec![1]);
+    }
+
+    #[test]
     fn ceiling_is_degenerate() {
         let plan = Resamples::new(10, 100, 5);
         let ci = plan.mean_ci(&[1.0; 10]);
@@ -299,9 +361,10 @@ mod tests {
         let b = [0.0, 0.0, 1.0, 0.0, 1.0, 0.0];
         let (d, lo, hi) = plan.paired_diff_ci(&a, &b);
         assert!((d - 2.0 / 6.0).abs() < 1e-15);
+        // replicate by replicate, the difference of means equals the mean of differences
         let diff: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
         let ci = plan.mean_ci(&diff);
-        assert_eq!((lo, hi), (ci.low, ci.high));
+        assert!((lo - ci.low).abs() < 1e-15 && (hi - ci.high).abs() < 1e-15);
     }
 
     #[test]
