@@ -167,8 +167,18 @@ fn paper_scale() {
     drop(b);
     for verify in [true, false] {
         let t = std::time::Instant::now();
-        let back = load(dir.path(), &LoadOptions { verify_checksums: verify, ..LoadOptions::default() }).unwrap();
-        eprintln!("paper-scale load (verify checksums {verify}): {:?}", t.elapsed());
+        let back = load(
+            dir.path(),
+            &LoadOptions {
+                verify_checksums: verify,
+                ..LoadOptions::default()
+            },
+        )
+        .unwrap();
+        eprintln!(
+            "paper-scale load (verify checksums {verify}): {:?}",
+            t.elapsed()
+        );
         assert_eq!(back.systems.len(), 24);
     }
     let root = Path::new("/work/shared/data/mbpp-bundle");

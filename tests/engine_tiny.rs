@@ -38,7 +38,11 @@ fn row_policy_matches_hand_table() {
         let pq = &cos.per_query[q];
         assert_eq!(pq.exec[0], *e1, "toy-cos q{q} exec@1");
         assert_eq!(pq.exec[1], *e3, "toy-cos q{q} exec@3");
-        assert!(close(pq.ndcg[3], *n10), "toy-cos q{q} ndcg@10 {}", pq.ndcg[3]);
+        assert!(
+            close(pq.ndcg[3], *n10),
+            "toy-cos q{q} ndcg@10 {}",
+            pq.ndcg[3]
+        );
         assert!(close(pq.mrr, *rr), "toy-cos q{q} mrr");
         assert!(close(pq.execp[1], 1.0 / 3.0));
         assert!(close(pq.execp[2], 0.2));
@@ -106,7 +110,10 @@ fn anatomy_matches_hand_table() {
     // Gaps: toy-cos 0, −1/5, −1/5; toy-dot all 0.
     let g: Vec<f64> = cos.gaps.iter().map(|x| x.unwrap()).collect();
     let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
-    assert!(near(g[0], 0.0) && near(g[1], -0.2) && near(g[2], -0.2), "{g:?}");
+    assert!(
+        near(g[0], 0.0) && near(g[1], -0.2) && near(g[2], -0.2),
+        "{g:?}"
+    );
     assert!(close(cos.gap_summary.below_zero, 2.0 / 3.0));
     // Density at full pool equals exec@1 (row policy), and d = 0 is 1 for every query here
     // (each canonical tops its query once its own distractors are gone).
