@@ -1,1 +1,203 @@
-//! build
+//! `execscope build`: a task file → a benchmark bundle, through the five validation gates of the
+//! paper (§3.3), every refusal naming the task file line, the task id and the reason, never
+//! stopping the run.
+//!
+//! 1. schema ([`task::read_tasks`]); 2. AST semantics ([`task::ast_gate`]); 3. canonical
+//!    execution; 4. distractor execution and selection; 5. corpus integrity ([`gates`]).
+//!
+//! Execution goes through one [`Runner`](exec::Runner) (oracle worker pool, cache, progress bar);
+//! each gate submits all tasks' pairs as one batch. Everything written under `data/` is a pure
+//! function of the task file, the seed and the oracle's outcomes, so two builds of the same input
+//! are byte-identical; `build_report.json` (timings) is written after `SHA256SUMS` and is not
+//! listed in it, so the sums are reproducible too.
+
+pub mod assemble;
+pub mod ast;
+mod exec;
+pub mod gates;
+pub mod health;
+pub mod stacked;
+pub mod summary;
+pub mod task;
+pub mod verify;
+
+pub use gates::{Admitted, Collision, Dropped, GateLog, MIN_KEEP};
+pub use summary::BuildReport;
+pub use task::{Gate, Refusal, Task};
+
+use crate::oracle::Oracle;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Where `--stacked` rows go, relative to the bundle root.
+pub const STACKED_FILE: &str = "data/stacked_distractors.jsonl";
+/// The build report, relative to the bundle root (not covered by `SHA256SUMS`).
+pub const REPORT_FILE: &str = "build_report.json";
+
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub seed: u64,
+    pub stacked: bool,
+    /// Distractors per query wanted (the paper's four).
+    pub max_keep: usize,
+    /// Draw the progress bar (only ever on a terminal).
+    pub progress: bool,
+    /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
+    pub reuse: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            seed: 20260510,
+            stacked: false,
+            max_keep: crate::mutate::DEFAULT_MAX_KEEP,
+            progress: false,
+            reuse: true,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{path}: {source}")]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Bundle(#[from] crate::bundle::BundleError),
+    #[error("internal id integrity failure: {0}")]
+    Integrity(String),
+}
+
+/// Builds `out` from the task file at `tasks` (see the module docs). Refused tasks are reported,
+/// not errors; an `Err` means the bundle could not be written.
+pub fn build(
+    tasks: &Path,
+    out: &Path,
+    oracle: &Oracle,
+    opts: &BuildOptions,
+) -> Result<BuildReport, BuildError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| BuildError::Io { path, source }
+    };
+    let text = std::fs::read_to_string(tasks).map_err(io(tasks))?;
+    let source = tasks.display().to_string();
+    let (read, refusals) = task::read_tasks(&text);
+    let tasks_read = read.len() + refusals.len();
+    let mut log = gates::GateLog {
+        refusals,
+        ..Default::default()
+    };
+
+    let mut ast_ok = Vec::new();
+    for t in read {
+        match task::ast_gate(&t) {
+            Ok(()) => ast_ok.push(t),
+            Err(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::AstSemantics,
+                reason,
+            }),
+        }
+    }
+
+    let mut runner = exec::Runner::new(oracle, opts.progress);
+    if opts.reuse {
+        runner.load_memo(out);
+    }
+    let passing = gates::canonical_gate(&mut runner, ast_ok, &mut log);
+    let admitted = gates::distractor_gate(&mut runner, passing, opts.max_keep, opts.seed, &mut log);
+    let admitted = gates::integrity_gate(&mut runner, admitted, &mut log);
+    log.refusals.sort_by_key(|r| r.line);
+
+    let prov = assemble::Provenance {
+        source: source.clone(),
+        seed: opts.seed,
+    };
+    let mut bundle = assemble::assemble(&admitted, &prov);
+    let problems = assemble::id_integrity(&bundle);
+    if !problems.is_empty() {
+        return Err(BuildError::Integrity(problems.join("; ")));
+    }
+    let stacked = opts
+        .stacked
+        .then(|| stacked::build(&mut runner, &admitted, &bundle, opts.seed));
+    runner.finish();
+    bundle.cache = runner.cache.records().to_vec();
+
+    // Files of an earlier build that this one may not rewrite must not end up in SHA256SUMS.
+    for rel in [REPORT_FILE, STACKED_FILE] {
+        let p = out.join(rel);
+        if p.exists() {
+            std::fs::remove_file(&p).map_err(io(&p))?;
+        }
+    }
+    if let Some((rows, _)) = &stacked {
+        let mut buf = Vec::new();
+        for r in rows {
+            buf.extend_from_slice(r.to_string().as_bytes());
+            buf.push(b'\n');
+        }
+        let p = out.join(STACKED_FILE);
+        crate::atomic::write_atomic(&p, &buf).map_err(io(&p))?;
+    }
+    crate::bundle::write(&bundle, out)?;
+
+    let (by_type, by_domain) = summary::tables(&bundle);
+    let mut drops_by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    for d in &log.dropped {
+        *drops_by_reason.entry(d.reason.clone()).or_default() += 1;
+    }
+    let secs = runner.busy.as_secs_f64();
+    let report = BuildReport {
+        builder: format!("execscope {}", crate::version()),
+        source,
+        seed: opts.seed,
+        tasks_read,
+        tasks_kept: bundle.queries.len(),
+        refused_by_gate: summary::by_gate(&log.refusals),
+        refusals: log.refusals,
+        queries: bundle.queries.len(),
+        corpus: bundle.corpus.len(),
+        distractors_by_bug_type: by_type,
+        queries_with_4: bundle
+            .queries
+            .iter()
+            .filter(|q| q.paired.len() == 4)
+            .count(),
+        queries_with_3: bundle
+            .queries
+            .iter()
+            .filter(|q| q.paired.len() == 3)
+            .count(),
+        queries_by_domain: by_domain,
+        mutants_generated: log.mutants_generated,
+        drops_by_reason,
+        dropped: log.dropped,
+        collisions: log.collisions,
+        stacked: stacked.map(|(_, s)| s),
+        pairs_executed: runner.pairs,
+        pairs_reused: runner.reused,
+        cache_rows: bundle.cache.len(),
+        oracle_seconds: secs,
+        pairs_per_second: if secs > 0.0 {
+            runner.pairs as f64 / secs
+        } else {
+            0.0
+        },
+        isolation: oracle.isolation().to_string(),
+        privileges: oracle.privileges().to_string(),
+        runner: runner.runner_string().to_string(),
+    };
+    runner
+        .save_memo(out)
+        .map_err(io(&out.join(exec::MEMO_FILE)))?;
+    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
+    let p = out.join(REPORT_FILE);
+    crate::atomic::write_atomic(&p, &json).map_err(io(&p))?;
+    Ok(report)
+}

@@ -1,6 +1,7 @@
 //! Command implementations behind the binary's subcommands. Each parses nothing itself (clap did)
 //! and only wires core results to output.
 
+mod build;
 mod report;
 
 pub use report::{report, ReportArgs};
@@ -166,22 +167,26 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
     let report = crate::bundle::check(&root);
     print!("{report}");
-    if args.oracle {
-        bail!("--oracle needs the execution oracle (not wired yet)");
-    }
-    Ok(if report.is_ok() {
+    let healthy = if args.oracle {
+        println!();
+        build::oracle_check(&root)?
+    } else {
+        true
+    };
+    Ok(if report.is_ok() && healthy {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-pub fn build(_args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    bail!("build is not wired yet")
+pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    build::build(args)
 }
 
-pub fn verify(_args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    bail!("exec verify is not wired yet")
+pub fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let root = args.bundle.clone().unwrap_or_else(default_bundle);
+    build::verify(&root, args)
 }
 
 pub fn audit(_args: &AuditArgs) -> anyhow::Result<ExitCode> {

@@ -16,7 +16,7 @@ mod stack;
 mod structural;
 
 pub use parse::parses;
-pub use select::{select, Candidate, DropReason, Selection};
+pub use select::{select, select_rotated, Candidate, DropReason, Selection};
 pub use stack::{stack, stacked_candidates, StackedMutant};
 
 use crate::bundle::model::Edit;

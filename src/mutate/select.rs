@@ -67,6 +67,20 @@ pub struct Selection {
 
 /// Choose up to `max_keep` distractors from executed candidates (rules in the module docs).
 pub fn select(cands: &[Candidate], max_keep: usize, seed: u64) -> Selection {
+    select_rotated(cands, max_keep, seed, 0)
+}
+
+/// [`select`] with the round-robin over [`BUG_TYPES`] starting at `BUG_TYPES[rotation % 6]`
+/// instead of the first. With a fixed start, a canonical offering five or more usable bug types
+/// always loses the last ones in list order (`wrong_comparison`, `wrong_operator`); a builder that
+/// gives each task its own seeded start balances bug types across a benchmark. Unknown bug types
+/// still follow the six, sorted by name.
+pub fn select_rotated(
+    cands: &[Candidate],
+    max_keep: usize,
+    seed: u64,
+    rotation: usize,
+) -> Selection {
     let mut dropped: Vec<(usize, DropReason)> = Vec::new();
     let mut viable: Vec<usize> = Vec::new();
     for (i, c) in cands.iter().enumerate() {
@@ -86,6 +100,7 @@ pub fn select(cands: &[Candidate], max_keep: usize, seed: u64) -> Selection {
 
     // Group by bug type: BUG_TYPES order first, then unknown types by name.
     let mut types: Vec<&str> = BUG_TYPES.to_vec();
+    types.rotate_left(rotation % BUG_TYPES.len());
     let mut others: Vec<&str> = viable
         .iter()
         .map(|&i| cands[i].mutant.bug_type.as_str())
@@ -135,4 +150,55 @@ pub(crate) fn tie_key(seed: u64, code: &str) -> [u8; 32] {
     h.update(seed.to_le_bytes());
     h.update(code.as_bytes());
     h.finalize().into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::model::Edit;
+
+    fn cand(bug_type: &str, value: &str) -> Candidate {
+        Candidate {
+            mutant: Mutant {
+                operator: "op".into(),
+                bug_type: bug_type.into(),
+                edit: Edit {
+                    start: 0,
+                    end: 0,
+                    before: String::new(),
+                    after: String::new(),
+                },
+                code: value.into(),
+                line: 1,
+                description: String::new(),
+            },
+            outcomes: vec![Outcome::Fail],
+            observed: vec![Some(value.into())],
+        }
+    }
+
+    #[test]
+    fn rotation_moves_the_round_robin_start() {
+        // One candidate of each of the six types, indices in BUG_TYPES order.
+        let c: Vec<Candidate> = BUG_TYPES.iter().map(|t| cand(t, t)).collect();
+        // Rotation 0 is `select`: the first four types.
+        assert_eq!(select_rotated(&c, 4, 3, 0), select(&c, 4, 3));
+        assert_eq!(select(&c, 4, 3).kept, vec![0, 1, 2, 3]);
+        // Start at wrong_comparison (4): wrong_comparison, wrong_operator, off_by_one,
+        // off_by_one_boundary.
+        assert_eq!(select_rotated(&c, 4, 3, 4).kept, vec![0, 1, 4, 5]);
+        // The rotation is taken modulo six.
+        assert_eq!(select_rotated(&c, 4, 3, 10).kept, vec![0, 1, 4, 5]);
+        let sel = select_rotated(&c, 2, 3, 5);
+        assert_eq!(sel.kept, vec![0, 5]);
+        assert_eq!(sel.dropped.len(), 4);
+        // Over all six starts each type is left out exactly twice with four slots.
+        let mut kept = [0usize; 6];
+        for r in 0..6 {
+            for i in select_rotated(&c, 4, 3, r).kept {
+                kept[i] += 1;
+            }
+        }
+        assert_eq!(kept, [4; 6]);
+    }
 }

@@ -1,0 +1,334 @@
+//! Gates 3–5 (paper §3.3) over tasks that passed gates 1–2: canonical execution, distractor
+//! execution and selection, corpus integrity (cross-query name collisions). Each gate runs its
+//! pairs for all tasks in one oracle batch; deciding is pure given the results.
+
+use super::ast;
+use super::exec::Runner;
+use super::task::{Gate, Refusal, Task};
+use crate::mutate::{self, Candidate, DropReason, Mutant};
+use crate::oracle::SuiteResult;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Fewest distractors a task may keep.
+pub const MIN_KEEP: usize = 3;
+
+/// A task that cleared gates 1–4: its canonical result and the distractors chosen.
+#[derive(Clone, Debug)]
+pub struct Admitted {
+    pub task: Task,
+    /// Kept mutants, in ascending order of their position in the mutant list.
+    pub kept: Vec<Mutant>,
+}
+
+/// What the gates record besides the tasks they pass on.
+#[derive(Clone, Debug, Default)]
+pub struct GateLog {
+    pub refusals: Vec<Refusal>,
+    pub dropped: Vec<Dropped>,
+    pub collisions: Vec<Collision>,
+    pub mutants_generated: usize,
+}
+
+/// A mutant that did not become a distractor.
+#[derive(Clone, Debug, Serialize)]
+pub struct Dropped {
+    pub task_id: String,
+    pub operator: String,
+    pub bug_type: String,
+    /// 1-based line of the edit in the canonical.
+    pub line: usize,
+    pub before: String,
+    pub after: String,
+    /// `passes_all_tests`, `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`,
+    /// or `task_refused` (the task failed gate 4 or 5 after selection).
+    pub reason: String,
+    /// For duplicates: `operator@line` of the representative kept in the pool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub outcomes: Vec<String>,
+}
+
+fn dropped_row(
+    task_id: &str,
+    m: &Mutant,
+    reason: &str,
+    detail: Option<String>,
+    outcomes: Vec<String>,
+) -> Dropped {
+    Dropped {
+        task_id: task_id.to_string(),
+        operator: m.operator.clone(),
+        bug_type: m.bug_type.clone(),
+        line: m.line,
+        before: m.edit.before.clone(),
+        after: m.edit.after.clone(),
+        reason: reason.to_string(),
+        detail,
+        outcomes,
+    }
+}
+
+fn short(reason: &DropReason) -> &'static str {
+    match reason {
+        DropReason::PassesAllTests => "passes_all_tests",
+        DropReason::OnlyCrashes => "only_crashes",
+        DropReason::DuplicateOf(_) => "duplicate_behaviour",
+        DropReason::NotChosen => "not_chosen",
+    }
+}
+
+/// Per task, where the round-robin over bug types starts: SHA-256 of (seed, task_id), mod 6.
+pub fn rotation(seed: u64, task_id: &str) -> usize {
+    let mut h = Sha256::new();
+    h.update(seed.to_le_bytes());
+    h.update(b"bug-type-rotation\0");
+    h.update(task_id.as_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&d[..8]);
+    (u64::from_le_bytes(b) % crate::bundle::model::BUG_TYPES.len() as u64) as usize
+}
+
+fn outcomes_of(r: &SuiteResult) -> Vec<String> {
+    r.outcomes.iter().map(|o| o.to_string()).collect()
+}
+
+/// Gate 3: run every canonical against its suite; those that fail a test are refused.
+pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
+    let jobs: Vec<(String, Vec<String>)> = tasks
+        .iter()
+        .map(|t| (t.canonical.clone(), t.tests.clone()))
+        .collect();
+    let results = runner.run("canonicals", &jobs);
+    let mut out = Vec::new();
+    for (t, r) in tasks.into_iter().zip(results) {
+        let reason = match r {
+            Err(e) => Some(format!("oracle error: {e}")),
+            Ok(r) if r.passes_all() => None,
+            Ok(r) => {
+                let failing: Vec<String> = r
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.is_pass())
+                    .map(|(i, o)| format!("test {} {o}", i + 1))
+                    .collect();
+                Some(format!(
+                    "canonical fails {} of {} tests: {}",
+                    failing.len(),
+                    t.tests.len(),
+                    failing.join(", ")
+                ))
+            }
+        };
+        match reason {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::CanonicalExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
+/// Gate 4: every single-edit mutant of every canonical, executed in one batch, then selection
+/// (up to `max_keep`, seeded bug-type rotation per task). Fewer than [`MIN_KEEP`] kept refuses.
+pub fn distractor_gate(
+    runner: &mut Runner,
+    tasks: Vec<Task>,
+    max_keep: usize,
+    seed: u64,
+    log: &mut GateLog,
+) -> Vec<Admitted> {
+    let all: Vec<Vec<Mutant>> = tasks
+        .iter()
+        .map(|t| mutate::mutants(&t.canonical).unwrap_or_default())
+        .collect();
+    let jobs: Vec<(String, Vec<String>)> = tasks
+        .iter()
+        .zip(&all)
+        .flat_map(|(t, ms)| ms.iter().map(|m| (m.code.clone(), t.tests.clone())))
+        .collect();
+    log.mutants_generated += jobs.len();
+    let mut results = runner.run("mutants", &jobs).into_iter();
+    let mut out = Vec::new();
+    for (t, ms) in tasks.into_iter().zip(all) {
+        let drop = |m: &Mutant, reason: &str, detail: Option<String>, outcomes: Vec<String>| {
+            dropped_row(&t.task_id, m, reason, detail, outcomes)
+        };
+        let mut cands: Vec<Candidate> = Vec::new();
+        let mut task_drops: Vec<Dropped> = Vec::new();
+        for m in &ms {
+            match results.next() {
+                Some(Ok(r)) => cands.push(Candidate {
+                    mutant: m.clone(),
+                    outcomes: r.outcomes.clone(),
+                    observed: r.observed.clone(),
+                }),
+                Some(Err(e)) => task_drops.push(drop(m, "oracle_error", Some(e), Vec::new())),
+                None => task_drops.push(drop(m, "oracle_error", Some("no result".into()), vec![])),
+            }
+        }
+        let sel = mutate::select_rotated(&cands, max_keep, seed, rotation(seed, &t.task_id));
+        for (i, reason) in &sel.dropped {
+            let c = &cands[*i];
+            let detail = match reason {
+                DropReason::DuplicateOf(j) => Some(format!(
+                    "{}@{}",
+                    cands[*j].mutant.operator, cands[*j].mutant.line
+                )),
+                _ => None,
+            };
+            let outcomes = c.outcomes.iter().map(|o| o.to_string()).collect();
+            task_drops.push(drop(&c.mutant, short(reason), detail, outcomes));
+        }
+        let kept: Vec<Mutant> = sel.kept.iter().map(|&i| cands[i].mutant.clone()).collect();
+        if kept.len() < MIN_KEEP {
+            let count = |r: &str| task_drops.iter().filter(|d| d.reason == r).count();
+            log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::DistractorExecution,
+                reason: format!(
+                    "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
+                     {} pass all tests, {} only crash, {} duplicate behaviour, {} oracle errors)",
+                    kept.len(),
+                    ms.len(),
+                    count("passes_all_tests"),
+                    count("only_crashes"),
+                    count("duplicate_behaviour"),
+                    count("oracle_error"),
+                ),
+            });
+            for c in sel.kept.iter().map(|&i| &cands[i]) {
+                let outcomes = c.outcomes.iter().map(|o| o.to_string()).collect();
+                task_drops.push(drop(&c.mutant, "task_refused", None, outcomes));
+            }
+        } else {
+            out.push(Admitted { task: t, kept });
+        }
+        task_drops
+            .sort_by(|a, b| (a.line, &a.operator, &a.after).cmp(&(b.line, &b.operator, &b.after)));
+        log.dropped.extend(task_drops);
+    }
+    out
+}
+
+/// One cross-query execution of gate 5.
+#[derive(Clone, Debug, Serialize)]
+pub struct Collision {
+    /// Task whose snippet defines the other task's function.
+    pub task_id: String,
+    /// "canonical" or the distractor's `operator@line`.
+    pub snippet: String,
+    pub other_task_id: String,
+    pub function_name: String,
+    pub outcomes: Vec<String>,
+    pub passes_all_tests: bool,
+}
+
+/// Gate 5: every snippet (canonical or kept distractor) that defines at top level the function of
+/// ANOTHER admitted task is executed against that task's tests; one that passes them all refuses
+/// its own task.
+pub fn integrity_gate(
+    runner: &mut Runner,
+    admitted: Vec<Admitted>,
+    log: &mut GateLog,
+) -> Vec<Admitted> {
+    let owner: HashMap<&str, usize> = admitted
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.task.function_name.as_str(), i))
+        .collect();
+    // (task index, snippet label, other task index, code)
+    let mut probes: Vec<(usize, String, usize, String)> = Vec::new();
+    for (i, a) in admitted.iter().enumerate() {
+        let snippets = std::iter::once(("canonical".to_string(), &a.task.canonical)).chain(
+            a.kept
+                .iter()
+                .map(|m| (format!("{}@{}", m.operator, m.line), &m.code)),
+        );
+        for (label, code) in snippets {
+            for name in ast::top_level_defs(code) {
+                if let Some(&j) = owner.get(name.as_str()) {
+                    if j != i && !probes.iter().any(|p| p.0 == i && p.2 == j && &p.3 == code) {
+                        probes.push((i, label.clone(), j, code.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let jobs: Vec<(String, Vec<String>)> = probes
+        .iter()
+        .map(|(_, _, j, code)| (code.clone(), admitted[*j].task.tests.clone()))
+        .collect();
+    let results = runner.run("cross-query names", &jobs);
+    let mut bad: HashMap<usize, String> = HashMap::new();
+    for ((i, label, j, _), r) in probes.into_iter().zip(results) {
+        let (outcomes, passes) = match &r {
+            Ok(r) => (outcomes_of(r), r.passes_all()),
+            Err(e) => (vec![format!("oracle error: {e}")], false),
+        };
+        let other = &admitted[j].task;
+        if passes {
+            bad.entry(i).or_insert_with(|| {
+                format!(
+                    "{label} defines `{}`, the function of task `{}` (line {}), and passes all \
+                     of its tests",
+                    other.function_name, other.task_id, other.line
+                )
+            });
+        }
+        log.collisions.push(Collision {
+            task_id: admitted[i].task.task_id.clone(),
+            snippet: label,
+            other_task_id: other.task_id.clone(),
+            function_name: other.function_name.clone(),
+            outcomes,
+            passes_all_tests: passes,
+        });
+    }
+    admitted
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, a)| match bad.remove(&i) {
+            Some(reason) => {
+                log.refusals.push(Refusal {
+                    line: a.task.line,
+                    task_id: a.task.task_id.clone(),
+                    gate: Gate::CorpusIntegrity,
+                    reason,
+                });
+                for m in &a.kept {
+                    let row = dropped_row(&a.task.task_id, m, "task_refused", None, Vec::new());
+                    log.dropped.push(row);
+                }
+                None
+            }
+            None => Some(a),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_is_seeded_and_spread() {
+        assert_eq!(rotation(7, "a"), rotation(7, "a"));
+        let mut seen = [0usize; 6];
+        for i in 0..600 {
+            seen[rotation(20260510, &format!("task_{i}"))] += 1;
+        }
+        // 100 expected per start; a fair hash stays well inside 60..140.
+        assert!(seen.iter().all(|&n| (60..140).contains(&n)), "{seen:?}");
+        let differs = (0..20).any(|s| rotation(s, "a") != rotation(0, "a"));
+        assert!(differs);
+    }
+}

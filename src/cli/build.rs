@@ -1,0 +1,143 @@
+//! Glue for `build`, `exec verify` and `check --oracle`: start the oracle, call the library,
+//! print what it found.
+
+use super::{BuildArgs, VerifyArgs};
+use crate::build::{self, health, verify, BuildOptions};
+use crate::bundle::{load, LoadOptions};
+use crate::oracle::{Oracle, OracleConfig, VerifySelection};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+
+fn oracle() -> anyhow::Result<Oracle> {
+    Oracle::new(OracleConfig::default()).context("starting the execution oracle")
+}
+
+/// A pairs progress bar on stderr when it is a terminal, hidden otherwise.
+fn bar(len: usize, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(s) =
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} pairs, {per_sec}, ETA {eta}")
+    {
+        b.set_style(s.progress_chars("=> "));
+    }
+    b.set_message(what.to_string());
+    b
+}
+
+pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    let oracle = oracle()?;
+    let opts = BuildOptions {
+        seed: args.seed,
+        stacked: args.stacked,
+        progress: true,
+        ..BuildOptions::default()
+    };
+    let report = build::build(&args.tasks, &args.out, &oracle, &opts)
+        .with_context(|| format!("building {}", args.out.display()))?;
+    print!("{report}");
+    println!(
+        "wrote {} (details: {})",
+        args.out.display(),
+        args.out.join(build::REPORT_FILE).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let oracle = oracle()?;
+    let selection = match args.sample {
+        Some(n) => VerifySelection::Sample { n, seed: args.seed },
+        None => VerifySelection::All,
+    };
+    let pb = bar(0, "re-executing");
+    let v = verify::verify_bundle(root, &oracle, selection, &|done| {
+        pb.set_position(done as u64)
+    })
+    .map_err(anyhow::Error::msg)
+    .with_context(|| format!("verifying {}", root.display()))?;
+    pb.finish_and_clear();
+    for d in &v.report.disagreements {
+        let now = match &d.now {
+            Ok(o) => o.join(" "),
+            Err(e) => format!("oracle error: {e}"),
+        };
+        println!(
+            "DISAGREE {} (code {}…, tests {}…): cached [{}], now [{}]",
+            v.labels.get(d.pair).map(String::as_str).unwrap_or("?"),
+            &d.code_sha256[..12.min(d.code_sha256.len())],
+            &d.tests_sha256[..12.min(d.tests_sha256.len())],
+            d.cached.join(" "),
+            now
+        );
+    }
+    println!(
+        "{} cache rows; {} re-executed, {} disagree; {} rows not recoverable from the bundle's \
+         texts; tests key encoding {}; isolation {}",
+        v.cache_rows,
+        v.report.checked,
+        v.report.disagreements.len(),
+        v.unrecoverable,
+        v.encoding.as_deref().unwrap_or("unknown"),
+        oracle.isolation()
+    );
+    Ok(if v.report.disagreements.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The `--oracle` part of `check`; true when every query is healthy.
+pub fn oracle_check(root: &Path) -> anyhow::Result<bool> {
+    let opts = LoadOptions {
+        verify_checksums: false,
+        systems: None,
+        skip_embeddings: true,
+    };
+    let b = load(root, &opts).with_context(|| format!("loading {}", root.display()))?;
+    let oracle = oracle()?;
+    let pb = bar(0, "oracle health");
+    let health = health::oracle_health(&b, &oracle, &|d| pb.set_position(d as u64));
+    pb.finish_and_clear();
+    let mut bad = 0;
+    for h in &health {
+        if !h.reference_ok() {
+            bad += 1;
+            for (id, o, pass) in &h.references {
+                if !pass {
+                    println!("REFERENCE FAILS {} × {}: [{}]", h.query_id, id, o.join(" "));
+                }
+            }
+        }
+        if !h.control_rejected() {
+            if h.reference_ok() {
+                bad += 1;
+            }
+            match &h.control {
+                Ok(o) => println!(
+                    "CONTROL NOT REJECTED {}: [{}] (the suite never checks the result on the \
+                     chosen input)",
+                    h.query_id,
+                    o.join(" ")
+                ),
+                Err(e) => println!("NO CONTROL {}: {e}", h.query_id),
+            }
+        }
+    }
+    println!(
+        "oracle health: {} queries, {} references pass, {} controls rejected, {} unhealthy; \
+         isolation {}",
+        health.len(),
+        health.iter().filter(|h| h.reference_ok()).count(),
+        health.iter().filter(|h| h.control_rejected()).count(),
+        bad,
+        oracle.isolation()
+    );
+    Ok(bad == 0)
+}
