@@ -46,8 +46,11 @@ pub struct BuildReport {
     pub runner: String,
 }
 
-/// Counts the tables of a built bundle into `report`.
-pub fn tables(b: &Bundle) -> (Vec<(String, usize)>, Vec<(String, usize)>) {
+/// Named counts, in report order.
+pub type Counts = Vec<(String, usize)>;
+
+/// Table 2 (distractors by bug type) and Table 1 (queries by domain) of a built bundle.
+pub fn tables(b: &Bundle) -> (Counts, Counts) {
     let mut by_type: Vec<(String, usize)> = BUG_TYPES.iter().map(|t| (t.to_string(), 0)).collect();
     for s in &b.corpus {
         if let Some(t) = &s.bug_type {

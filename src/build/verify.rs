@@ -23,12 +23,20 @@ pub struct BundleVerify {
     pub encoding: Option<String>,
 }
 
-/// Pairs whose texts the bundle holds and whose key is in its cache, with a label each, and the
-/// cache re-keyed to execscope's `tests_sha256` encoding (what `oracle::verify` looks up).
-pub fn cached_pairs(
-    b: &Bundle,
-    stacked: &[(String, String, String)],
-) -> (Vec<(String, Vec<String>)>, Vec<String>, ExecCache, usize) {
+/// The cached pairs of a bundle whose texts it holds.
+pub struct CachedPairs {
+    pub pairs: Vec<(String, Vec<String>)>,
+    /// Per pair, "query × snippet".
+    pub labels: Vec<String>,
+    /// The matched rows re-keyed to execscope's `tests_sha256` (what `oracle::verify` looks up).
+    pub cache: ExecCache,
+    /// Cache rows matched by no pair of texts.
+    pub unrecoverable: usize,
+}
+
+/// Pairs whose texts the bundle holds and whose key is in its cache (any encoding the loader
+/// detected), with a label each.
+pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedPairs {
     let key = tests_key_fn(b.tests_key_encoding.as_deref());
     let rows: HashMap<(&str, &str), usize> = b
         .cache
@@ -73,7 +81,12 @@ pub fn cached_pairs(
         }
     }
     let unrecoverable = b.cache.len() - used.len();
-    (pairs, labels, rekeyed, unrecoverable)
+    CachedPairs {
+        pairs,
+        labels,
+        cache: rekeyed,
+        unrecoverable,
+    }
 }
 
 /// (stacked_id, query_id, code) of `data/stacked_distractors.jsonl`, if present.
@@ -117,13 +130,13 @@ pub fn verify_bundle(
     };
     let b = load(root, &opts).map_err(|e| e.to_string())?;
     let stacked = stacked_rows(root)?;
-    let (pairs, labels, cache, unrecoverable) = cached_pairs(&b, &stacked);
-    let report = verify(oracle, &cache, &pairs, selection, progress);
+    let c = cached_pairs(&b, &stacked);
+    let report = verify(oracle, &c.cache, &c.pairs, selection, progress);
     Ok(BundleVerify {
         report,
-        labels,
+        labels: c.labels,
         cache_rows: b.cache.len(),
-        unrecoverable,
+        unrecoverable: c.unrecoverable,
         encoding: b.tests_key_encoding.clone(),
     })
 }
