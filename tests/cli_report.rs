@@ -38,7 +38,9 @@ fn report_json_follows_the_documented_schema() {
     assert_eq!(systems[0]["id"], "toy-dot");
     assert_eq!(systems[1]["id"], "toy-cos");
     let m = &systems[1]["metrics"];
-    for key in ["exec@1", "execp@1", "ndcg@1", "exec@3", "execp@3", "ndcg@3", "exec@10", "mrr"] {
+    for key in [
+        "exec@1", "execp@1", "ndcg@1", "exec@3", "execp@3", "ndcg@3", "exec@10", "mrr",
+    ] {
         assert!(m[key].is_number(), "missing {key}");
     }
     assert!((m["exec@1"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
@@ -62,7 +64,10 @@ fn every_format_renders_and_bad_input_is_named() {
             "100",
         ]);
         assert_eq!(code, 0, "{f}: {err}");
-        assert!(out.contains("toy-cos") && out.contains("BM25"), "{f}: {out}");
+        assert!(
+            out.contains("toy-cos") && out.contains("BM25"),
+            "{f}: {out}"
+        );
     }
     let (code, _, err) = execscope(&["report", "/nonexistent/bundle"]);
     assert_ne!(code, 0);
@@ -96,7 +101,13 @@ fn all_writes_release_schema_files() {
         "100",
     ]);
     assert_eq!(code, 0, "{err}");
-    for f in ["leaderboard.tex", "density.csv", "pairs.md", "bugtypes.json", "difficulty.txt"] {
+    for f in [
+        "leaderboard.tex",
+        "density.csv",
+        "pairs.md",
+        "bugtypes.json",
+        "difficulty.txt",
+    ] {
         assert!(dir.path().join(f).exists(), "{f}");
     }
     let pairs: Value = serde_json::from_str(
@@ -118,7 +129,13 @@ fn all_writes_release_schema_files() {
         &std::fs::read_to_string(dir.path().join("results/toy-cos.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(results["per_query"][1]["top_results"][0]["corpus_id"], "c_0003");
-    assert_eq!(results["per_query"][1]["top_results"][2]["passes_all_tests"], true);
+    assert_eq!(
+        results["per_query"][1]["top_results"][0]["corpus_id"],
+        "c_0003"
+    );
+    assert_eq!(
+        results["per_query"][1]["top_results"][2]["passes_all_tests"],
+        true
+    );
     assert!((results["metrics"]["exec@1"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
 }

@@ -148,7 +148,13 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         for (i, (key, v)) in r.metrics.iter().enumerate() {
             let mut c = Cell::num(*v, 3);
             if let Some(tier) = sig.and_then(|s| s.tier(key)) {
-                c.mark = tier.tied[r.system] && tier.leader != r.system;
+                // Systems level with the best value are co-leaders, not "tied with" one.
+                let best = lb
+                    .rows
+                    .iter()
+                    .map(|x| x.metric(key))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                c.mark = tier.tied[r.system] && *v < best;
             }
             row.push(c);
             if i == 0 {
