@@ -97,7 +97,11 @@ fn selection_never_reads_the_oracle_verdict() {
 
 /// Independent brute force: every permutation by recursion, candidates sorted by permuted
 /// position, first admitted taken.
-fn brute(co: &Cohort, preds: usize, contrasts: &[(usize, usize)]) -> (Vec<Vec<f64>>, Vec<[[f64; 3]; 3]>) {
+fn brute(
+    co: &Cohort,
+    preds: usize,
+    contrasts: &[(usize, usize)],
+) -> (Vec<Vec<f64>>, Vec<[[f64; 3]; 3]>) {
     fn perms(rest: &mut Vec<usize>, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         if rest.is_empty() {
             out.push(cur.clone());
@@ -112,7 +116,11 @@ fn brute(co: &Cohort, preds: usize, contrasts: &[(usize, usize)]) -> (Vec<Vec<f6
         }
     }
     let mut all = Vec::new();
-    perms(&mut (0..co.positions.len()).collect(), &mut Vec::new(), &mut all);
+    perms(
+        &mut (0..co.positions.len()).collect(),
+        &mut Vec::new(),
+        &mut all,
+    );
     let mut passes = vec![Vec::new(); preds];
     let mut trans = vec![[[0.0; 3]; 3]; contrasts.len()];
     for order in &all {
@@ -138,7 +146,12 @@ fn brute(co: &Cohort, preds: usize, contrasts: &[(usize, usize)]) -> (Vec<Vec<f6
     (passes, trans)
 }
 
-fn random_cohort(rng: &mut rand_chacha::ChaCha8Rng, m: usize, tasks: usize, preds: usize) -> Cohort {
+fn random_cohort(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    m: usize,
+    tasks: usize,
+    preds: usize,
+) -> Cohort {
     let mut out = Vec::new();
     for _ in 0..tasks {
         let mut cands = Vec::new();
@@ -181,9 +194,9 @@ fn order_enumeration_agrees_with_brute_force() {
                 assert_eq!(r.default_order, selection(&co, &names[p], p).first_pass);
             }
             for (k, tr) in rep.transitions.iter().enumerate() {
-                for a in 0..3 {
-                    for b in 0..3 {
-                        assert!((tr.expected[a][b] - trans[k][a][b]).abs() < 1e-9);
+                for (got, want) in tr.expected.iter().zip(&trans[k]) {
+                    for (g, w) in got.iter().zip(want) {
+                        assert!((g - w).abs() < 1e-9);
                     }
                 }
             }
@@ -213,10 +226,7 @@ fn transitions_on_a_hand_pool() {
     assert!((tr.expected[0][0] - 0.5).abs() < 1e-12);
     assert_eq!((tr.orders_with_gain, tr.orders_with_loss), (3, 0));
     assert_eq!((tr.delta_min, tr.delta_max), (0, 1));
-    assert_eq!(
-        (rep.per_predicate[0].min, rep.per_predicate[0].max),
-        (0, 1)
-    );
+    assert_eq!((rep.per_predicate[0].min, rep.per_predicate[0].max), (0, 1));
     assert_eq!(rep.per_predicate[0].median, 0.5);
 }
 
@@ -227,7 +237,7 @@ fn large_pools_are_sampled_and_say_so() {
     let names = vec!["a".to_string(), "b".to_string()];
     let rep = analyse(&co, &names, &[(0, 1)], 4_000, 77);
     assert!(!rep.exhaustive);
-    assert!(362_880 > MAX_EXHAUSTIVE);
+    const { assert!(362_880 > MAX_EXHAUSTIVE) };
     assert_eq!((rep.orders, rep.seed), (4_000, Some(77)));
     // Sampled orders still average close to the exact uniform expectation.
     for (p, r) in rep.per_predicate.iter().enumerate() {
@@ -267,7 +277,10 @@ fn hold_rule_zero_denominator_and_undefined_share() {
     let share = a.conditional.undefined_draws as f64 / draws as f64;
     assert!((share - 0.85f64.powi(20)).abs() < 0.006, "{share}");
     assert!(!a.conditional.held);
-    assert_eq!((a.conditional.low, a.conditional.high), (Some(1.0), Some(1.0)));
+    assert_eq!(
+        (a.conditional.low, a.conditional.high),
+        (Some(1.0), Some(1.0))
+    );
     // 2 admitting: 0.9^20 ≈ 12.2% > 5% → held although the estimate exists.
     let a = admission(&sparse(20, 2), "A", 0, &plan);
     let share = a.conditional.undefined_draws as f64 / draws as f64;
@@ -286,7 +299,12 @@ fn conditional_interval_matches_an_independent_recomputation() {
     let x: Vec<f64> = co
         .tasks
         .iter()
-        .map(|t| t.candidates.iter().filter(|c| c.admitted[0] && !c.pass).count() as f64)
+        .map(|t| {
+            t.candidates
+                .iter()
+                .filter(|c| c.admitted[0] && !c.pass)
+                .count() as f64
+        })
         .collect();
     let n: Vec<f64> = co
         .tasks
@@ -297,9 +315,12 @@ fn conditional_interval_matches_an_independent_recomputation() {
     let mut undefined = 0;
     for r in 0..plan.b() {
         let counts = plan.replicate_counts(r);
-        let (sx, sn) = counts.iter().enumerate().fold((0.0, 0.0), |(a, b), (i, &c)| {
-            (a + x[i] * c as f64, b + n[i] * c as f64)
-        });
+        let (sx, sn) = counts
+            .iter()
+            .enumerate()
+            .fold((0.0, 0.0), |(a, b), (i, &c)| {
+                (a + x[i] * c as f64, b + n[i] * c as f64)
+            });
         if sn == 0.0 {
             undefined += 1;
         } else {

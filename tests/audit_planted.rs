@@ -44,7 +44,11 @@ fn run(jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
 
 /// `assert LEFT == <observed>` from `assert LEFT <op> RIGHT`, when `observed` is a literal.
 fn rewrite(test: &str, observed: &str) -> Option<String> {
-    if observed.len() > 150 || observed.contains('<') || observed.contains("nan") || observed.contains("inf") {
+    if observed.len() > 150
+        || observed.contains('<')
+        || observed.contains("nan")
+        || observed.contains("inf")
+    {
         return None;
     }
     let mut parser = tree_sitter::Parser::new();
@@ -154,7 +158,11 @@ fn plant(task: &serde_json::Value) -> Option<Plant> {
                 mutant = Some((m.code.clone(), st, w));
             }
         } else if plus_only.is_none() && base_ok && !all_ok {
-            let st: Vec<String> = base.iter().filter(|t| calling.contains(t)).cloned().collect();
+            let st: Vec<String> = base
+                .iter()
+                .filter(|t| calling.contains(t))
+                .cloned()
+                .collect();
             if st.len() >= 3 {
                 plus_only = Some((m.code.clone(), st));
             }
@@ -165,7 +173,12 @@ fn plant(task: &serde_json::Value) -> Option<Plant> {
     let mut wrong: Vec<String> = calling.iter().take(2).cloned().collect();
     wrong.push(wrong_assert);
     let mut rows = vec![
-        (0, Kind::Solution, canonical.clone(), format!("from solution import {f}\n{correct}")),
+        (
+            0,
+            Kind::Solution,
+            canonical.clone(),
+            format!("from solution import {f}\n{correct}"),
+        ),
         (1, Kind::Mutant, mcode, mtests.join("\n") + "\n"),
         (2, Kind::Wrong, canonical.clone(), wrong.join("\n") + "\n"),
         (3, Kind::Canonical, canonical.clone(), correct),
@@ -241,7 +254,11 @@ fn planted_controls_land_in_their_cells() {
     assert_eq!(cohort.name, "planted");
     let mut by_kind = std::collections::HashMap::new();
     for p in &plants {
-        let task = cohort.tasks.iter().find(|t| t.task_id == p.task_id).unwrap();
+        let task = cohort
+            .tasks
+            .iter()
+            .find(|t| t.task_id == p.task_id)
+            .unwrap();
         assert_eq!(task.candidates.len(), p.rows.len());
         for ((i, kind, _, _), c) in p.rows.iter().zip(&task.candidates) {
             assert_eq!(c.label, format!("sample {i}"));
@@ -261,11 +278,22 @@ fn planted_controls_land_in_their_cells() {
     let t = WANT;
     let q = by_kind.get("PlusOnly").copied().unwrap_or(0);
     eprintln!("{t} tasks planted, {q} with a plus-only mutant");
-    let a = audit(&pools, &AuditConfig { draws: 2_000, ..AuditConfig::default() });
+    let a = audit(
+        &pools,
+        &AuditConfig {
+            draws: 2_000,
+            ..AuditConfig::default()
+        },
+    );
     let cell = |name: &str| {
         let i = pools.predicate_index(name).unwrap();
         let c = &a[0].admission[i];
-        (c.admitted, c.admitted_nonpass, c.excluded_pass, c.tasks_with_admitted_pass)
+        (
+            c.admitted,
+            c.admitted_nonpass,
+            c.excluded_pass,
+            c.tasks_with_admitted_pass,
+        )
     };
     // Planned counts (see the module doc): N, X, L, T+.
     assert_eq!(cell("C"), (4 * t + q, t + q, 0, t));

@@ -48,9 +48,18 @@ fn labels(p: &PoolSet, task: usize) -> Vec<String> {
 fn tiny_toy_cos_top3_one_visible_test() {
     let p = retrieval::build(&tiny(), "toy-cos", 3, 1, &run).unwrap();
     // Row ties: c_0001 before c_0002 (q_0001); c_0011 enters q_0003's top 3 (foreign, uncached).
-    assert_eq!(labels(&p, 0), ["rank 1 c_0001", "rank 2 c_0002", "rank 3 c_0005"]);
-    assert_eq!(labels(&p, 1), ["rank 1 c_0003", "rank 2 c_0009", "rank 3 c_0004"]);
-    assert_eq!(labels(&p, 2), ["rank 1 c_0010", "rank 2 c_0008", "rank 3 c_0011"]);
+    assert_eq!(
+        labels(&p, 0),
+        ["rank 1 c_0001", "rank 2 c_0002", "rank 3 c_0005"]
+    );
+    assert_eq!(
+        labels(&p, 1),
+        ["rank 1 c_0003", "rank 2 c_0009", "rank 3 c_0004"]
+    );
+    assert_eq!(
+        labels(&p, 2),
+        ["rank 1 c_0010", "rank 2 c_0008", "rank 3 c_0011"]
+    );
     assert_eq!(
         p.provenance[0],
         "9 pool pairs: 8 from the execution cache, 1 run by the oracle"
@@ -65,13 +74,22 @@ fn tiny_toy_cos_top3_one_visible_test() {
     let a = audit(&p, &AuditConfig::default());
     let (all, v) = (&a[0].admission[0], &a[0].admission[1]);
     // top-k admits all 9, 6 of which fail; V admits c_0001, c_0004, c_0010 (fails test 3), c_0008.
-    assert_eq!((all.admitted, all.admitted_nonpass, all.excluded_pass), (9, 6, 0));
+    assert_eq!(
+        (all.admitted, all.admitted_nonpass, all.excluded_pass),
+        (9, 6, 0)
+    );
     assert_eq!((v.admitted, v.admitted_nonpass, v.excluded_pass), (4, 1, 0));
     assert_eq!(v.tasks_with_admitted_pass, 3);
     let (sa, sv) = (&a[0].selection[0], &a[0].selection[1]);
     // exec@1 (row ties) = 1/3; exec-verified@1: q_0001 c_0001, q_0002 c_0004, q_0003 c_0010 (N).
-    assert_eq!((sa.first_pass, sa.first_nonpass, sa.first_abstain), (1, 2, 0));
-    assert_eq!((sv.first_pass, sv.first_nonpass, sv.first_abstain), (2, 1, 0));
+    assert_eq!(
+        (sa.first_pass, sa.first_nonpass, sa.first_abstain),
+        (1, 2, 0)
+    );
+    assert_eq!(
+        (sv.first_pass, sv.first_nonpass, sv.first_abstain),
+        (2, 1, 0)
+    );
     assert_eq!(sa.uniform_pass.fraction, Some((1, 1)));
     assert_eq!(sv.uniform_pass.fraction, Some((5, 2)));
     // 3! orders; V passes q_0003 iff rank 2 is scanned before rank 1.
@@ -101,12 +119,21 @@ fn tiny_toy_cos_top3_one_visible_test() {
 #[test]
 fn tiny_toy_dot_top3_two_visible_tests() {
     let p = retrieval::build(&tiny(), "toy-dot", 3, 2, &run).unwrap();
-    assert_eq!(labels(&p, 2), ["rank 1 c_0006", "rank 2 c_0005", "rank 3 c_0008"]);
+    assert_eq!(
+        labels(&p, 2),
+        ["rank 1 c_0006", "rank 2 c_0005", "rank 3 c_0008"]
+    );
     let a = audit(&p, &AuditConfig::default());
     let (sa, sv) = (&a[0].selection[0], &a[0].selection[1]);
-    assert_eq!((sa.first_pass, sa.first_nonpass, sa.first_abstain), (2, 1, 0));
+    assert_eq!(
+        (sa.first_pass, sa.first_nonpass, sa.first_abstain),
+        (2, 1, 0)
+    );
     // Two visible tests reject every failing candidate here: verified@1 = 3/3.
-    assert_eq!((sv.first_pass, sv.first_nonpass, sv.first_abstain), (3, 0, 0));
+    assert_eq!(
+        (sv.first_pass, sv.first_nonpass, sv.first_abstain),
+        (3, 0, 0)
+    );
     assert_eq!(a[0].admission[1].admitted, 3);
     assert_eq!(a[0].admission[1].admitted_nonpass, 0);
     assert!(retrieval::build(&tiny(), "nope", 3, 2, &run).is_err());
@@ -121,7 +148,13 @@ fn mbpp_top1_matches_the_engine_exec_at_1() {
     }
     let engine = Engine::open(root, &EngineOptions::default()).unwrap();
     let p = retrieval::build(&engine, "all-mpnet-base-v2", 1, 3, &run).unwrap();
-    let a = audit(&p, &AuditConfig { draws: 1_000, ..AuditConfig::default() });
+    let a = audit(
+        &p,
+        &AuditConfig {
+            draws: 1_000,
+            ..AuditConfig::default()
+        },
+    );
     let s = engine.system_index("all-mpnet-base-v2").unwrap();
     let cfg = EvalConfig {
         policy: TiePolicy::Row,
@@ -135,5 +168,8 @@ fn mbpp_top1_matches_the_engine_exec_at_1() {
     // With one candidate, V can only keep or reject the rank-1 snippet.
     let v = &a[0].selection[1];
     assert_eq!(v.first_pass, a[0].selection[0].first_pass);
-    assert_eq!(v.first_pass + v.first_nonpass + v.first_abstain, engine.bundle.queries.len());
+    assert_eq!(
+        v.first_pass + v.first_nonpass + v.first_abstain,
+        engine.bundle.queries.len()
+    );
 }

@@ -36,8 +36,14 @@ fn task() -> TaskSpec {
     TaskSpec {
         task_id: "T/add".into(),
         function_name: "add".into(),
-        base: vec!["assert add(1, 2) == 3".into(), "assert add(0, 0) == 0".into()],
-        plus: vec!["assert add(-1, 1) == 0".into(), "assert add(7, -2) == 5".into()],
+        base: vec![
+            "assert add(1, 2) == 3".into(),
+            "assert add(0, 0) == 0".into(),
+        ],
+        plus: vec![
+            "assert add(-1, 1) == 0".into(),
+            "assert add(7, -2) == 5".into(),
+        ],
     }
 }
 
@@ -150,12 +156,18 @@ fn a_well_formed_correct_candidate_passes_everything() {
 #[test]
 fn each_exclusion_rule_of_the_structural_screen() {
     for (name, why) in [
-        ("constant", "2 counted assertion(s) < 3; excluded: 2 constant"),
+        (
+            "constant",
+            "2 counted assertion(s) < 3; excluded: 2 constant",
+        ),
         (
             "identical",
             "2 counted assertion(s) < 3; excluded: 1 identical-expression",
         ),
-        ("duplicate", "2 counted assertion(s) < 3; excluded: 1 duplicate"),
+        (
+            "duplicate",
+            "2 counted assertion(s) < 3; excluded: 1 duplicate",
+        ),
         (
             "no-call",
             "2 counted assertion(s) < 3; excluded: 1 not calling the target",
@@ -175,16 +187,30 @@ fn syntax_errors_fail_compilation_screen_and_execution_with_reasons() {
     assert_eq!(vector("code-syntax"), "- - - - - -");
     assert_eq!(reason("code-syntax", "C"), "SyntaxError");
     assert_eq!(reason("code-syntax", "E"), "compile-code:SyntaxError");
-    assert_eq!(reason("code-syntax", "P_b"), "ERROR:SyntaxError on base test 1");
-    assert_eq!(reason("code-syntax", "P+"), "base: ERROR:SyntaxError on base test 1");
+    assert_eq!(
+        reason("code-syntax", "P_b"),
+        "ERROR:SyntaxError on base test 1"
+    );
+    assert_eq!(
+        reason("code-syntax", "P+"),
+        "base: ERROR:SyntaxError on base test 1"
+    );
     assert_eq!(vector("tests-syntax"), "C - - - P_b P+");
-    assert_eq!(reason("tests-syntax", "S"), "self-tests do not compile (SyntaxError)");
+    assert_eq!(
+        reason("tests-syntax", "S"),
+        "self-tests do not compile (SyntaxError)"
+    );
     assert_eq!(reason("tests-syntax", "E"), "compile-tests:SyntaxError");
 }
 
 #[test]
 fn inline_import_of_the_candidate_module_fails_and_module_supply_completes() {
-    for name in ["from-solution", "import-solution", "your-module", "fn-module"] {
+    for name in [
+        "from-solution",
+        "import-solution",
+        "your-module",
+        "fn-module",
+    ] {
         assert_eq!(vector(name), "C S - E* P_b P+", "{name}");
         assert_eq!(admitted(name), "C S - - E* A* P_b", "{name}");
         assert_eq!(reason(name, "E"), "tests:ModuleNotFoundError", "{name}");
@@ -203,7 +229,10 @@ fn wrong_expectations_and_wrong_code_land_in_their_cells() {
     assert_eq!(reason("wrong-expectation", "E"), "tests:AssertionError");
     // Wrong code with self-consistent self-tests: admitted, fails the base suite.
     assert_eq!(vector("self-consistent-wrong"), "C S E E* - -");
-    assert_eq!(reason("self-consistent-wrong", "P_b"), "FAIL on base test 1");
+    assert_eq!(
+        reason("self-consistent-wrong", "P_b"),
+        "FAIL on base test 1"
+    );
     // Passes the base suite, fails an added test: admitted ∧ P_b ∧ ¬P+.
     assert_eq!(vector("plus-only-bug"), "C S E E* P_b -");
     assert_eq!(reason("plus-only-bug", "P+"), "FAIL on plus test 1");
@@ -217,7 +246,10 @@ fn exits_timeouts_and_import_time_errors_keep_their_class() {
     assert_eq!(reason("tests-timeout", "E"), "TIMEOUT");
     assert_eq!(vector("code-raises"), "C S - - - -");
     assert_eq!(reason("code-raises", "E"), "code:ValueError");
-    assert_eq!(reason("code-raises", "P_b"), "ERROR:ValueError on base test 1");
+    assert_eq!(
+        reason("code-raises", "P_b"),
+        "ERROR:ValueError on base test 1"
+    );
     // Self-tests run as __main__ (a script's guard fires); the suite's per-test namespaces do not.
     assert_eq!(vector("main-block"), "C S - - P_b P+");
     assert_eq!(reason("main-block", "E"), "code:AssertionError");

@@ -185,11 +185,17 @@ fn evidence(
             ),
             Verdict::new(sc.passes(), sc.reason()),
         ),
-        Err(e) => (Verdict::new(false, e.clone()), Verdict::new(false, e.clone())),
+        Err(e) => (
+            Verdict::new(false, e.clone()),
+            Verdict::new(false, e.clone()),
+        ),
     };
     let (e_ok, e_why) = selftest::run_from(inline, 1);
     let e = Verdict::new(e_ok, e_why.clone());
-    let aliases = screen.as_ref().map(|s| s.aliases.clone()).unwrap_or_default();
+    let aliases = screen
+        .as_ref()
+        .map(|s| s.aliases.clone())
+        .unwrap_or_default();
     let e_star = match supply {
         Some(r) => {
             let (ok, why) = selftest::run_from(r, 0);

@@ -209,8 +209,10 @@ mod tests {
             s.reason(),
             "2 counted assertion(s) < 3; excluded: 1 constant, 1 duplicate"
         );
-        let s = parse_screen("c=0:SyntaxError t=1 def=0 n=3 const=0 ident=0 dup=0 nocall=0 other=0 alias=")
-            .unwrap();
+        let s = parse_screen(
+            "c=0:SyntaxError t=1 def=0 n=3 const=0 ident=0 dup=0 nocall=0 other=0 alias=",
+        )
+        .unwrap();
         assert_eq!(s.code_error.as_deref(), Some("SyntaxError"));
         assert!(!s.passes());
         assert!(parse_screen("c=1 t=1 def=1 n=3").is_err());

@@ -30,23 +30,26 @@ fn exact(e: &Exact) -> Cell {
 
 /// Tables 3 / 6: admission counts and intervals per cohort and predicate.
 pub fn admission_table(pools: &PoolSet, audits: &[CohortAudit]) -> Table {
-    let mut t = Table::new("audit-admission", "Admission: admitted nonpasses and excluded passes")
-        .column("cohort", "cohort", Align::Left)
-        .column("predicate", "predicate", Align::Left)
-        .column("cand.", "candidates", Align::Right)
-        .column("tasks", "tasks", Align::Right)
-        .column("P+", "passes", Align::Right)
-        .column("N", "admitted", Align::Right)
-        .column("X", "admitted_nonpass", Align::Right)
-        .column("L", "excluded_pass", Align::Right)
-        .column("T+", "tasks_with_admitted_pass", Align::Right)
-        .column("X/N %", "x_over_n", Align::Right)
-        .column("lo", "x_over_n_low", Align::Right)
-        .column("hi", "x_over_n_high", Align::Right)
-        .column("undef.", "x_over_n_undefined_draws", Align::Right)
-        .column("X/all %", "x_over_all", Align::Right)
-        .column("lo", "x_over_all_low", Align::Right)
-        .column("hi", "x_over_all_high", Align::Right);
+    let mut t = Table::new(
+        "audit-admission",
+        "Admission: admitted nonpasses and excluded passes",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("predicate", "predicate", Align::Left)
+    .column("cand.", "candidates", Align::Right)
+    .column("tasks", "tasks", Align::Right)
+    .column("P+", "passes", Align::Right)
+    .column("N", "admitted", Align::Right)
+    .column("X", "admitted_nonpass", Align::Right)
+    .column("L", "excluded_pass", Align::Right)
+    .column("T+", "tasks_with_admitted_pass", Align::Right)
+    .column("X/N %", "x_over_n", Align::Right)
+    .column("lo", "x_over_n_low", Align::Right)
+    .column("hi", "x_over_n_high", Align::Right)
+    .column("undef.", "x_over_n_undefined_draws", Align::Right)
+    .column("X/all %", "x_over_all", Align::Right)
+    .column("lo", "x_over_all_low", Align::Right)
+    .column("hi", "x_over_all_high", Align::Right);
     let mut draws = 0;
     for a in audits {
         for c in &a.admission {
@@ -113,15 +116,18 @@ pub fn selection_table(audits: &[CohortAudit]) -> Table {
 
 /// Table 9: passed tasks over global orders, per predicate.
 pub fn orders_table(audits: &[CohortAudit]) -> Table {
-    let mut t = Table::new("audit-orders", "Order sensitivity: passed tasks over global orders")
-        .column("cohort", "cohort", Align::Left)
-        .column("predicate", "predicate", Align::Left)
-        .column("orders", "orders", Align::Right)
-        .column("default", "default_order", Align::Right)
-        .column("min", "min", Align::Right)
-        .column("median", "median", Align::Right)
-        .column("max", "max", Align::Right)
-        .column("mean", "mean", Align::Right);
+    let mut t = Table::new(
+        "audit-orders",
+        "Order sensitivity: passed tasks over global orders",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("predicate", "predicate", Align::Left)
+    .column("orders", "orders", Align::Right)
+    .column("default", "default_order", Align::Right)
+    .column("min", "min", Align::Right)
+    .column("median", "median", Align::Right)
+    .column("max", "max", Align::Right)
+    .column("mean", "mean", Align::Right);
     let mut notes = Vec::new();
     for a in audits {
         let o = &a.orders;
@@ -162,19 +168,22 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
 
 /// Table 9 (contrasts): expected transitions between two predicates under a shared order.
 pub fn transitions_table(audits: &[CohortAudit]) -> Table {
-    let mut t = Table::new("audit-transitions", "Order sensitivity: transitions between predicates")
-        .column("cohort", "cohort", Align::Left)
-        .column("from → to", "contrast", Align::Left)
-        .column("E[N→P]", "n_to_p", Align::Right)
-        .column("E[P→N]", "p_to_n", Align::Right)
-        .column("E[A→P]", "a_to_p", Align::Right)
-        .column("E[P→A]", "p_to_a", Align::Right)
-        .column("E[N→A]", "n_to_a", Align::Right)
-        .column("E[A→N]", "a_to_n", Align::Right)
-        .column("ΔP min", "delta_min", Align::Right)
-        .column("ΔP max", "delta_max", Align::Right)
-        .column("orders −", "orders_with_loss", Align::Right)
-        .column("orders +", "orders_with_gain", Align::Right);
+    let mut t = Table::new(
+        "audit-transitions",
+        "Order sensitivity: transitions between predicates",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("from → to", "contrast", Align::Left)
+    .column("E[N→P]", "n_to_p", Align::Right)
+    .column("E[P→N]", "p_to_n", Align::Right)
+    .column("E[A→P]", "a_to_p", Align::Right)
+    .column("E[P→A]", "p_to_a", Align::Right)
+    .column("E[N→A]", "n_to_a", Align::Right)
+    .column("E[A→N]", "a_to_n", Align::Right)
+    .column("ΔP min", "delta_min", Align::Right)
+    .column("ΔP max", "delta_max", Align::Right)
+    .column("orders −", "orders_with_loss", Align::Right)
+    .column("orders +", "orders_with_gain", Align::Right);
     for a in audits {
         for tr in &a.orders.transitions {
             let e = &tr.expected;

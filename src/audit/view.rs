@@ -49,7 +49,13 @@ fn badge(names: &[String], c: &Candidate) -> String {
     names
         .iter()
         .zip(&c.evidence)
-        .map(|(n, v)| if v.ok { n.clone() } else { "·".repeat(n.chars().count()) })
+        .map(|(n, v)| {
+            if v.ok {
+                n.clone()
+            } else {
+                "·".repeat(n.chars().count())
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

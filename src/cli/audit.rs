@@ -80,7 +80,7 @@ impl LazyOracle {
         let total = jobs.len();
         let step = (total / 20).max(1);
         let progress = |done: usize| {
-            if done % step == 0 || done == total {
+            if done.is_multiple_of(step) || done == total {
                 eprint!("\raudit: {done}/{total} pairs executed");
                 if done == total {
                     eprintln!();
@@ -163,11 +163,22 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     };
     let audits = account(&pools, &cfg);
     let tables = tables::all_tables(&pools, &audits);
+    // JSON is one document (tables plus the raw per-cohort results); the rest are concatenated.
+    let doc = serde_json::json!({
+        "mode": pools.mode,
+        "provenance": pools.provenance,
+        "tables": tables.iter().map(|t| t.to_json()).collect::<Vec<_>>(),
+        "cohorts": audits,
+    });
     let mut out = std::io::stdout().lock();
-    for t in &tables {
-        out.write_all(t.render(args.format).as_bytes())?;
-        if args.format == Format::Table || args.format == Format::Markdown {
-            out.write_all(b"\n")?;
+    if args.format == Format::Json {
+        out.write_all((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
+    } else {
+        for t in &tables {
+            out.write_all(t.render(args.format).as_bytes())?;
+            if args.format == Format::Table || args.format == Format::Markdown {
+                out.write_all(b"\n")?;
+            }
         }
     }
     if let Some(dir) = &args.out {
@@ -179,12 +190,15 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("writing {}", path.display()))?;
             }
         }
+        let path = dir.join("audit.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&doc)?)
+            .with_context(|| format!("writing {}", path.display()))?;
         let view = AuditView::build(&pools, &audits);
         let path = dir.join("audit-view.json");
         std::fs::write(&path, serde_json::to_string_pretty(&view)?)
             .with_context(|| format!("writing {}", path.display()))?;
         eprintln!(
-            "wrote {} tables × {} formats and audit-view.json under {}",
+            "wrote {} tables × {} formats, audit.json and audit-view.json under {}",
             tables.len(),
             Format::ALL.len(),
             dir.display()

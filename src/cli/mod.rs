@@ -170,4 +170,3 @@ pub fn build(_args: &BuildArgs) -> anyhow::Result<ExitCode> {
 pub fn verify(_args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     bail!("exec verify is not wired yet")
 }
-
