@@ -137,6 +137,34 @@ pub fn read_pool(path: &Path) -> anyhow::Result<Vec<PoolRow>> {
 /// Runs pairs through the oracle (or anything equivalent), results in input order.
 pub type Runner<'a> = dyn Fn(&[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> + 'a;
 
+/// Runs `jobs`, checking the runner answered each one.
+pub(crate) fn run_checked(
+    runner: &Runner<'_>,
+    jobs: &[(String, Vec<String>)],
+) -> anyhow::Result<Vec<SuiteResult>> {
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = runner(jobs)?;
+    if out.len() != jobs.len() {
+        bail!(
+            "the runner returned {} results for {} pairs",
+            out.len(),
+            jobs.len()
+        );
+    }
+    for (r, (_, tests)) in out.iter().zip(jobs) {
+        if r.outcomes.len() != tests.len() || r.observed.len() != tests.len() {
+            bail!(
+                "the runner returned {} outcomes for a pair of {} tests",
+                r.outcomes.len(),
+                tests.len()
+            );
+        }
+    }
+    Ok(out)
+}
+
 /// Deduplicated job list: identical (code, tests) pairs run once.
 #[derive(Default)]
 struct Jobs {
@@ -261,7 +289,7 @@ pub fn build(
         let s = first.add((r.code.clone(), all));
         idx.push((a, s));
     }
-    let res1 = runner(&first.jobs)?;
+    let res1 = run_checked(runner, &first.jobs)?;
     let screens: Vec<Result<Screen, String>> = idx
         .iter()
         .map(|&(a, _)| selftest::screen_from(&res1[a]))
@@ -278,11 +306,7 @@ pub fn build(
             _ => None,
         });
     }
-    let res2 = if second.jobs.is_empty() {
-        Vec::new()
-    } else {
-        runner(&second.jobs)?
-    };
+    let res2 = run_checked(runner, &second.jobs)?;
     // Group into cohorts → tasks → candidates in sample order.
     let all_tasks: BTreeSet<&str> = rows.iter().map(|r| r.task_id.as_str()).collect();
     let mut cohorts: BTreeMap<&str, Vec<usize>> = BTreeMap::new();

@@ -83,11 +83,7 @@ pub fn build(
             }
         }
     }
-    let ran = if jobs.is_empty() {
-        Vec::new()
-    } else {
-        runner(&jobs)?
-    };
+    let ran = super::generated::run_checked(runner, &jobs)?;
     let positions: Vec<i64> = (1..=k.min(bundle.corpus.len()) as i64).collect();
     let mut tasks = Vec::with_capacity(bundle.queries.len());
     for (q, top) in tops.iter().enumerate() {
