@@ -61,7 +61,8 @@ def __es_is_identical_cmp(expr):
 
 
 def __es_calls(expr, fname):
-    """The expression calls the target, by name or as an attribute (module.fname(...))."""
+    """The asserted expression (not the assert's message) calls the target, by name or as an
+    attribute (module.fname(...))."""
     for n in __es_ast.walk(expr):
         if isinstance(n, __es_ast.Call):
             f = n.func
@@ -110,6 +111,8 @@ def __es_screen(code, tests, fname):
             elif not __es_calls(node.test, fname):
                 nocall += 1
             else:
+                # The whole Assert node without positions: two asserts differing only in their
+                # message are distinct; re-asserting the same expression and message is not.
                 key = __es_ast.dump(node)
                 if key in seen:
                     dup += 1

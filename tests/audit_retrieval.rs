@@ -112,6 +112,8 @@ fn tiny_toy_cos_top3_one_visible_test() {
     }
     let view = AuditView::build(&p, &a);
     assert_eq!(view.tasks.len(), 3);
+    assert_eq!(view.tasks_of("toy-cos").count(), 3);
+    assert_eq!(view.tasks_of("other").count(), 0);
     assert_eq!(view.tasks[2].candidates[0].badge, "V ··");
     assert_eq!(view.tasks[2].first_admitted[1].1, Some(0));
 }

@@ -55,6 +55,8 @@ fn candidates() -> Vec<(&'static str, String, String)> {
         c("constant", ADD, &format!("{TWO}assert True\nassert 1 == 1\n")),
         c("identical", ADD, &format!("{TWO}assert add(1, 2) == add(1, 2)\n")),
         c("duplicate", ADD, &format!("{TWO}assert add(1, 1) == 2\n")),
+        c("message-variant", ADD, &format!("{TWO}assert add(1, 1) == 2, 'again'\n")),
+        c("call-in-message", ADD, &format!("{TWO}assert True, add(1, 1)\n")),
         c("no-call", ADD, &format!("{TWO}x = 3\nassert x == 3\n")),
         c("not-top-level", ADD, &format!("def test_add():\n    {}\ntest_add()\n", GOOD.trim_end().replace('\n', "\n    "))),
         c("lambda", "add = lambda a, b: a + b\n", GOOD),
@@ -180,6 +182,17 @@ fn each_exclusion_rule_of_the_structural_screen() {
         assert_eq!(reason(name, "S"), why, "{name}");
         assert_eq!(admitted(name), "C - E - E* - P_b", "{name}");
     }
+}
+
+#[test]
+fn duplicates_compare_whole_assert_nodes_and_calls_count_only_in_the_expression() {
+    // Same expression, different message: a distinct assertion AST.
+    assert_eq!(vector("message-variant"), "C S E E* P_b P+");
+    // A call in the message does not make a constant assertion count.
+    assert_eq!(
+        reason("call-in-message", "S"),
+        "2 counted assertion(s) < 3; excluded: 1 constant"
+    );
 }
 
 #[test]

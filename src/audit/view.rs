@@ -123,4 +123,9 @@ impl AuditView {
             provenance: pools.provenance.clone(),
         }
     }
+
+    /// The tasks of one cohort, in task-id order.
+    pub fn tasks_of<'a>(&'a self, cohort: &'a str) -> impl Iterator<Item = &'a TaskView> + 'a {
+        self.tasks.iter().filter(move |t| t.cohort == cohort)
+    }
 }
