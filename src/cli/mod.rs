@@ -1,8 +1,10 @@
 //! Command implementations behind the binary's subcommands. Each parses nothing itself (clap did)
 //! and only wires core results to output.
 
+mod audit;
 mod report;
 
+pub use audit::{audit, AuditArgs};
 pub use report::{report, ReportArgs};
 
 use crate::engine::{Engine, EngineOptions};
@@ -175,21 +177,6 @@ pub struct VerifyArgs {
     pub seed: u64,
 }
 
-/// `execscope audit`.
-#[derive(Args, Clone, Debug)]
-pub struct AuditArgs {
-    /// Bundle directory (retrieval pools).
-    pub bundle: Option<PathBuf>,
-    /// System whose top-k forms each pool.
-    #[arg(long)]
-    pub system: Option<String>,
-    #[arg(long, default_value_t = 10)]
-    pub k: usize,
-    /// Visible tests (the first m of each suite) used as self-tests.
-    #[arg(long, default_value_t = 3)]
-    pub visible: usize,
-}
-
 pub fn tui(_args: &TuiArgs) -> anyhow::Result<ExitCode> {
     bail!("the dashboard is not built yet")
 }
@@ -214,8 +201,4 @@ pub fn build(_args: &BuildArgs) -> anyhow::Result<ExitCode> {
 
 pub fn verify(_args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     bail!("exec verify is not wired yet")
-}
-
-pub fn audit(_args: &AuditArgs) -> anyhow::Result<ExitCode> {
-    bail!("audit is not wired yet")
 }
