@@ -99,6 +99,60 @@ impl Engine {
             .collect()
     }
 
+    /// Run the oracle on every (query, snippet) pair that some system ranks in its top `depth` (or
+    /// that is the query's own canonical or paired distractor) and that the cache does not hold;
+    /// merge the verdicts into the truth and re-evaluate. Returns the new cache rows (keyed in the
+    /// bundle's detected encoding) so a caller may append them to the bundle's cache file.
+    pub fn execute_missing(
+        &mut self,
+        oracle: &crate::oracle::Oracle,
+        depth: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Vec<crate::bundle::ExecRecord> {
+        use std::collections::BTreeSet;
+        let b = &self.bundle;
+        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+        for (q, query) in b.queries.iter().enumerate() {
+            for &c in query.correct.iter().chain(&query.paired) {
+                pairs.insert((q, c));
+            }
+            for s in &self.scores {
+                for c in rank::top_k(s.row(q), depth) {
+                    pairs.insert((q, c as usize));
+                }
+            }
+        }
+        let missing: Vec<(usize, usize)> = pairs
+            .into_iter()
+            .filter(|&(q, c)| self.truth.source(q, c) == PassSource::Label)
+            .collect();
+        let jobs: Vec<(String, Vec<String>)> = missing
+            .iter()
+            .map(|&(q, c)| (b.corpus[c].code.clone(), b.queries[q].tests.clone()))
+            .collect();
+        let total = jobs.len();
+        let results = oracle.run_batch(&jobs, &|done| progress(done, total));
+        let key = bundle::tests_key_fn(b.tests_key_encoding.as_deref());
+        let runner = oracle.runner_string();
+        let mut rows = Vec::new();
+        for ((q, c), r) in missing.into_iter().zip(results) {
+            let Ok(r) = r else { continue };
+            let ok = r.passes_all();
+            rows.push(crate::bundle::ExecRecord {
+                code_sha256: bundle::code_sha256(&self.bundle.corpus[c].code),
+                tests_sha256: key(&self.bundle.queries[q].tests),
+                outcomes: r.outcomes.iter().map(ToString::to_string).collect(),
+                passes_all_tests: ok,
+                runner: runner.clone(),
+            });
+            self.truth.set(q, c, ok);
+        }
+        self.bundle.cache.extend(rows.iter().cloned());
+        let cfg = self.config();
+        self.reevaluate(&cfg);
+        rows
+    }
+
     /// Per system: how many (query, snippet) pairs in the top `k` got their PASS verdict from the
     /// label fallback instead of the execution cache.
     pub fn label_fallbacks_in_top(&self, k: usize) -> Vec<usize> {

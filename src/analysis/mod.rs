@@ -4,6 +4,7 @@
 pub mod deception;
 pub mod density;
 pub mod misses;
+pub mod significance;
 
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;

@@ -1,9 +1,11 @@
 //! Command implementations behind the binary's subcommands. Each parses nothing itself (clap did)
 //! and only wires core results to output.
 
+mod audit;
 mod build;
 mod report;
 
+pub use audit::{audit, AuditArgs};
 pub use report::{report, ReportArgs};
 
 use crate::engine::{Engine, EngineOptions};
@@ -50,6 +52,13 @@ pub struct EvalArgs {
     /// Leave out the BM25 baseline.
     #[arg(long = "no-bm25")]
     pub no_bm25: bool,
+    /// Run the execution oracle on pairs the cache lacks (every top-10 pair and each query's own
+    /// snippets) instead of falling back to the labels.
+    #[arg(long)]
+    pub execute: bool,
+    /// With --execute: append the new rows to the bundle's data/execution_cache.jsonl.
+    #[arg(long = "save-cache", requires = "execute")]
+    pub save_cache: bool,
 }
 
 impl Default for EvalArgs {
@@ -59,6 +68,8 @@ impl Default for EvalArgs {
             tie_eps: 0.0,
             ks: vec![1, 3, 5, 10],
             no_bm25: false,
+            execute: false,
+            save_cache: false,
         }
     }
 }
@@ -94,7 +105,30 @@ impl EvalArgs {
 pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Engine> {
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
     let opts = eval.engine_options()?;
-    Engine::open(&root, &opts).with_context(|| format!("loading bundle {}", root.display()))
+    let mut engine =
+        Engine::open(&root, &opts).with_context(|| format!("loading bundle {}", root.display()))?;
+    if eval.execute {
+        let oracle = crate::oracle::Oracle::new(crate::oracle::OracleConfig::default())
+            .context("starting the execution oracle")?;
+        eprintln!(
+            "execution oracle: isolation {}, {}",
+            oracle.isolation(),
+            oracle.runner_string()
+        );
+        let rows = engine.execute_missing(&oracle, 10, &|done, total| {
+            if done == total || done % 200 == 0 {
+                eprint!("\rexecuted {done}/{total} missing pairs");
+            }
+        });
+        eprintln!("\rexecuted {} missing pairs                ", rows.len());
+        if eval.save_cache && !rows.is_empty() {
+            let path = root.join("data/execution_cache.jsonl");
+            crate::oracle::ExecCache::append(&path, &rows)
+                .with_context(|| format!("appending to {}", path.display()))?;
+            eprintln!("appended {} rows to {}", rows.len(), path.display());
+        }
+    }
+    Ok(engine)
 }
 
 /// `execscope tui`.
@@ -144,21 +178,6 @@ pub struct VerifyArgs {
     pub seed: u64,
 }
 
-/// `execscope audit`.
-#[derive(Args, Clone, Debug)]
-pub struct AuditArgs {
-    /// Bundle directory (retrieval pools).
-    pub bundle: Option<PathBuf>,
-    /// System whose top-k forms each pool.
-    #[arg(long)]
-    pub system: Option<String>,
-    #[arg(long, default_value_t = 10)]
-    pub k: usize,
-    /// Visible tests (the first m of each suite) used as self-tests.
-    #[arg(long, default_value_t = 3)]
-    pub visible: usize,
-}
-
 pub fn tui(_args: &TuiArgs) -> anyhow::Result<ExitCode> {
     bail!("the dashboard is not built yet")
 }
@@ -187,8 +206,4 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 pub fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
     build::verify(&root, args)
-}
-
-pub fn audit(_args: &AuditArgs) -> anyhow::Result<ExitCode> {
-    bail!("audit is not wired yet")
 }

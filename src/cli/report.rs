@@ -1,40 +1,64 @@
 //! `execscope report`: the leaderboard and the other tables, in every format.
 
 use super::{open_engine, EvalArgs};
+use crate::analysis::significance::{SigConfig, Significance};
 use crate::analysis::Anatomy;
-use crate::report::{anatomy, leaderboard, results, Format};
+use crate::atomic::write_atomic;
+use crate::engine::Engine;
+use crate::metrics::{EvalConfig, TiePolicy};
+use crate::report::{anatomy, leaderboard, pairs, results, Format, Table};
+use crate::stats::spearman;
+use anyhow::{bail, Context};
+use clap::Args;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
-const ANATOMY_TABLES: [&str; 7] = [
+/// Every table `--table` accepts, in the order `--all` writes them.
+pub const TABLES: [&str; 11] = [
+    "leaderboard",
+    "domains",
     "misses",
     "density",
+    "pairs",
     "bugtypes",
     "deception-domains",
     "editsize",
     "gaps",
     "difficulty",
+    "stacked",
 ];
-use clap::Args;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// `execscope report`.
 #[derive(Args, Clone, Debug)]
 pub struct ReportArgs {
     /// Bundle directory (default: the embedded benchmark).
     pub bundle: Option<PathBuf>,
-    /// Output format.
+    /// Output format: table, json, csv, markdown, latex.
     #[arg(long, default_value = "table", value_parser = parse_format)]
     pub format: Format,
-    /// Which table: leaderboard, domains.
+    /// Which table: leaderboard, domains, misses, density, pairs, bugtypes, deception-domains,
+    /// editsize, gaps, difficulty, stacked.
     #[arg(long, default_value = "leaderboard")]
     pub table: String,
+    /// Metric cell for `--table pairs` (e.g. exec@1, execp@3, ndcg@10, mrr).
+    #[arg(long, default_value = "exec@1")]
+    pub metric: String,
+    /// Write every table in every format plus the release-schema JSON files into --out.
+    #[arg(long)]
+    pub all: bool,
     /// Also write results/<system>.json in the release's schema into the bundle (or --out).
     #[arg(long = "write-results")]
     pub write_results: bool,
-    /// Directory for written files (default: the bundle).
+    /// Directory for written files (default: the bundle for --write-results; required by --all).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Bootstrap replicates for intervals and paired tests.
+    #[arg(long, default_value_t = crate::stats::DEFAULT_REPLICATES)]
+    pub bootstrap: usize,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = crate::stats::RELEASE_SEED)]
+    pub seed: u64,
     #[command(flatten)]
     pub eval: EvalArgs,
 }
@@ -43,35 +67,115 @@ fn parse_format(s: &str) -> Result<Format, String> {
     s.parse()
 }
 
+/// Builds tables on demand, computing each core result at most once.
+struct Tables<'a> {
+    engine: &'a Engine,
+    sig_cfg: SigConfig,
+    lb: Option<leaderboard::Leaderboard>,
+    sig: Option<Significance>,
+    anatomy: Option<Anatomy>,
+}
+
+impl<'a> Tables<'a> {
+    fn new(engine: &'a Engine, sig_cfg: SigConfig) -> Self {
+        Tables {
+            engine,
+            sig_cfg,
+            lb: None,
+            sig: None,
+            anatomy: None,
+        }
+    }
+
+    fn lb(&mut self) -> &leaderboard::Leaderboard {
+        self.lb
+            .get_or_insert_with(|| leaderboard::build(self.engine))
+    }
+
+    fn sig(&mut self) -> &Significance {
+        let (engine, cfg) = (self.engine, self.sig_cfg);
+        self.sig
+            .get_or_insert_with(|| Significance::compute(engine, cfg))
+    }
+
+    fn anatomy(&mut self) -> &Anatomy {
+        let engine = self.engine;
+        self.anatomy.get_or_insert_with(|| Anatomy::compute(engine))
+    }
+
+    fn table(&mut self, name: &str, metric: &str) -> anyhow::Result<Table> {
+        let engine = self.engine;
+        Ok(match name {
+            "leaderboard" => {
+                self.lb();
+                self.sig();
+                leaderboard::table(self.lb.as_ref().unwrap(), self.sig.as_ref())
+            }
+            "domains" => leaderboard::domain_table(self.lb()),
+            "pairs" => {
+                let sig = self.sig();
+                pairs::pairs_table(engine, sig, metric).with_context(|| {
+                    format!(
+                        "unknown metric {metric:?} for --table pairs (one of: {})",
+                        sig.cells
+                            .iter()
+                            .map(|c| c.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })?
+            }
+            "misses" => anatomy::misses_table(self.anatomy()),
+            "density" => anatomy::density_table(self.anatomy()),
+            "bugtypes" => anatomy::bugtypes_table(self.anatomy()),
+            "deception-domains" => anatomy::domain_deception_table(self.anatomy(), &engine.bundle),
+            "editsize" => {
+                let a = self.anatomy();
+                let sizes: Vec<f64> = a.edit_sizes.iter().map(|&s| s as f64).collect();
+                let rho = spearman(&sizes, &a.dense_pair_deception());
+                anatomy::editsize_table(a, rho)
+            }
+            "gaps" => anatomy::gaps_table(self.anatomy()),
+            "difficulty" => anatomy::difficulty_table(self.anatomy(), &engine.bundle),
+            "stacked" => bail!("this bundle has no stacked distractors (build with --stacked)"),
+            other => bail!("unknown table {other:?} (one of: {})", TABLES.join(", ")),
+        })
+    }
+
+    /// The leaderboard JSON of the README schema.
+    fn leaderboard_json(&mut self) -> String {
+        self.lb();
+        self.sig();
+        let v = leaderboard::json(self.engine, self.lb.as_ref().unwrap(), self.sig.as_ref());
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    }
+}
+
 pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    if args.bootstrap == 0 {
+        bail!("--bootstrap needs at least 1 replicate");
+    }
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
-    let lb = leaderboard::build(&engine);
-    let text = match (args.table.as_str(), args.format) {
-        ("leaderboard", Format::Json) => {
-            serde_json::to_string_pretty(&leaderboard::json(&engine, &lb))? + "\n"
-        }
-        ("leaderboard", f) => leaderboard::table(&lb).render(f),
-        ("domains", f) => leaderboard::domain_table(&lb).render(f),
-        (name, f) if ANATOMY_TABLES.contains(&name) => {
-            let a = Anatomy::compute(&engine);
-            let t = match name {
-                "misses" => anatomy::misses_table(&a),
-                "density" => anatomy::density_table(&a),
-                "bugtypes" => anatomy::bugtypes_table(&a),
-                "deception-domains" => anatomy::domain_deception_table(&a, &engine.bundle),
-                "editsize" => anatomy::editsize_table(&a, None),
-                "gaps" => anatomy::gaps_table(&a),
-                _ => anatomy::difficulty_table(&a, &engine.bundle),
-            };
-            t.render(f)
-        }
-        (other, _) => anyhow::bail!(
-            "unknown table {other:?} (leaderboard, domains, {})",
-            ANATOMY_TABLES.join(", ")
-        ),
+    let sig_cfg = SigConfig {
+        replicates: args.bootstrap,
+        seed: args.seed,
     };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
+    let mut tables = Tables::new(&engine, sig_cfg);
+    if args.all {
+        let out = args
+            .out
+            .clone()
+            .context("--all needs --out DIR for the files it writes")?;
+        let n = write_all(&mut tables, &out, &args.metric)?;
+        eprintln!("wrote {n} files under {}", out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let text = if args.table == "leaderboard" && args.format == Format::Json {
+        tables.leaderboard_json()
+    } else {
+        tables.table(&args.table, &args.metric)?.render(args.format)
+    };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     if args.write_results {
         let root = args
             .out
@@ -85,4 +189,45 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every table in every format, plus results/*.json and tests/*.json in the release's schema
+/// (those three always under the `row` tie policy, as the release computed them).
+fn write_all(tables: &mut Tables<'_>, out: &Path, metric: &str) -> anyhow::Result<usize> {
+    let mut n = 0;
+    for name in TABLES {
+        let t = match tables.table(name, metric) {
+            Ok(t) => t,
+            Err(e) if name == "stacked" => {
+                eprintln!("skipped stacked: {e}");
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        for f in Format::ALL {
+            let text = if name == "leaderboard" && f == Format::Json {
+                tables.leaderboard_json()
+            } else {
+                t.render(f)
+            };
+            write_atomic(
+                &out.join(format!("{name}.{}", f.extension())),
+                text.as_bytes(),
+            )?;
+            n += 1;
+        }
+    }
+    let engine = tables.engine;
+    n += results::write_all(engine, out)?.len();
+    // Release-schema statistics under the release's own tie rule.
+    let row_evals = engine.evaluate_all(&EvalConfig {
+        policy: TiePolicy::Row,
+        ..engine.config()
+    });
+    let sig = Significance::from_evals(&row_evals, tables.sig_cfg);
+    let pj = serde_json::to_string_pretty(&pairs::pairwise_json(engine, &sig))?;
+    write_atomic(&out.join("tests/pairwise_tests.json"), pj.as_bytes())?;
+    let cj = serde_json::to_string_pretty(&pairs::intervals_json(engine, &sig))?;
+    write_atomic(&out.join("tests/confidence_intervals.json"), cj.as_bytes())?;
+    Ok(n + 2)
 }

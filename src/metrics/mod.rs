@@ -78,6 +78,18 @@ impl Metric {
     pub const AT_K: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
 }
 
+/// Every metric cell in display order for the given cutoffs: (metric, k index, key).
+pub fn metric_keys(ks: &[usize]) -> Vec<(Metric, usize, String)> {
+    let mut out = Vec::new();
+    for m in Metric::AT_K {
+        for (ki, &k) in ks.iter().enumerate() {
+            out.push((m, ki, m.key(k)));
+        }
+    }
+    out.push((Metric::Mrr, 0, "mrr".to_string()));
+    out
+}
+
 /// One query's metric values (each vector indexed like `EvalConfig::ks`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueryEval {

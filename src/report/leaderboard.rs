@@ -2,7 +2,9 @@
 //! Rendered by `report` (every format, plus the documented JSON schema) and by the dashboard.
 
 use super::table::{Align, Cell, Table};
+use crate::analysis::significance::Significance;
 use crate::engine::Engine;
+pub use crate::metrics::metric_keys;
 use crate::metrics::{Metric, TieCounts};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -41,21 +43,10 @@ impl LeaderRow {
 /// The leaderboard of an engine's current evaluation.
 #[derive(Clone, Debug)]
 pub struct Leaderboard {
+    pub n_queries: usize,
     pub ks: Vec<usize>,
     pub policy: String,
     pub rows: Vec<LeaderRow>,
-}
-
-/// Metric keys in display order for the given cutoffs.
-pub fn metric_keys(ks: &[usize]) -> Vec<(Metric, usize, String)> {
-    let mut out = Vec::new();
-    for m in Metric::AT_K {
-        for (ki, &k) in ks.iter().enumerate() {
-            out.push((m, ki, m.key(k)));
-        }
-    }
-    out.push((Metric::Mrr, 0, "mrr".to_string()));
-    out
 }
 
 pub fn build(engine: &Engine) -> Leaderboard {
@@ -112,21 +103,29 @@ pub fn build(engine: &Engine) -> Leaderboard {
         rows[i].shared_rank = rows.iter().filter(|x| x.rank == r).count() > 1;
     }
     Leaderboard {
+        n_queries: engine.bundle.queries.len(),
         ks: cfg.ks.clone(),
         policy: cfg.policy.as_str().to_string(),
         rows,
     }
 }
 
-/// The leaderboard as a table (rank, system, every metric, tie bounds).
-pub fn table(lb: &Leaderboard) -> Table {
+/// The leaderboard as a table (rank, system, every metric, tie bounds), with the exec@1
+/// intervals and tied-with-leader marks when `sig` is given.
+pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
     let mut t = Table::new("leaderboard", "Leaderboard")
         .column("rank", "rank", Align::Right)
         .column("system", "system", Align::Left)
         .column("sim", "similarity", Align::Left);
     let keys = metric_keys(&lb.ks);
-    for (_, _, key) in &keys {
+    let ci_key = sig.and_then(|s| s.cells.first().map(|c| c.key.clone()));
+    for (i, (_, _, key)) in keys.iter().enumerate() {
         t = t.column(key, key, Align::Right);
+        if i == 0 && ci_key.is_some() {
+            t = t
+                .column("95% CI (bootstrap)", &format!("{key}_ci95"), Align::Left)
+                .column("95% CI (Wilson)", &format!("{key}_wilson95"), Align::Left);
+        }
     }
     t = t
         .column("exec@1 pess", "exec@1_pessimistic", Align::Right)
@@ -146,8 +145,29 @@ pub fn table(lb: &Leaderboard) -> Table {
             Cell::text(&r.id),
             Cell::text(&r.similarity),
         ];
-        for (_, v) in &r.metrics {
-            row.push(Cell::num(*v, 3));
+        for (i, (key, v)) in r.metrics.iter().enumerate() {
+            let mut c = Cell::num(*v, 3);
+            if let Some(tier) = sig.and_then(|s| s.tier(key)) {
+                // Systems level with the best value are co-leaders, not "tied with" one.
+                let best = lb
+                    .rows
+                    .iter()
+                    .map(|x| x.metric(key))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                c.mark = tier.tied[r.system] && *v < best;
+            }
+            row.push(c);
+            if i == 0 {
+                if let Some(s) = sig {
+                    let iv = &s.intervals[0][r.system];
+                    let flag = if iv.degenerate { " (degenerate)" } else { "" };
+                    row.push(Cell::text(format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high)));
+                    row.push(Cell::text(match s.wilson[0][r.system] {
+                        Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
+                        None => "—".to_string(),
+                    }));
+                }
+            }
         }
         row.push(Cell::num(r.exec1_bounds[0], 3));
         row.push(Cell::num(r.exec1_bounds[2], 3));
@@ -158,14 +178,29 @@ pub fn table(lb: &Leaderboard) -> Table {
         });
         t.push(row);
     }
-    let best: Vec<usize> = (3..3 + keys.len()).collect();
+    let extra = if sig.is_some() { 2 } else { 0 };
+    let mut best: Vec<usize> = vec![3];
+    best.extend((4 + extra..3 + extra + keys.len()).collect::<Vec<_>>());
     t.mark_best(&best);
-    t.caption(format!(
-        "Means over queries; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
+    let mut caption = format!(
+        "Means over {} queries; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
          exec@1 pess/opt: passing snippets last/first within score ties. \
          tied pairs: (query, paired distractor) pairs scored exactly like the canonical.",
-        lb.policy
-    ))
+        lb.n_queries, lb.policy
+    );
+    if let Some(s) = sig {
+        let method = s
+            .tier(&keys[0].2)
+            .map(|t| t.method.clone())
+            .unwrap_or_default();
+        caption.push_str(&format!(
+            " Intervals: query-level percentile bootstrap ({} replicates, seed {}) and Wilson score; \
+             \"degenerate\" marks a bootstrap interval of zero width (e.g. [1, 1] at the ceiling). \
+             †: not distinguishable from the leader on that exec@k ({method}).",
+            s.config.replicates, s.config.seed
+        ));
+    }
+    t.caption(caption)
 }
 
 /// Per-domain exec@1 (systems × domains).
@@ -198,7 +233,7 @@ pub fn domain_table(lb: &Leaderboard) -> Table {
 }
 
 /// The documented report JSON (README, "Report JSON schema").
-pub fn json(engine: &Engine, lb: &Leaderboard) -> Value {
+pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Value {
     let b = &engine.bundle;
     let systems: Vec<Value> = lb
         .rows
@@ -213,11 +248,32 @@ pub fn json(engine: &Engine, lb: &Leaderboard) -> Value {
                 .iter()
                 .map(|(d, v)| (d.clone(), json!({"exec@1": v})))
                 .collect();
+            let mut intervals = Map::new();
+            let mut tied = Map::new();
+            if let Some(s) = sig {
+                for (ci, c) in s.cells.iter().enumerate() {
+                    let iv = &s.intervals[ci][r.system];
+                    let mut o = json!({
+                        "mean": iv.mean, "ci95_low": iv.low, "ci95_high": iv.high,
+                        "degenerate": iv.degenerate,
+                    });
+                    if let Some((lo, hi)) = s.wilson[ci][r.system] {
+                        o["wilson_low"] = json!(lo);
+                        o["wilson_high"] = json!(hi);
+                    }
+                    intervals.insert(c.key.clone(), o);
+                    if let Some(t) = s.tier(&c.key) {
+                        tied.insert(c.key.clone(), json!(t.tied[r.system]));
+                    }
+                }
+            }
             json!({
                 "id": r.id,
                 "similarity": r.similarity,
                 "rank": r.rank,
                 "metrics": metrics,
+                "intervals": intervals,
+                "tied_with_leader": tied,
                 "per_domain": per_domain,
                 "ties": {
                     "tied_pairs": r.ties.tied_pairs,
@@ -247,6 +303,8 @@ pub fn json(engine: &Engine, lb: &Leaderboard) -> Value {
             "cached_pairs": engine.truth.n_cached(),
             "note": "PASS comes from the execution cache; pairs it lacks fall back to correct_corpus_ids membership",
         },
+        "bootstrap": sig.map(|s| json!({"replicates": s.config.replicates, "seed": s.config.seed,
+            "tiers": s.tiers.first().map(|(_, t)| t.method.clone())})),
         "systems": systems,
     })
 }

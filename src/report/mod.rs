@@ -2,6 +2,7 @@
 
 pub mod anatomy;
 pub mod leaderboard;
+pub mod pairs;
 pub mod results;
 pub mod table;
 

@@ -1,0 +1,271 @@
+//! The audit's report tables (format-neutral [`Table`]s, rendered in every format).
+
+use super::account::{CohortAudit, Exact};
+use super::PoolSet;
+use crate::report::table::{Align, Cell, Table};
+use crate::stats::ClusterInterval;
+
+fn pct(v: Option<f64>) -> Cell {
+    match v {
+        Some(v) => Cell::num(100.0 * v, 2),
+        None => Cell::text("—"),
+    }
+}
+
+fn interval_cells(ci: &ClusterInterval) -> [Cell; 3] {
+    if ci.held {
+        [pct(ci.estimate), Cell::text("held"), Cell::text("held")]
+    } else {
+        [pct(ci.estimate), pct(ci.low), pct(ci.high)]
+    }
+}
+
+fn exact(e: &Exact) -> Cell {
+    Cell {
+        text: format!("{:.2} ({})", e.value, e.fraction_text()),
+        value: Some(e.value),
+        ..Cell::default()
+    }
+}
+
+/// Tables 3 / 6: admission counts and intervals per cohort and predicate.
+pub fn admission_table(pools: &PoolSet, audits: &[CohortAudit]) -> Table {
+    let mut t = Table::new(
+        "audit-admission",
+        "Admission: admitted nonpasses and excluded passes",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("predicate", "predicate", Align::Left)
+    .column("cand.", "candidates", Align::Right)
+    .column("tasks", "tasks", Align::Right)
+    .column("P+", "passes", Align::Right)
+    .column("N", "admitted", Align::Right)
+    .column("X", "admitted_nonpass", Align::Right)
+    .column("L", "excluded_pass", Align::Right)
+    .column("T+", "tasks_with_admitted_pass", Align::Right)
+    .column("X/N %", "x_over_n", Align::Right)
+    .column("lo", "x_over_n_low", Align::Right)
+    .column("hi", "x_over_n_high", Align::Right)
+    .column("undef.", "x_over_n_undefined_draws", Align::Right)
+    .column("X/all %", "x_over_all", Align::Right)
+    .column("lo", "x_over_all_low", Align::Right)
+    .column("hi", "x_over_all_high", Align::Right);
+    let mut draws = 0;
+    for a in audits {
+        for c in &a.admission {
+            draws = c.conditional.draws;
+            let mut row = vec![
+                Cell::text(&a.cohort),
+                Cell::text(&c.predicate),
+                Cell::int(c.candidates),
+                Cell::int(c.tasks),
+                Cell::int(c.passes),
+                Cell::int(c.admitted),
+                Cell::int(c.admitted_nonpass),
+                Cell::int(c.excluded_pass),
+                Cell::int(c.tasks_with_admitted_pass),
+            ];
+            let [e, lo, hi] = interval_cells(&c.conditional);
+            row.extend([e, lo, hi, Cell::int(c.conditional.undefined_draws)]);
+            row.extend(interval_cells(&c.unconditional));
+            t.push(row);
+        }
+    }
+    t.caption(format!(
+        "N admitted, X admitted ∧ ¬P+, L ¬admitted ∧ P+, T+ tasks with an admitted P+ candidate. \
+         Intervals: task-cluster bootstrap, {draws} draws, type-7 2.5/97.5 percentiles; undefined \
+         (zero-denominator) draws omitted and counted; held when the denominator is 0 or > 5% of \
+         draws are undefined. {}",
+        pools.provenance.join("; ")
+    ))
+}
+
+/// Table 7: first-admitted and uniform selectors.
+pub fn selection_table(audits: &[CohortAudit]) -> Table {
+    let mut t = Table::new("audit-selection", "Selection: task-level returns")
+        .column("cohort", "cohort", Align::Left)
+        .column("predicate", "predicate", Align::Left)
+        .column("tasks", "tasks", Align::Right)
+        .column("first P", "first_pass", Align::Right)
+        .column("first N", "first_nonpass", Align::Right)
+        .column("first A", "first_abstain", Align::Right)
+        .column("uniform P", "uniform_pass", Align::Right)
+        .column("uniform N", "uniform_nonpass", Align::Right)
+        .column("uniform A", "uniform_abstain", Align::Right);
+    for a in audits {
+        for s in &a.selection {
+            t.push(vec![
+                Cell::text(&a.cohort),
+                Cell::text(&s.predicate),
+                Cell::int(s.first_choice.len()),
+                Cell::int(s.first_pass),
+                Cell::int(s.first_nonpass),
+                Cell::int(s.first_abstain),
+                exact(&s.uniform_pass),
+                exact(&s.uniform_nonpass),
+                Cell::int(s.uniform_abstain),
+            ]);
+        }
+    }
+    t.caption(
+        "First: the admitted candidate earliest in pool order, or abstain. Uniform: exact \
+         expectation, a pool with n admitted of which k pass contributes k/n; an empty pool one \
+         abstention.",
+    )
+}
+
+/// Table 9: passed tasks over global orders, per predicate.
+pub fn orders_table(audits: &[CohortAudit]) -> Table {
+    let mut t = Table::new(
+        "audit-orders",
+        "Order sensitivity: passed tasks over global orders",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("predicate", "predicate", Align::Left)
+    .column("orders", "orders", Align::Right)
+    .column("default", "default_order", Align::Right)
+    .column("min", "min", Align::Right)
+    .column("median", "median", Align::Right)
+    .column("max", "max", Align::Right)
+    .column("mean", "mean", Align::Right);
+    let mut notes = Vec::new();
+    for a in audits {
+        let o = &a.orders;
+        let how = if o.exhaustive {
+            format!("all {}", o.orders)
+        } else {
+            notes.push(format!(
+                "{}: {}! orders exceed 40,320, so {} orders were sampled (seed {})",
+                a.cohort,
+                o.m,
+                o.orders,
+                o.seed.unwrap_or(0)
+            ));
+            format!("sample {}", o.orders)
+        };
+        for p in &o.per_predicate {
+            t.push(vec![
+                Cell::text(&a.cohort),
+                Cell::text(&p.predicate),
+                Cell::text(&how),
+                Cell::int(p.default_order),
+                Cell::int(p.min),
+                Cell::num(p.median, 1),
+                Cell::int(p.max),
+                Cell::num(p.mean, 3),
+            ]);
+        }
+    }
+    let mut cap = "Each global order permutes the pool positions and applies to every task; the \
+                   mean over all orders equals the uniform expectation."
+        .to_string();
+    if !notes.is_empty() {
+        cap.push(' ');
+        cap.push_str(&notes.join("; "));
+    }
+    t.caption(cap)
+}
+
+/// Table 9 (contrasts): expected transitions between two predicates under a shared order.
+pub fn transitions_table(audits: &[CohortAudit]) -> Table {
+    let mut t = Table::new(
+        "audit-transitions",
+        "Order sensitivity: transitions between predicates",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("from → to", "contrast", Align::Left)
+    .column("E[N→P]", "n_to_p", Align::Right)
+    .column("E[P→N]", "p_to_n", Align::Right)
+    .column("E[A→P]", "a_to_p", Align::Right)
+    .column("E[P→A]", "p_to_a", Align::Right)
+    .column("E[N→A]", "n_to_a", Align::Right)
+    .column("E[A→N]", "a_to_n", Align::Right)
+    .column("ΔP min", "delta_min", Align::Right)
+    .column("ΔP max", "delta_max", Align::Right)
+    .column("orders −", "orders_with_loss", Align::Right)
+    .column("orders +", "orders_with_gain", Align::Right);
+    for a in audits {
+        for tr in &a.orders.transitions {
+            let e = &tr.expected;
+            t.push(vec![
+                Cell::text(&a.cohort),
+                Cell::text(format!("{} → {}", tr.from, tr.to)),
+                Cell::num(e[1][0], 4),
+                Cell::num(e[0][1], 4),
+                Cell::num(e[2][0], 4),
+                Cell::num(e[0][2], 4),
+                Cell::num(e[1][2], 4),
+                Cell::num(e[2][1], 4),
+                Cell::text(tr.delta_min.to_string()),
+                Cell::text(tr.delta_max.to_string()),
+                Cell::int(tr.orders_with_loss),
+                Cell::int(tr.orders_with_gain),
+            ]);
+        }
+    }
+    t.caption(
+        "P pass, N nonpass, A abstain of the first-admitted return; E[·] is the mean over orders \
+         of the number of tasks making that move; ΔP = new − old passed tasks in one order.",
+    )
+}
+
+/// Retrieval only: how much of the rank-1 gap the visible tests close.
+pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table> {
+    let super::Mode::Retrieval { k, visible, .. } = &pools.mode else {
+        return None;
+    };
+    let mut t = Table::new(
+        "audit-retrieval",
+        "Retrieval: exec@1 vs exec-verified@1 over the top k",
+    )
+    .column("system", "system", Align::Left)
+    .column("k", "k", Align::Right)
+    .column("visible", "visible", Align::Right)
+    .column("queries", "queries", Align::Right)
+    .column("exec@1", "exec_at_1", Align::Right)
+    .column("exec-verified@1", "exec_verified_at_1", Align::Right)
+    .column("exec@k", "exec_at_k", Align::Right)
+    .column("gap closed", "gap_closed", Align::Right)
+    .column("wrong admits", "verified_nonpass", Align::Right)
+    .column("abstain", "verified_abstain", Align::Right);
+    for a in audits {
+        let (all, v) = (&a.selection[0], &a.selection[1]);
+        let n = all.first_choice.len();
+        let at_k = a.admission[0].tasks_with_admitted_pass;
+        let gap = at_k as f64 - all.first_pass as f64;
+        let closed = if gap > 0.0 {
+            (v.first_pass as f64 - all.first_pass as f64) / gap
+        } else {
+            f64::NAN
+        };
+        let frac = |x: usize| Cell::num(x as f64 / n.max(1) as f64, 4);
+        t.push(vec![
+            Cell::text(&a.cohort),
+            Cell::int(*k),
+            Cell::int(*visible),
+            Cell::int(n),
+            frac(all.first_pass),
+            frac(v.first_pass),
+            frac(at_k),
+            Cell::num(closed, 4),
+            Cell::int(v.first_nonpass),
+            Cell::int(v.first_abstain),
+        ]);
+    }
+    Some(t.caption(
+        "exec@1 under the row tie rule; exec-verified@1 returns the best-ranked top-k candidate \
+         passing the visible tests (abstains if none); gap closed = (verified − exec@1) / \
+         (exec@k − exec@1); wrong admits = returned candidates failing the whole suite.",
+    ))
+}
+
+/// Every table of an audit, in display order.
+pub fn all_tables(pools: &PoolSet, audits: &[CohortAudit]) -> Vec<Table> {
+    let mut v = Vec::new();
+    v.extend(retrieval_table(pools, audits));
+    v.push(admission_table(pools, audits));
+    v.push(selection_table(audits));
+    v.push(orders_table(audits));
+    v.push(transitions_table(audits));
+    v
+}

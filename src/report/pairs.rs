@@ -1,0 +1,171 @@
+//! System pairs (paper Table 5 / all pairs) and the release-schema statistics files
+//! `tests/pairwise_tests.json` and `tests/confidence_intervals.json`.
+
+use super::table::{Align, Cell, Table};
+use crate::analysis::significance::Significance;
+use crate::engine::Engine;
+use crate::metrics::Metric;
+use crate::stats::PairResult;
+use serde_json::{json, Map, Value};
+
+/// A pair result seen from the other side (B vs A).
+pub fn flipped(p: &PairResult) -> PairResult {
+    PairResult {
+        a_only: p.b_only,
+        b_only: p.a_only,
+        both: p.both,
+        neither: p.neither,
+        a_rate: p.b_rate,
+        b_rate: p.a_rate,
+        delta: -p.delta,
+        mcnemar_exact_p: p.mcnemar_exact_p,
+        bootstrap_ci_95: [-p.bootstrap_ci_95[1], -p.bootstrap_ci_95[0]],
+    }
+}
+
+/// Every pair as ("A", "B", result) with A < B in byte order, for one cell.
+pub fn named_pairs<'a>(
+    engine: &'a Engine,
+    sig: &Significance,
+    cell: usize,
+) -> Vec<(&'a str, &'a str, PairResult)> {
+    let mut out: Vec<(&str, &str, PairResult)> = sig
+        .pairs
+        .iter()
+        .map(|row| {
+            let (a, b) = (
+                engine.scores[row.a].id.as_str(),
+                engine.scores[row.b].id.as_str(),
+            );
+            let r = row.cells[cell];
+            if a.as_bytes() <= b.as_bytes() {
+                (a, b, r)
+            } else {
+                (b, a, flipped(&r))
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| (x.0.as_bytes(), x.1.as_bytes()).cmp(&(y.0.as_bytes(), y.1.as_bytes())));
+    out
+}
+
+/// All pairs on one metric cell.
+pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Table> {
+    let ci = sig.cell_index(key)?;
+    let cell = &sig.cells[ci];
+    let mut t = Table::new("pairs", &format!("System pairs on {key}"))
+        .column("A", "a", Align::Left)
+        .column("B", "b", Align::Left)
+        .column("A only", "a_only", Align::Right)
+        .column("B only", "b_only", Align::Right)
+        .column("both", "both", Align::Right)
+        .column("neither", "neither", Align::Right)
+        .column("A", "a_rate", Align::Right)
+        .column("B", "b_rate", Align::Right)
+        .column("Δ (A − B)", "delta", Align::Right)
+        .column("Δ 95% CI", "ci95", Align::Left)
+        .column("McNemar p", "mcnemar_exact_p", Align::Right);
+    for (a, b, r) in named_pairs(engine, sig, ci) {
+        t.push(vec![
+            Cell::text(a),
+            Cell::text(b),
+            Cell::int(r.a_only as usize),
+            Cell::int(r.b_only as usize),
+            Cell::int(r.both as usize),
+            Cell::int(r.neither as usize),
+            Cell::num(r.a_rate, 3),
+            Cell::num(r.b_rate, 3),
+            Cell::num(r.delta, 3),
+            Cell::text(format!(
+                "[{:+.3}, {:+.3}]",
+                r.bootstrap_ci_95[0], r.bootstrap_ci_95[1]
+            )),
+            match r.mcnemar_exact_p {
+                Some(p) => Cell::num(p, 4),
+                None => Cell::text("n/a"),
+            },
+        ]);
+    }
+    let test = if cell.binary {
+        "exact McNemar on the discordant counts (two-sided)".to_string()
+    } else if cell.metric == Metric::Exec {
+        format!(
+            "McNemar not applicable: per-query exec values are expectations under the `{}` tie policy",
+            sig.policy
+        )
+    } else {
+        "continuous metric: paired bootstrap only".to_string()
+    };
+    Some(t.caption(format!(
+        "Δ interval: paired query-level bootstrap ({} replicates, seed {}). Test: {test}. Counts for continuous metrics treat a value > 0 as a success.",
+        sig.config.replicates, sig.config.seed
+    )))
+}
+
+/// The release's metric names for a cell key.
+fn release_metric_name(metric: Metric, k: usize) -> Option<String> {
+    match metric {
+        Metric::Exec => Some(format!("exec@{k}")),
+        Metric::ExecP => Some(format!("execution_precision@{k}")),
+        Metric::Ndcg => Some(format!("ndcg@{k}")),
+        Metric::Mrr => None,
+    }
+}
+
+/// `tests/pairwise_tests.json`: keys "A vs B" (A < B in byte order), per metric and k.
+pub fn pairwise_json(engine: &Engine, sig: &Significance) -> Value {
+    let ks = engine.config().ks;
+    let mut out: Map<String, Value> = Map::new();
+    for (ci, c) in sig.cells.iter().enumerate() {
+        let Some(name) = release_metric_name(c.metric, ks[c.ki]) else {
+            continue;
+        };
+        for (a, b, r) in named_pairs(engine, sig, ci) {
+            let entry = out
+                .entry(format!("{a} vs {b}"))
+                .or_insert_with(|| Value::Object(Map::new()));
+            entry[&name] = json!(r);
+        }
+    }
+    Value::Object(out)
+}
+
+/// `tests/confidence_intervals.json`: per system and metric.
+pub fn intervals_json(engine: &Engine, sig: &Significance) -> Value {
+    let ks = engine.config().ks;
+    let mut out: Map<String, Value> = Map::new();
+    for (s, scores) in engine.scores.iter().enumerate() {
+        let mut m = Map::new();
+        for (ci, c) in sig.cells.iter().enumerate() {
+            let name = release_metric_name(c.metric, ks[c.ki]).unwrap_or_else(|| c.key.clone());
+            m.insert(name, json!(sig.intervals[ci][s]));
+        }
+        out.insert(scores.id.clone(), Value::Object(m));
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flipping_swaps_sides() {
+        let p = PairResult {
+            a_only: 3,
+            b_only: 1,
+            both: 2,
+            neither: 4,
+            a_rate: 0.5,
+            b_rate: 0.3,
+            delta: 0.2,
+            mcnemar_exact_p: Some(0.625),
+            bootstrap_ci_95: [0.1, 0.4],
+        };
+        let f = flipped(&p);
+        assert_eq!((f.a_only, f.b_only, f.a_rate, f.b_rate), (1, 3, 0.3, 0.5));
+        assert_eq!(f.delta, -0.2);
+        assert_eq!(f.bootstrap_ci_95, [-0.4, -0.1]);
+        assert_eq!(flipped(&f), p);
+    }
+}
