@@ -171,6 +171,20 @@ pub struct DenseSystem {
     pub invocation: Option<Invocation>,
 }
 
+/// One row of `data/stacked_distractors.jsonl` (paper Appendix G.2): 2–4 kept single edits of a
+/// canonical composed into one variant that still fails the suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedVariant {
+    pub id: String,
+    /// Query row.
+    pub query: usize,
+    /// Corpus rows of the single-edit distractors it composes.
+    pub parts: Vec<usize>,
+    pub n_edits: usize,
+    pub bug_types: Vec<String>,
+    pub code: String,
+}
+
 /// A loaded bundle. Built by `bundle::load`, or by hand in tests.
 #[derive(Clone, Debug, Default)]
 pub struct Bundle {
@@ -186,6 +200,10 @@ pub struct Bundle {
     pub tests_key_encoding: Option<String>,
     /// Non-fatal findings of the loader, shown by `check` and in reports.
     pub notes: Vec<String>,
+    /// Stacked variants, when the bundle carries `data/stacked_distractors.jsonl`.
+    pub stacked: Vec<StackedVariant>,
+    /// Per dense system id: the passage vectors of `stacked` (npz array `stacked`), rows aligned.
+    pub stacked_vectors: BTreeMap<String, Array2<f32>>,
 }
 
 impl Bundle {
