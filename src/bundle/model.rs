@@ -256,38 +256,7 @@ pub fn code_sha256(code: &str) -> String {
 /// The JSON array of tests exactly as Python's `json.dumps(tests, separators=(",", ":"))` writes
 /// it: compact, non-ASCII escaped as `\uXXXX` (surrogate pairs above the BMP).
 pub fn python_json_compact(tests: &[String]) -> String {
-    let mut out = String::from("[");
-    for (i, t) in tests.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_python_json_string(&mut out, t);
-    }
-    out.push(']');
-    out
-}
-
-fn push_python_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    super::derive::python_json_compact_like(tests, ",", true)
 }
 
 /// `tests_sha256` of the execution cache, in execscope's (and Python tooling's default) encoding.
