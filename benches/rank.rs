@@ -77,3 +77,15 @@ fn evaluate_only(bencher: divan::Bencher) {
     );
     bencher.bench(|| divan::black_box(engine.evaluate_all(&EvalConfig::default()).len()));
 }
+
+/// One 939 × 768 by 768 × 4,695 product (6.8 GFLOP): the GEMM throughput behind the figures above.
+#[divan::bench(sample_count = 5)]
+fn gemm_768(bencher: divan::Bencher) {
+    let q = ndarray::Array2::<f32>::from_shape_fn((939, 768), |(i, j)| {
+        ((i * 31 + j * 7) % 97) as f32 / 97.0
+    });
+    let c = ndarray::Array2::<f32>::from_shape_fn((4695, 768), |(i, j)| {
+        ((i * 13 + j * 5) % 89) as f32 / 89.0
+    });
+    bencher.bench(|| divan::black_box(rank::block_product(q.view(), c.view()).len()));
+}

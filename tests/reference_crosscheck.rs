@@ -19,14 +19,31 @@ fn row_policy_metrics_match_the_numpy_reference() {
         .arg(&ref_path)
         .status()
         .expect("python3 runs");
-    assert!(status.success(), "reference script failed (needs numpy: pip install numpy)");
-    let reference: Value = serde_json::from_str(&std::fs::read_to_string(&ref_path).unwrap()).unwrap();
+    assert!(
+        status.success(),
+        "reference script failed (needs numpy: pip install numpy)"
+    );
+    let reference: Value =
+        serde_json::from_str(&std::fs::read_to_string(&ref_path).unwrap()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
-        .args(["report", "--ties", "row", "--format", "json", "--no-bm25", "--bootstrap", "10"])
+        .args([
+            "report",
+            "--ties",
+            "row",
+            "--format",
+            "json",
+            "--no-bm25",
+            "--bootstrap",
+            "10",
+        ])
         .arg(&bundle)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let ours: Value = serde_json::from_slice(&out.stdout).unwrap();
     let n = ours["bundle"]["n_queries"].as_f64().unwrap();
     let systems = ours["systems"].as_array().unwrap();
@@ -41,7 +58,10 @@ fn row_policy_metrics_match_the_numpy_reference() {
             // order differently, which moves MRR by a hair; cutoff metrics must agree to within
             // one query.
             let tol = if key == "mrr" { 1e-4 } else { 1.0 / n + 1e-12 };
-            assert!((got - want).abs() <= tol, "{id} {key}: execscope {got} vs reference {want}");
+            assert!(
+                (got - want).abs() <= tol,
+                "{id} {key}: execscope {got} vs reference {want}"
+            );
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod deception;
 pub mod density;
 pub mod misses;
 pub mod significance;
+pub mod stacked;
 
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;

@@ -60,7 +60,7 @@ fn newline_terminated(tests: &[String]) -> String {
 }
 
 /// Python's `json.dumps(tests, separators=(sep, ":"), ensure_ascii=ascii)` for a list of strings.
-fn python_json_compact_like(tests: &[String], sep: &str, ascii: bool) -> String {
+pub(crate) fn python_json_compact_like(tests: &[String], sep: &str, ascii: bool) -> String {
     let mut out = String::from("[");
     for (i, t) in tests.iter().enumerate() {
         if i > 0 {

@@ -299,7 +299,7 @@ fn load_inner(
             systems.push(l.system);
         }
     }
-    Ok(Bundle {
+    let mut bundle = Bundle {
         root: root.to_path_buf(),
         queries,
         corpus,
@@ -309,5 +309,8 @@ fn load_inner(
         sha256: BTreeMap::new(),
         tests_key_encoding,
         notes,
-    })
+        ..Bundle::default()
+    };
+    super::stacked::load_stacked(&mut bundle, sha256)?;
+    Ok(bundle)
 }

@@ -16,6 +16,7 @@ pub mod load;
 pub mod model;
 pub mod npy;
 pub mod parse;
+pub mod stacked;
 pub mod synth;
 pub mod write;
 

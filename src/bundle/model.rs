@@ -171,6 +171,20 @@ pub struct DenseSystem {
     pub invocation: Option<Invocation>,
 }
 
+/// One row of `data/stacked_distractors.jsonl` (paper Appendix G.2): 2–4 kept single edits of a
+/// canonical composed into one variant that still fails the suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedVariant {
+    pub id: String,
+    /// Query row.
+    pub query: usize,
+    /// Corpus rows of the single-edit distractors it composes.
+    pub parts: Vec<usize>,
+    pub n_edits: usize,
+    pub bug_types: Vec<String>,
+    pub code: String,
+}
+
 /// A loaded bundle. Built by `bundle::load`, or by hand in tests.
 #[derive(Clone, Debug, Default)]
 pub struct Bundle {
@@ -186,6 +200,10 @@ pub struct Bundle {
     pub tests_key_encoding: Option<String>,
     /// Non-fatal findings of the loader, shown by `check` and in reports.
     pub notes: Vec<String>,
+    /// Stacked variants, when the bundle carries `data/stacked_distractors.jsonl`.
+    pub stacked: Vec<StackedVariant>,
+    /// Per dense system id: the passage vectors of `stacked` (npz array `stacked`), rows aligned.
+    pub stacked_vectors: BTreeMap<String, Array2<f32>>,
 }
 
 impl Bundle {
@@ -238,38 +256,7 @@ pub fn code_sha256(code: &str) -> String {
 /// The JSON array of tests exactly as Python's `json.dumps(tests, separators=(",", ":"))` writes
 /// it: compact, non-ASCII escaped as `\uXXXX` (surrogate pairs above the BMP).
 pub fn python_json_compact(tests: &[String]) -> String {
-    let mut out = String::from("[");
-    for (i, t) in tests.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_python_json_string(&mut out, t);
-    }
-    out.push(']');
-    out
-}
-
-fn push_python_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    super::derive::python_json_compact_like(tests, ",", true)
 }
 
 /// `tests_sha256` of the execution cache, in execscope's (and Python tooling's default) encoding.

@@ -290,6 +290,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
         sha256: Default::default(),
         tests_key_encoding: Some("python-json-compact".into()),
         notes: vec![format!("synthetic bundle, seed {}", spec.seed)],
+        ..Bundle::default()
     }
 }
 

@@ -137,7 +137,15 @@ impl<'a> Tables<'a> {
             }
             "gaps" => anatomy::gaps_table(self.anatomy()),
             "difficulty" => anatomy::difficulty_table(self.anatomy(), &engine.bundle),
-            "stacked" => bail!("this bundle has no stacked distractors (build with --stacked)"),
+            "stacked" => {
+                let cfg = self.sig_cfg;
+                match crate::analysis::stacked::stacked_deception(engine, cfg.replicates, cfg.seed) {
+                    Some(s) => anatomy::stacked_table(&s, cfg.replicates),
+                    None => bail!(
+                        "this bundle has no stacked variants with embeddings (build with --stacked, then embed)"
+                    ),
+                }
+            }
             other => bail!("unknown table {other:?} (one of: {})", TABLES.join(", ")),
         })
     }

@@ -130,6 +130,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
     t = t
         .column("exec@1 pess", "exec@1_pessimistic", Align::Right)
         .column("exec@1 opt", "exec@1_optimistic", Align::Right)
+        .column("tie@1", "straddling_cutoff_1", Align::Right)
         .column("tied pairs", "tied_pairs", Align::Right);
     for r in &lb.rows {
         let mut row = vec![
@@ -171,6 +172,10 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         }
         row.push(Cell::num(r.exec1_bounds[0], 3));
         row.push(Cell::num(r.exec1_bounds[2], 3));
+        row.push(match lb.ks.iter().position(|&k| k == 1) {
+            Some(i) => Cell::int(r.ties.at_cutoff[i]),
+            None => Cell::text("—"),
+        });
         row.push(Cell {
             text: format!("{}/{}", r.ties.tied_pairs, r.ties.pairs),
             value: Some(r.ties.tied_pairs as f64),
@@ -185,7 +190,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
     let mut caption = format!(
         "Means over {} queries; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
          exec@1 pess/opt: passing snippets last/first within score ties. \
-         tied pairs: (query, paired distractor) pairs scored exactly like the canonical.",
+         tie@1: queries whose exec@1 depends on the order inside a score tie. tied pairs: (query, paired distractor) pairs scored exactly like the canonical.",
         lb.n_queries, lb.policy
     );
     if let Some(s) = sig {
