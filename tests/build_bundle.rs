@@ -312,6 +312,23 @@ fn a_suite_that_never_looks_at_the_result_does_not_reject_the_control() {
         r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
         ["FAIL:ExecscopeNegativeControl", "pass"]
     );
+    // Arguments that are lambdas match by code, not identity; a different lambda does not match.
+    let code2 = "def apply(g, x):\n    return g(x)\n";
+    let lam: Vec<String> = vec![
+        "assert apply(lambda v: v * 2, 3) == 6".into(),
+        "assert apply(lambda v: v + 2, 3) == 5".into(),
+        "assert apply(lambda v: v * 2, 3) == 6 and apply(len, [1]) == 1".into(),
+    ];
+    let c = health::negative_control(code2, "apply", &lam).unwrap();
+    let r = oracle().run(&c, &lam).unwrap();
+    assert_eq!(
+        r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+        [
+            "FAIL:ExecscopeNegativeControl",
+            "pass",
+            "FAIL:ExecscopeNegativeControl"
+        ]
+    );
     // Never calls f: the control (and any wrong f) passes.
     let weak: Vec<String> = vec![
         "assert callable(f)".into(),

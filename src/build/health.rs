@@ -23,13 +23,25 @@ pub fn negative_control(code: &str, function_name: &str, tests: &[String]) -> Op
     let f = function_name;
     Some(format!(
         "{code}\n\n\
+         import types as __execscope_types\n\
          def __execscope_pack(*a, **k):\n    return (a, k)\n\
+         def __execscope_same(x, y):\n\
+         \x20   if isinstance(x, __execscope_types.FunctionType):\n\
+         \x20       return isinstance(y, __execscope_types.FunctionType) and \
+         x.__code__.co_code == y.__code__.co_code and x.__code__.co_consts == y.__code__.co_consts\n\
+         \x20   if type(x) is not type(y):\n\
+         \x20       return False\n\
+         \x20   if isinstance(x, (list, tuple)):\n\
+         \x20       return len(x) == len(y) and all(__execscope_same(a, b) for a, b in zip(x, y))\n\
+         \x20   if isinstance(x, dict):\n\
+         \x20       return list(x) == list(y) and all(__execscope_same(x[k], y[k]) for k in x)\n\
+         \x20   return bool(x == y)\n\
          __execscope_bad = __execscope_pack{args}\n\
          __execscope_orig = {f}\n\
          class {CONTROL_EXCEPTION}(Exception):\n    pass\n\
          def {f}(*a, **k):\n\
          \x20   try:\n\
-         \x20       same = bool(__execscope_pack(*a, **k) == __execscope_bad)\n\
+         \x20       same = __execscope_same(__execscope_pack(*a, **k), __execscope_bad)\n\
          \x20   except Exception:\n\
          \x20       same = False\n\
          \x20   if same:\n\
