@@ -8,7 +8,8 @@
 //! Execution goes through one [`Runner`](exec::Runner) (oracle worker pool, cache, progress bar);
 //! each gate submits all tasks' pairs as one batch. Everything written under `data/` is a pure
 //! function of the task file, the seed and the oracle's outcomes, so two builds of the same input
-//! are byte-identical; `build_report.json` (timings) is written after `SHA256SUMS` and is not
+//! are byte-identical (up to shipped snippets whose outcomes include resource exhaustion, see
+//! below); `build_report.json` (timings) is written after `SHA256SUMS` and is not
 //! listed in it, so the sums are reproducible too.
 
 pub mod assemble;
@@ -127,7 +128,27 @@ pub fn build(
         .stacked
         .then(|| stacked::build(&mut runner, &admitted, &bundle, opts.seed));
     runner.finish();
-    bundle.cache = runner.cache.records().to_vec();
+    // Cache rows for the pairs whose code the bundle ships (snippets, incl. cross-query pairs, and
+    // stacked rows): every row can be re-executed by `exec verify` from the bundle's own texts.
+    // Dropped mutants' rows stay in the memo and their outcomes in the build report; leaving them
+    // out also keeps the file reproducible, since a mutant that exhausts memory or time may end
+    // as `FAIL:MemoryError` on one run and `TIMEOUT` on another.
+    let shipped: std::collections::HashSet<String> = bundle
+        .corpus
+        .iter()
+        .map(|s| crate::bundle::code_sha256(&s.code))
+        .chain(stacked.iter().flat_map(|(rows, _)| {
+            rows.iter()
+                .filter_map(|r| r["code"].as_str().map(crate::bundle::code_sha256))
+        }))
+        .collect();
+    bundle.cache = runner
+        .cache
+        .records()
+        .iter()
+        .filter(|r| shipped.contains(&r.code_sha256))
+        .cloned()
+        .collect();
 
     // Files of an earlier build that this one may not rewrite must not end up in SHA256SUMS.
     for rel in [REPORT_FILE, STACKED_FILE] {

@@ -34,7 +34,8 @@ pub struct BuildReport {
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
     pub stacked: Option<StackedStats>,
-    /// Pairs handed to the oracle and the rows of the execution cache.
+    /// Pairs handed to the oracle, and the rows of the execution cache (pairs whose code the
+    /// bundle ships; dropped mutants' outcomes are in `dropped`).
     pub pairs_executed: usize,
     /// Pairs answered from an earlier build's memo instead of the oracle.
     pub pairs_reused: usize,
