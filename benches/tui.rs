@@ -12,8 +12,10 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 
 fn bundle() -> Option<PathBuf> {
-    let p = std::env::var_os("EXECSCOPE_BENCH_BUNDLE")
-        .map_or_else(|| PathBuf::from("/work/shared/data/mbpp-bundle"), PathBuf::from);
+    let p = std::env::var_os("EXECSCOPE_BENCH_BUNDLE").map_or_else(
+        || PathBuf::from("/work/shared/data/mbpp-bundle"),
+        PathBuf::from,
+    );
     p.join("data/queries.jsonl").is_file().then_some(p)
 }
 
@@ -49,7 +51,8 @@ fn main() {
 fn baseline_empty_frame(b: divan::Bencher) {
     let mut t = Terminal::new(TestBackend::new(200, 60)).unwrap();
     b.bench_local(|| {
-        t.draw(|f| f.render_widget(Block::bordered(), f.area())).unwrap();
+        t.draw(|f| f.render_widget(Block::bordered(), f.area()))
+            .unwrap();
     });
 }
 

@@ -78,9 +78,10 @@ impl App {
 
     /// An app that loads `root` in the background.
     pub fn new(root: PathBuf, opts: EngineOptions, theme: Theme) -> App {
-        let name = root
-            .file_name()
-            .map_or_else(|| root.display().to_string(), |n| n.to_string_lossy().to_string());
+        let name = root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().to_string(),
+        );
         let mut app = App::blank(theme, name, opts.eval.policy);
         app.jobs.push(Job::Load { root, opts });
         app
@@ -241,10 +242,7 @@ impl App {
     }
 
     fn input_mode(&self) -> bool {
-        matches!(
-            self.mode,
-            Mode::Filter | Mode::Picker { .. } | Mode::Prompt
-        )
+        matches!(self.mode, Mode::Filter | Mode::Picker { .. } | Mode::Prompt)
     }
 
     /// Translate a key through the command registry and handle it.
@@ -294,17 +292,27 @@ impl App {
             Action::Resize(..) => return,
             _ => {}
         }
-        if !matches!(action, Action::Click(_) | Action::ScrollUp | Action::ScrollDown) {
+        if !matches!(
+            action,
+            Action::Click(_) | Action::ScrollUp | Action::ScrollDown
+        ) {
             self.status = None;
         }
         let mut effects = Vec::new();
         match self.mode.clone() {
             Mode::Help => {
-                if matches!(action, Action::Help | Action::Back | Action::Quit | Action::Enter) {
+                if matches!(
+                    action,
+                    Action::Help | Action::Back | Action::Quit | Action::Enter
+                ) {
                     self.mode = Mode::Normal;
                 }
             }
-            Mode::Picker { compare, mut text, mut sel } => {
+            Mode::Picker {
+                compare,
+                mut text,
+                mut sel,
+            } => {
                 let items = self.picker_items(&text);
                 match action {
                     Action::Input(c) => {
@@ -328,7 +336,9 @@ impl App {
                             self.status = Some(format!(
                                 "{} system: {}",
                                 if compare { "compared" } else { "current" },
-                                self.data.as_ref().map_or("", |d| d.engine.scores[s].id.as_str())
+                                self.data
+                                    .as_ref()
+                                    .map_or("", |d| d.engine.scores[s].id.as_str())
                             ));
                         }
                         self.mode = Mode::Normal;
@@ -371,7 +381,10 @@ impl App {
                 if matches!(action, Action::Enter | Action::Back) {
                     self.mode = Mode::Normal;
                 }
-                if self.panes[self.tab].filter_input(&action, &mut cx).is_none() {
+                if self.panes[self.tab]
+                    .filter_input(&action, &mut cx)
+                    .is_none()
+                {
                     self.mode = Mode::Normal;
                 }
             }

@@ -74,52 +74,328 @@ use Scope::{Global as G, Input as I};
 /// Every command of the dashboard. Order is display order.
 pub static COMMANDS: &[Command] = &[
     // Input mode (prompt, filter, picker).
-    cmd(I, &[K(KeyCode::Enter)], "Enter", Action::Enter, "accept", "Accept the input / pick the highlighted item.", true),
-    cmd(I, &[K(KeyCode::Esc)], "Esc", Action::Back, "cancel", "Leave the prompt (a filter is cleared).", true),
-    cmd(I, &[K(KeyCode::Up), Key::Ctrl('p')], "↑", Action::Up, "prev", "Highlight the previous item.", true),
-    cmd(I, &[K(KeyCode::Down), Key::Ctrl('n')], "↓", Action::Down, "next", "Highlight the next item.", true),
-    cmd(I, &[K(KeyCode::Backspace)], "⌫", Action::Backspace, "delete", "Delete the last character.", false),
+    cmd(
+        I,
+        &[K(KeyCode::Enter)],
+        "Enter",
+        Action::Enter,
+        "accept",
+        "Accept the input / pick the highlighted item.",
+        true,
+    ),
+    cmd(
+        I,
+        &[K(KeyCode::Esc)],
+        "Esc",
+        Action::Back,
+        "cancel",
+        "Leave the prompt (a filter is cleared).",
+        true,
+    ),
+    cmd(
+        I,
+        &[K(KeyCode::Up), Key::Ctrl('p')],
+        "↑",
+        Action::Up,
+        "prev",
+        "Highlight the previous item.",
+        true,
+    ),
+    cmd(
+        I,
+        &[K(KeyCode::Down), Key::Ctrl('n')],
+        "↓",
+        Action::Down,
+        "next",
+        "Highlight the next item.",
+        true,
+    ),
+    cmd(
+        I,
+        &[K(KeyCode::Backspace)],
+        "⌫",
+        Action::Backspace,
+        "delete",
+        "Delete the last character.",
+        false,
+    ),
     // Global.
-    cmd(G, &[C('?')], "?", Action::Help, "help", "Show or hide this help.", true),
-    cmd(G, &[C('q'), Key::Ctrl('c')], "q", Action::Quit, "quit", "Quit the dashboard.", true),
-    cmd(G, &[K(KeyCode::Tab)], "Tab", Action::NextTab, "next tab", "Next pane (Shift-Tab: previous; 1–9: jump).", false),
-    cmd(G, &[K(KeyCode::BackTab)], "S-Tab", Action::PrevTab, "prev tab", "Previous pane.", false),
-    cmd(G, &[C('1')], "1", Action::Tab(0), "pane 1", "Leaderboard.", false),
-    cmd(G, &[C('2')], "2", Action::Tab(1), "pane 2", "Query browser.", false),
-    cmd(G, &[C('3')], "3", Action::Tab(2), "pane 3", "Deception.", false),
-    cmd(G, &[C('4')], "4", Action::Tab(3), "pane 4", "Density.", false),
-    cmd(G, &[C('5')], "5", Action::Tab(4), "pane 5", "Domains & difficulty.", false),
-    cmd(G, &[C('6')], "6", Action::Tab(5), "pane 6", "Pairs.", false),
-    cmd(G, &[C('7')], "7", Action::Tab(6), "pane 7", "Pane 7 (when present).", false),
-    cmd(G, &[K(KeyCode::Up), C('k')], "↑/k", Action::Up, "up", "Move up.", false),
-    cmd(G, &[K(KeyCode::Down), C('j')], "↓/j", Action::Down, "down", "Move down.", false),
-    cmd(G, &[K(KeyCode::Left), C('h')], "←/h", Action::Left, "left", "Move left (previous column / focus).", false),
-    cmd(G, &[K(KeyCode::Right), C('l')], "→/l", Action::Right, "right", "Move right (next column / focus).", false),
-    cmd(G, &[K(KeyCode::PageUp), Key::Ctrl('u')], "PgUp", Action::PageUp, "page up", "One page up.", false),
-    cmd(G, &[K(KeyCode::PageDown), Key::Ctrl('d')], "PgDn", Action::PageDown, "page down", "One page down.", false),
-    cmd(G, &[C('g'), K(KeyCode::Home)], "g", Action::Top, "top", "First item.", false),
-    cmd(G, &[C('G'), K(KeyCode::End)], "G", Action::Bottom, "bottom", "Last item.", false),
-    cmd(G, &[K(KeyCode::Esc)], "Esc", Action::Back, "back", "Leave live results / clear the filter / close.", false),
-    cmd(G, &[C('s')], "s", Action::PickSystem, "system", "Pick the current system (fuzzy).", true),
-    cmd(G, &[C('K')], "K", Action::CycleK, "cutoff k", "Next cutoff k (k alone moves up, vim style).", true),
-    cmd(G, &[C('t')], "t", Action::CycleTies, "ties", "Next tie policy: row → expected → pessimistic → optimistic (re-evaluates).", true),
-    cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: the corpus is ranked by BM25 as you type.", true),
-    cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Switch dark / light theme.", false),
+    cmd(
+        G,
+        &[C('?')],
+        "?",
+        Action::Help,
+        "help",
+        "Show or hide this help.",
+        true,
+    ),
+    cmd(
+        G,
+        &[C('q'), Key::Ctrl('c')],
+        "q",
+        Action::Quit,
+        "quit",
+        "Quit the dashboard.",
+        true,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Tab)],
+        "Tab",
+        Action::NextTab,
+        "next tab",
+        "Next pane (Shift-Tab: previous; 1–9: jump).",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::BackTab)],
+        "S-Tab",
+        Action::PrevTab,
+        "prev tab",
+        "Previous pane.",
+        false,
+    ),
+    cmd(
+        G,
+        &[
+            C('1'),
+            C('2'),
+            C('3'),
+            C('4'),
+            C('5'),
+            C('6'),
+            C('7'),
+            C('8'),
+            C('9'),
+        ],
+        "1–9",
+        Action::Tab(0),
+        "pane n",
+        "Jump to pane n (or click its tab).",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Up), C('k')],
+        "↑/k",
+        Action::Up,
+        "up",
+        "Move up.",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Down), C('j')],
+        "↓/j",
+        Action::Down,
+        "down",
+        "Move down.",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Left), C('h')],
+        "←/h",
+        Action::Left,
+        "left",
+        "Move left (previous column / focus).",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Right), C('l')],
+        "→/l",
+        Action::Right,
+        "right",
+        "Move right (next column / focus).",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::PageUp), Key::Ctrl('u')],
+        "PgUp",
+        Action::PageUp,
+        "page up",
+        "One page up.",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::PageDown), Key::Ctrl('d')],
+        "PgDn",
+        Action::PageDown,
+        "page down",
+        "One page down.",
+        false,
+    ),
+    cmd(
+        G,
+        &[C('g'), K(KeyCode::Home)],
+        "g",
+        Action::Top,
+        "top",
+        "First item.",
+        false,
+    ),
+    cmd(
+        G,
+        &[C('G'), K(KeyCode::End)],
+        "G",
+        Action::Bottom,
+        "bottom",
+        "Last item.",
+        false,
+    ),
+    cmd(
+        G,
+        &[K(KeyCode::Esc)],
+        "Esc",
+        Action::Back,
+        "back",
+        "Leave live results / clear the filter / close.",
+        false,
+    ),
+    cmd(
+        G,
+        &[C('s')],
+        "s",
+        Action::PickSystem,
+        "system",
+        "Pick the current system (fuzzy).",
+        true,
+    ),
+    cmd(
+        G,
+        &[C('K')],
+        "K",
+        Action::CycleK,
+        "cutoff k",
+        "Next cutoff k (k alone moves up, vim style).",
+        true,
+    ),
+    cmd(
+        G,
+        &[C('t')],
+        "t",
+        Action::CycleTies,
+        "ties",
+        "Next tie policy: row → expected → pessimistic → optimistic (re-evaluates).",
+        true,
+    ),
+    cmd(
+        G,
+        &[C(':')],
+        ":",
+        Action::LiveQuery,
+        "live query",
+        "Type a query: the corpus is ranked by BM25 as you type.",
+        true,
+    ),
+    cmd(
+        G,
+        &[C('T')],
+        "T",
+        Action::ToggleTheme,
+        "theme",
+        "Switch dark / light theme.",
+        false,
+    ),
     // Leaderboard.
-    cmd(Scope::Pane("leaderboard"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
-    cmd(Scope::Pane("leaderboard"), &[C('r')], "r", Action::ReverseSort, "reverse", "Reverse the sort order (←/→ or a header click picks the column).", true),
+    cmd(
+        Scope::Pane("leaderboard"),
+        &[K(KeyCode::Enter)],
+        "Enter",
+        Action::Enter,
+        "queries",
+        "Open the selected system's queries in the browser.",
+        true,
+    ),
+    cmd(
+        Scope::Pane("leaderboard"),
+        &[C('r')],
+        "r",
+        Action::ReverseSort,
+        "reverse",
+        "Reverse the sort order (←/→ or a header click picks the column).",
+        true,
+    ),
     // Browser.
-    cmd(Scope::Pane("browser"), &[C('/')], "/", Action::Filter, "filter", "Fuzzy-filter the query list (id, domain, function, text).", true),
-    cmd(Scope::Pane("browser"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "ranking", "Move the focus to the ranking (←/→ also switch focus).", false),
-    cmd(Scope::Pane("browser"), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
-    cmd(Scope::Pane("browser"), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
-    cmd(Scope::Pane("browser"), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
+    cmd(
+        Scope::Pane("browser"),
+        &[C('/')],
+        "/",
+        Action::Filter,
+        "filter",
+        "Fuzzy-filter the query list (id, domain, function, text).",
+        true,
+    ),
+    cmd(
+        Scope::Pane("browser"),
+        &[K(KeyCode::Enter)],
+        "Enter",
+        Action::Enter,
+        "ranking",
+        "Move the focus to the ranking (←/→ also switch focus).",
+        false,
+    ),
+    cmd(
+        Scope::Pane("browser"),
+        &[C('d')],
+        "d",
+        Action::ToggleDiff,
+        "diff",
+        "Code ↔ diff of the canonical against the selected snippet.",
+        true,
+    ),
+    cmd(
+        Scope::Pane("browser"),
+        &[C('c')],
+        "c",
+        Action::ToggleCompare,
+        "compare",
+        "Side-by-side rankings of the current and the compared system.",
+        true,
+    ),
+    cmd(
+        Scope::Pane("browser"),
+        &[C('S')],
+        "S",
+        Action::PickCompare,
+        "compare sys",
+        "Pick the compared system.",
+        false,
+    ),
     // Density.
-    cmd(Scope::Pane("density"), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
+    cmd(
+        Scope::Pane("density"),
+        &[C(' ')],
+        "Space",
+        Action::ToggleSelect,
+        "show/hide",
+        "Show or hide the selected system's line.",
+        true,
+    ),
     // Domains.
-    cmd(Scope::Pane("domains"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
+    cmd(
+        Scope::Pane("domains"),
+        &[K(KeyCode::Enter)],
+        "Enter",
+        Action::Enter,
+        "open query",
+        "Open the selected unsolved query in the browser.",
+        true,
+    ),
     // Pairs.
-    cmd(Scope::Pane("pairs"), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
+    cmd(
+        Scope::Pane("pairs"),
+        &[C('m')],
+        "m",
+        Action::CycleMetric,
+        "metric",
+        "Next metric family (exec, execp, ndcg).",
+        true,
+    ),
 ];
 
 /// The action bound to a key in this context: the active pane's commands first, then global ones.
@@ -142,7 +418,13 @@ pub fn lookup(ev: &KeyEvent, pane: &str, input: bool) -> Option<Action> {
     }
     active(pane, false)
         .find(|c| c.keys.iter().any(|k| k.matches(ev)))
-        .map(|c| c.action.clone())
+        .map(|c| match (&c.action, ev.code) {
+            // One entry serves all digit keys: the digit picks the pane.
+            (Action::Tab(_), KeyCode::Char(d @ '1'..='9')) => {
+                Action::Tab(d as usize - '1' as usize)
+            }
+            (a, _) => a.clone(),
+        })
 }
 
 /// Commands that apply on `pane` in normal mode, pane-specific first.
@@ -169,7 +451,9 @@ pub fn bar(pane: &str, input: bool) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Help overlay sections: (title, [(keys, help)]).
-pub fn help(panes: &[(&'static str, &'static str)]) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
+pub fn help(
+    panes: &[(&'static str, &'static str)],
+) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
     let pick = |s: Scope| -> Vec<(&'static str, &'static str)> {
         COMMANDS
             .iter()
@@ -184,7 +468,10 @@ pub fn help(panes: &[(&'static str, &'static str)]) -> Vec<(String, Vec<(&'stati
             out.push((title.to_string(), cmds));
         }
     }
-    out.push(("Prompts, filter and pickers".to_string(), pick(Scope::Input)));
+    out.push((
+        "Prompts, filter and pickers".to_string(),
+        pick(Scope::Input),
+    ));
     out
 }
 
@@ -200,7 +487,14 @@ mod tests {
     /// the help promise exactly one meaning per key.
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
-        let panes = ["leaderboard", "browser", "deception", "density", "domains", "pairs"];
+        let panes = [
+            "leaderboard",
+            "browser",
+            "deception",
+            "density",
+            "domains",
+            "pairs",
+        ];
         for pane in panes {
             for input in [false, true] {
                 let cmds: Vec<&Command> = active(pane, input).collect();
@@ -223,11 +517,27 @@ mod tests {
             lookup(&key(KeyCode::Enter), "leaderboard", false),
             Some(Action::Enter)
         );
-        assert_eq!(lookup(&key(KeyCode::Char('d')), "browser", false), Some(Action::ToggleDiff));
+        assert_eq!(
+            lookup(&key(KeyCode::Char('d')), "browser", false),
+            Some(Action::ToggleDiff)
+        );
         assert_eq!(lookup(&key(KeyCode::Char('d')), "pairs", false), None);
-        assert_eq!(lookup(&key(KeyCode::Char('k')), "pairs", false), Some(Action::Up));
-        assert_eq!(lookup(&key(KeyCode::Char('q')), "pairs", true), Some(Action::Input('q')));
-        assert_eq!(lookup(&key(KeyCode::Esc), "pairs", true), Some(Action::Back));
+        assert_eq!(
+            lookup(&key(KeyCode::Char('k')), "pairs", false),
+            Some(Action::Up)
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Char('3')), "pairs", false),
+            Some(Action::Tab(2))
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Char('q')), "pairs", true),
+            Some(Action::Input('q'))
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Esc), "pairs", true),
+            Some(Action::Back)
+        );
         let bar = bar("browser", false);
         assert!(bar.contains(&("/", "filter")) && bar.contains(&("q", "quit")));
     }

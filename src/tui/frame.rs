@@ -68,7 +68,8 @@ fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
         let label = format!(" {} {} ", i + 1, p.title());
         let w = label.chars().count() as u16;
         let st = if i == app.tab { th.tab_active } else { th.dim };
-        app.hits.push(Rect::new(x, area.y, w, 1).intersection(area), Hit::Tab(i));
+        app.hits
+            .push(Rect::new(x, area.y, w, 1).intersection(area), Hit::Tab(i));
         spans.push(Span::styled(label, st));
         spans.push(Span::raw(" "));
         x += w + 1;
@@ -87,7 +88,10 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
             th.dim,
         ));
         spans.push(Span::raw("system "));
-        spans.push(Span::styled(v.system_id(app.shared.system).to_string(), th.accent));
+        spans.push(Span::styled(
+            v.system_id(app.shared.system).to_string(),
+            th.accent,
+        ));
         spans.push(Span::raw(format!(" │ k={} │ ties ", v.k())));
         spans.push(Span::styled(app.policy.as_str(), th.accent));
         if let Some(p) = app.pending_policy() {
@@ -134,23 +138,44 @@ fn draw_help(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
     let panes: Vec<(&'static str, &'static str)> =
         app.panes.iter().map(|p| (p.id(), p.title())).collect();
-    let mut lines = Vec::new();
+    // Sections are laid out in columns so the whole registry fits on one screen.
+    let mut sections: Vec<Vec<Line>> = Vec::new();
     for (title, cmds) in commands::help(&panes) {
-        lines.push(Line::styled(title, th.title));
+        let mut lines = vec![Line::styled(title, th.title)];
         for (k, h) in cmds {
             lines.push(Line::from(vec![
-                Span::styled(format!("  {k:<10}"), th.accent),
+                Span::styled(format!(" {k:<6}"), th.accent),
                 Span::raw(h),
             ]));
         }
+        sections.push(lines);
     }
-    let r = centered(area, 96, area.height);
+    let r = centered(area, area.width, area.height);
     f.render_widget(Clear, r);
-    let p = Paragraph::new(lines)
-        .style(th.base)
-        .block(Block::bordered().title(" help — ? or Esc closes ").border_style(th.accent))
-        .wrap(Wrap { trim: false });
-    f.render_widget(p, r);
+    let blk = Block::bordered()
+        .title(" help — ? or Esc closes ")
+        .border_style(th.accent)
+        .style(th.base);
+    let inner = blk.inner(r);
+    f.render_widget(blk, r);
+    let total: usize = sections.iter().map(Vec::len).sum();
+    let ncols = if inner.width >= 120 { 3 } else { 2 };
+    let per = total.div_ceil(ncols).max(inner.height as usize / 2);
+    let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
+    for sec in sections {
+        let cur = cols.last_mut().expect("one column");
+        if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
+            cols.push(Vec::new());
+        }
+        cols.last_mut().expect("one column").extend(sec);
+    }
+    let areas = Layout::horizontal(vec![Constraint::Ratio(1, cols.len() as u32); cols.len()])
+        .spacing(2)
+        .split(inner);
+    // One line per command (cut at the column edge) so every key stays visible.
+    for (lines, a) in cols.into_iter().zip(areas.iter()) {
+        f.render_widget(Paragraph::new(lines), *a);
+    }
 }
 
 fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, sel: usize) {
@@ -165,7 +190,11 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
         Span::raw(text.to_string()),
         Span::styled("▏", th.accent),
     ])];
-    let current = if compare { app.shared.compare } else { app.shared.system };
+    let current = if compare {
+        app.shared.compare
+    } else {
+        app.shared.system
+    };
     for (i, &s) in items.iter().enumerate() {
         let sys = &d.engine.scores[s];
         let mark = if s == current { "●" } else { " " };
@@ -175,7 +204,11 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
         }
         lines.push(line);
     }
-    let title = if compare { " compare with " } else { " system " };
+    let title = if compare {
+        " compare with "
+    } else {
+        " system "
+    };
     f.render_widget(
         Paragraph::new(lines)
             .style(th.base)
@@ -186,11 +219,9 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
 
 /// A bordered block with the pane's title style; `focused` brightens the border.
 pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::Theme) -> Block<'a> {
-    Block::bordered().title(title).border_style(if focused {
-        th.accent
-    } else {
-        th.dim
-    })
+    Block::bordered()
+        .title(title)
+        .border_style(if focused { th.accent } else { th.dim })
 }
 
 /// Bold style for emphasis (used by panes for key numbers).

@@ -30,9 +30,21 @@ pub fn score(needle: &str, hay: &str) -> Option<i64> {
 }
 
 /// Indices of `items` matching `needle`, best first (stable among equal scores).
+///
+/// When some items contain the needle literally (case-insensitive), only those are kept: typing
+/// `gcd` should find `gcd`, not every text that happens to hold a g, a c and a d in order. Without
+/// a literal hit the subsequence match applies.
 pub fn filter<'a>(needle: &str, items: impl Iterator<Item = &'a str>) -> Vec<usize> {
+    let items: Vec<&str> = items.collect();
+    let lower = needle.trim().to_ascii_lowercase();
+    let literal = !lower.is_empty()
+        && items
+            .iter()
+            .any(|s| s.to_ascii_lowercase().contains(&lower));
     let mut hits: Vec<(i64, usize)> = items
+        .iter()
         .enumerate()
+        .filter(|(_, s)| !literal || s.to_ascii_lowercase().contains(&lower))
         .filter_map(|(i, s)| score(needle, s).map(|sc| (sc, i)))
         .collect();
     if !needle.trim().is_empty() {
@@ -51,8 +63,14 @@ mod tests {
         assert!(score("xyz", "count_vowels").is_none());
         assert_eq!(score("", "abc"), Some(0));
         // Contiguous word-start match beats a scattered one.
+        // A literal hit hides scattered subsequence matches; without one they are ranked.
         let order = filter("gcd", ["q_0001 strange_cards", "q_0003 gcd"].into_iter());
+        assert_eq!(order, vec![1]);
+        let order = filter("gcd", ["q_0001 strange_cards", "q_0003 g_c_d"].into_iter());
         assert_eq!(order, vec![1, 0]);
-        assert_eq!(filter("pal", ["count", "is_palindrome"].into_iter()), vec![1]);
+        assert_eq!(
+            filter("pal", ["count", "is_palindrome"].into_iter()),
+            vec![1]
+        );
     }
 }

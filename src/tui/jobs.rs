@@ -127,7 +127,12 @@ impl Job {
                 }
             }
             Job::Bm25 { engine } => {
-                let docs: Vec<&str> = engine.bundle.corpus.iter().map(|c| c.code.as_str()).collect();
+                let docs: Vec<&str> = engine
+                    .bundle
+                    .corpus
+                    .iter()
+                    .map(|c| c.code.as_str())
+                    .collect();
                 JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
             }
         }

@@ -10,8 +10,7 @@ use super::frame;
 use super::jobs::JobResult;
 use crate::tui::actions::Action;
 use crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseButton,
-    MouseEventKind,
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseButton, MouseEventKind,
 };
 use crossterm::execute;
 use crossterm::terminal::{
@@ -26,7 +25,12 @@ use std::time::Duration;
 /// Put the terminal back the way we found it. Safe to call twice.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(io::stdout(), LeaveAlternateScreen, DisableMouseCapture, crossterm::cursor::Show);
+    let _ = execute!(
+        io::stdout(),
+        LeaveAlternateScreen,
+        DisableMouseCapture,
+        crossterm::cursor::Show
+    );
 }
 
 /// Restore the terminal before the default panic message prints, so a panic stays readable.

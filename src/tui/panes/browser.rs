@@ -22,6 +22,9 @@ const RANKING: u8 = 11;
 /// How deep a query's ranking can be browsed.
 pub const DEPTH: usize = 100;
 
+/// (corpus row, dark theme, monochrome): what a highlighted snippet depends on.
+type CodeKey = (usize, bool, bool);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Focus {
     #[default]
@@ -40,7 +43,7 @@ pub struct BrowserPane {
     page_list: Cell<usize>,
     page_rank: Cell<usize>,
     /// Highlighted code per (corpus row, theme) — syntect is the costly part of a frame.
-    code_cache: RefCell<Option<((usize, bool, bool), Vec<Line<'static>>)>>,
+    code_cache: RefCell<Option<(CodeKey, Vec<Line<'static>>)>>,
 }
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).
@@ -155,14 +158,20 @@ impl Pane for BrowserPane {
                     cx.shared.compare = (cx.shared.system + 1) % d.engine.scores.len().max(1);
                 }
             }
-            Action::Click(Hit::Row { list: QUERIES, index }) => {
+            Action::Click(Hit::Row {
+                list: QUERIES,
+                index,
+            }) => {
                 if let Some(&q) = filtered(d, &self.filter).get(*index) {
                     cx.shared.query = q;
                     self.rank_sel = 0;
                 }
                 self.focus = Focus::Queries;
             }
-            Action::Click(Hit::Row { list: RANKING, index }) => {
+            Action::Click(Hit::Row {
+                list: RANKING,
+                index,
+            }) => {
                 self.rank_sel = *index;
                 self.focus = Focus::Ranking;
             }
@@ -219,7 +228,10 @@ impl Pane for BrowserPane {
             ]),
             None => Line::from(vec![
                 Span::styled(format!(" {} ", b.queries[q].id), th.title),
-                Span::styled(format!("under {} ", v.system_id(v.shared.system)), th.accent),
+                Span::styled(
+                    format!("under {} ", v.system_id(v.shared.system)),
+                    th.accent,
+                ),
                 Span::styled(format!("(k={}) ", v.k()), th.dim),
             ]),
         };
@@ -266,7 +278,11 @@ impl BrowserPane {
                 Span::styled(format!("{}/{} ", list.len(), b.queries.len()), th.dim),
             ])
         };
-        let blk = block(title, self.focus == Focus::Queries && v.shared.live.is_none(), th);
+        let blk = block(
+            title,
+            self.focus == Focus::Queries && v.shared.live.is_none(),
+            th,
+        );
         let inner = blk.inner(area);
         f.render_widget(blk, area);
         let h = inner.height.saturating_sub(1) as usize;
@@ -274,7 +290,10 @@ impl BrowserPane {
         let k = v.k();
         let ki = v.shared.k_index;
         let eval = &d.engine.evals[v.shared.system.min(d.engine.evals.len() - 1)];
-        let mut lines = vec![Line::styled(format!(" id       exec@{k} function"), th.header)];
+        let mut lines = vec![Line::styled(
+            format!(" id       exec@{k} function"),
+            th.header,
+        )];
         let pos = list.iter().position(|&q| q == v.shared.query);
         let offset = match pos {
             Some(p) if h > 0 && p >= h => p + 1 - h,
@@ -306,7 +325,10 @@ impl BrowserPane {
             let mut line = Line::from(vec![
                 Span::raw(head),
                 Span::styled(mark, st),
-                Span::raw(format!(" {}", name.chars().take(rest_w).collect::<String>())),
+                Span::raw(format!(
+                    " {}",
+                    name.chars().take(rest_w).collect::<String>()
+                )),
             ]);
             if Some(i) == pos {
                 line = line.style(if self.focus == Focus::Queries {
@@ -317,7 +339,10 @@ impl BrowserPane {
             }
             v.hits.push(
                 Rect::new(inner.x, inner.y + 1 + (i - offset) as u16, inner.width, 1),
-                Hit::Row { list: QUERIES, index: i },
+                Hit::Row {
+                    list: QUERIES,
+                    index: i,
+                },
             );
             lines.push(line);
         }
@@ -342,9 +367,8 @@ impl BrowserPane {
             .clone()
             .unwrap_or_else(|| snip.label.as_str().to_string());
         if self.diff {
-            let Some(canon) = canon.or_else(|| {
-                meta.and_then(|m| b.corpus_row(&m.canonical_id))
-            }) else {
+            let Some(canon) = canon.or_else(|| meta.and_then(|m| b.corpus_row(&m.canonical_id)))
+            else {
                 let blk = block(" diff ", false, th);
                 let inner = blk.inner(area);
                 f.render_widget(blk, area);

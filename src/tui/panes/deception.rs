@@ -38,8 +38,14 @@ impl Pane for DeceptionPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(_, t)| t.bugtypes.rows.len());
         match action {
-            Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top
-            | Action::Bottom | Action::ScrollUp | Action::ScrollDown => {
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
                 true
             }
@@ -72,7 +78,9 @@ impl Pane for DeceptionPane {
         let sys_col = bt.keys.iter().position(|k| *k == sys_id);
         let label_w = 24usize.min(inner.width as usize / 3);
         let text_w = 16usize;
-        let bar_w = (inner.width as usize).saturating_sub(label_w + text_w + 10).max(4);
+        let bar_w = (inner.width as usize)
+            .saturating_sub(label_w + text_w + 10)
+            .max(4);
         let mut lines = Vec::new();
         let per = 2usize;
         let visible = (inner.height as usize / per).max(1);
@@ -91,14 +99,21 @@ impl Pane for DeceptionPane {
                 let cell = &row[c];
                 lines.push(Line::from(vec![
                     Span::raw(" ".repeat(label_w + 1)),
-                    Span::styled(bar(cell.value.unwrap_or(f64::NAN) / 100.0, bar_w), th.bar_alt),
+                    Span::styled(
+                        bar(cell.value.unwrap_or(f64::NAN) / 100.0, bar_w),
+                        th.bar_alt,
+                    ),
                     Span::raw(format!(" {}", cell.text)),
                 ]));
             }
         }
         f.render_widget(Paragraph::new(lines), inner);
         // Edit-size buckets.
-        let blk = block(Line::styled(" Deception by edit size ", th.title), false, th);
+        let blk = block(
+            Line::styled(" Deception by edit size ", th.title),
+            false,
+            th,
+        );
         let inner = blk.inner(right);
         f.render_widget(blk, right);
         let order: Vec<usize> = (0..t.editsize.rows.len()).collect();

@@ -47,8 +47,14 @@ impl Pane for DensityPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(a, _)| a.systems.len());
         match action {
-            Action::Up | Action::Down | Action::Top | Action::Bottom | Action::PageUp
-            | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::PageUp
+            | Action::PageDown
+            | Action::ScrollUp
+            | Action::ScrollDown => {
                 self.selected = step(self.selected, n, action, n);
             }
             Action::ToggleSelect => {
@@ -77,8 +83,8 @@ impl Pane for DensityPane {
         let wide = area.width >= 110;
         let table_h = table.rows.len() as u16 + 3;
         let (chart_area, table_area) = if wide {
-            let [c, tb] = Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)])
-                .areas(area);
+            let [c, tb] =
+                Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)]).areas(area);
             (c, tb)
         } else {
             let [c, tb] =
@@ -95,9 +101,21 @@ impl Pane for DensityPane {
         let points: Vec<Vec<(f64, f64)>> = a
             .systems
             .iter()
-            .map(|s| s.density.iter().enumerate().map(|(d, &y)| (d as f64, y)).collect())
+            .map(|s| {
+                s.density
+                    .iter()
+                    .enumerate()
+                    .map(|(d, &y)| (d as f64, y))
+                    .collect()
+            })
             .collect();
-        let max_d = points.iter().map(Vec::len).max().unwrap_or(1).saturating_sub(1).max(1);
+        let max_d = points
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(1)
+            .saturating_sub(1)
+            .max(1);
         let datasets: Vec<Dataset> = a
             .systems
             .iter()
@@ -151,7 +169,11 @@ impl Pane for DensityPane {
         for i in 0..table.rows.len() {
             let shown = !self.hidden.contains(&i);
             ml.push(Line::styled(
-                if shown { format!("{} ", MARKERS[i % MARKERS.len()]) } else { "· ".to_string() },
+                if shown {
+                    format!("{} ", MARKERS[i % MARKERS.len()])
+                } else {
+                    "· ".to_string()
+                },
                 color(i),
             ));
         }

@@ -60,11 +60,20 @@ impl Pane for DomainsPane {
         };
         let list = misses::unsolved(&a.difficulty);
         match action {
-            Action::Up | Action::Down | Action::Top | Action::Bottom | Action::PageUp
-            | Action::PageDown | Action::ScrollUp | Action::ScrollDown => {
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::PageUp
+            | Action::PageDown
+            | Action::ScrollUp
+            | Action::ScrollDown => {
                 self.selected = step(self.selected, list.len(), action, self.page.get());
             }
-            Action::Click(Hit::Row { list: UNSOLVED, index }) => self.selected = *index,
+            Action::Click(Hit::Row {
+                list: UNSOLVED,
+                index,
+            }) => self.selected = *index,
             Action::Enter => {
                 if let Some(&q) = list.get(self.selected) {
                     cx.effects.push(Effect::OpenBrowser {
@@ -138,9 +147,10 @@ impl Pane for DomainsPane {
             &bars,
             th,
             block(
-                Line::from(vec![
-                    Span::styled(" Queries by systems solving at rank 1 ", th.title),
-                ]),
+                Line::from(vec![Span::styled(
+                    " Queries by systems solving at rank 1 ",
+                    th.title,
+                )]),
                 false,
                 th,
             ),
@@ -174,12 +184,18 @@ impl Pane for DomainsPane {
             }
             v.hits.push(
                 Rect::new(inner.x, inner.y + (i - offset) as u16, inner.width, 1),
-                Hit::Row { list: UNSOLVED, index: i },
+                Hit::Row {
+                    list: UNSOLVED,
+                    index: i,
+                },
             );
             lines.push(line);
         }
         if list.is_empty() {
-            lines.push(Line::styled(" every query is solved by some system", th.dim));
+            lines.push(Line::styled(
+                " every query is solved by some system",
+                th.dim,
+            ));
         }
         f.render_widget(Paragraph::new(lines), inner);
     }

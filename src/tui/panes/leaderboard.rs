@@ -29,7 +29,9 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     let d = v.data?;
     let (lb, table, _) = d.lb.as_ref()?;
     let key = format!("exec@{}", v.k());
-    let mut t = table.clone().column(&format!("{key} 95% CI"), "ci95", Align::Right);
+    let mut t = table
+        .clone()
+        .column(&format!("{key} 95% CI"), "ci95", Align::Right);
     let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
     for (row, &s) in t.rows.iter_mut().zip(&systems) {
         let ci = d
@@ -39,11 +41,7 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
             .and_then(|v| v.get(s));
         row.push(match ci {
             Some(&(lo, hi)) => Cell {
-                text: format!(
-                    "[{}, {}]",
-                    Cell::num(lo, 3).text,
-                    Cell::num(hi, 3).text
-                ),
+                text: format!("[{}, {}]", Cell::num(lo, 3).text, Cell::num(hi, 3).text),
                 value: Some(lo),
                 ..Cell::default()
             },
@@ -222,6 +220,9 @@ impl Pane for LeaderboardPane {
             )),
         ];
         let b = block(" Selected system ", false, th);
-        f.render_widget(Paragraph::new(lines).block(b).wrap(Wrap { trim: true }), bottom);
+        f.render_widget(
+            Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
+            bottom,
+        );
     }
 }

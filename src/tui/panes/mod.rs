@@ -84,7 +84,12 @@ pub fn step(sel: usize, len: usize, action: &Action, page: usize) -> usize {
 pub fn message(f: &mut Frame, area: Rect, text: &str, style: ratatui::style::Style) {
     use ratatui::widgets::Paragraph;
     let y = area.y + area.height / 2;
-    let r = Rect::new(area.x, y.min(area.bottom().saturating_sub(1)), area.width, 1);
+    let r = Rect::new(
+        area.x,
+        y.min(area.bottom().saturating_sub(1)),
+        area.width,
+        1,
+    );
     f.render_widget(
         Paragraph::new(text.to_string())
             .style(style)

@@ -154,10 +154,14 @@ impl Pane for PairsPane {
         let n = cx.data.map_or(0, |d| d.engine.evals.len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
-            Action::Up | Action::Down | Action::Top | Action::Bottom | Action::ScrollUp
-            | Action::ScrollDown | Action::PageUp | Action::PageDown => {
-                self.row = step(self.row, n, action, n)
-            }
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown
+            | Action::PageUp
+            | Action::PageDown => self.row = step(self.row, n, action, n),
             Action::Left => self.col = self.col.saturating_sub(1),
             Action::Right => self.col = (self.col + 1).min(n.saturating_sub(1)),
             _ => return false,
@@ -186,7 +190,11 @@ impl Pane for PairsPane {
         );
         let inner = blk.inner(top);
         f.render_widget(blk, top);
-        let label_w = (0..n).map(|s| v.system_id(s).chars().count()).max().unwrap_or(6).min(24);
+        let label_w = (0..n)
+            .map(|s| v.system_id(s).chars().count())
+            .max()
+            .unwrap_or(6)
+            .min(24);
         let avail = (inner.width as usize).saturating_sub(label_w + 1);
         let cell_w = (avail / n.max(1)).clamp(7, 16);
         let with_p = cell_w >= 14;
@@ -197,7 +205,8 @@ impl Pane for PairsPane {
         };
         let mut header = vec![Span::raw(" ".repeat(label_w + 1))];
         for b in 0..n {
-            header.push(Span::styled(format!("{:>w$}", name(b, cell_w - 1), w = cell_w), th.header));
+            let id: String = v.system_id(b).chars().take(cell_w - 1).collect();
+            header.push(Span::styled(format!("{id:>cell_w$}"), th.header));
         }
         let mut lines = vec![Line::from(header)];
         for (a, row) in cells.iter().enumerate() {
@@ -216,7 +225,10 @@ impl Pane for PairsPane {
                 };
                 let st = if sel { st.patch(th.selected) } else { st };
                 spans.push(Span::styled(format!("{t1:>cell_w$}"), st));
-                second.push(Span::styled(format!("{t2:>cell_w$}"), if sel { st } else { th.dim }));
+                second.push(Span::styled(
+                    format!("{t2:>cell_w$}"),
+                    if sel { st } else { th.dim },
+                ));
             }
             lines.push(Line::from(spans));
             lines.push(Line::from(second));
@@ -242,7 +254,8 @@ impl Pane for PairsPane {
                 c.b_rate,
                 c.delta,
                 fmt_p(c.p),
-                c.ci95.map_or("…".to_string(), |[l, h]| format!("[{l:+.3}, {h:+.3}]"))
+                c.ci95
+                    .map_or("…".to_string(), |[l, h]| format!("[{l:+.3}, {h:+.3}]"))
             )),
         ];
         if !binary {
@@ -252,7 +265,10 @@ impl Pane for PairsPane {
             ));
         }
         text.push(Line::styled(
-            format!("Test: {}. Colour: p<.001 / <.01 / <.05 / larger.", self.stats.describe()),
+            format!(
+                "Test: {}. Colour: p<.001 / <.01 / <.05 / larger.",
+                self.stats.describe()
+            ),
             th.dim,
         ));
         f.render_widget(

@@ -3,7 +3,11 @@
 /// A bar of `frac` ∈ [0, 1] of `width` cells, padded with spaces to exactly `width` cells.
 pub fn bar(frac: f64, width: usize) -> String {
     const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-    let frac = if frac.is_finite() { frac.clamp(0.0, 1.0) } else { 0.0 };
+    let frac = if frac.is_finite() {
+        frac.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let eighths = (frac * width as f64 * 8.0).round() as usize;
     let full = eighths / 8;
     let mut s = "█".repeat(full.min(width));

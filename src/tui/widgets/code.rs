@@ -62,7 +62,10 @@ pub fn highlight(code: &str, theme: &Theme) -> Vec<Line<'static>> {
                 if style.font_style.contains(FontStyle::ITALIC) {
                     st = st.add_modifier(Modifier::ITALIC);
                 }
-                Span::styled(text.trim_end_matches(['\n', '\r']).replace('\t', "    "), st)
+                Span::styled(
+                    text.trim_end_matches(['\n', '\r']).replace('\t', "    "),
+                    st,
+                )
             })
             .collect();
         out.push(Line::from(spans));
@@ -71,7 +74,9 @@ pub fn highlight(code: &str, theme: &Theme) -> Vec<Line<'static>> {
 }
 
 fn plain(code: &str) -> Vec<Line<'static>> {
-    code.lines().map(|l| Line::from(l.replace('\t', "    "))).collect()
+    code.lines()
+        .map(|l| Line::from(l.replace('\t', "    ")))
+        .collect()
 }
 
 /// Prefix each line with its 1-based number.

@@ -45,15 +45,26 @@ mod tests {
     #[test]
     fn marks_only_the_changed_characters() {
         let th = Theme::new(ThemeKind::Dark, true);
-        let lines = diff_lines("a = 1\nif a < b:\n    x\n", "a = 1\nif a <= b:\n    x\n", &th);
+        let lines = diff_lines(
+            "a = 1\nif a < b:\n    x\n",
+            "a = 1\nif a <= b:\n    x\n",
+            &th,
+        );
         let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        assert_eq!(text, vec!["  a = 1", "- if a < b:", "+ if a <= b:", "      x"]);
+        assert_eq!(
+            text,
+            vec!["  a = 1", "- if a < b:", "+ if a <= b:", "      x"]
+        );
         // The inserted "=" is the only emphasised span of the + line.
         let plus = &lines[2];
         let emph: Vec<&str> = plus
             .spans
             .iter()
-            .filter(|s| s.style.add_modifier.contains(ratatui::style::Modifier::REVERSED))
+            .filter(|s| {
+                s.style
+                    .add_modifier
+                    .contains(ratatui::style::Modifier::REVERSED)
+            })
             .map(|s| s.content.as_ref())
             .collect();
         assert_eq!(emph, vec!["="]);

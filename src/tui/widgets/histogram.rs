@@ -12,7 +12,9 @@ pub fn render(f: &mut Frame, area: Rect, bars: &[(String, u64)], th: &Theme, blo
     let n = bars.len().max(1) as u16;
     let gap = u16::from(inner.width >= n * 3);
     let width = ((inner.width.saturating_sub(gap * n)) / n).max(1);
-    let labels = bars.iter().all(|(l, _)| l.chars().count() <= width as usize);
+    let labels = bars
+        .iter()
+        .all(|(l, _)| l.chars().count() <= width as usize);
     let bs: Vec<Bar> = bars
         .iter()
         .map(|(l, v)| {

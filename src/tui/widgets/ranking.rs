@@ -39,7 +39,10 @@ pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
 fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
     let b = &d.engine.bundle;
     let s = &b.corpus[c];
-    let kind = s.bug_type.clone().unwrap_or_else(|| s.label.as_str().to_string());
+    let kind = s
+        .bug_type
+        .clone()
+        .unwrap_or_else(|| s.label.as_str().to_string());
     match q.map(|q| &b.queries[q]) {
         Some(query) if query.correct.contains(&c) => ("canonical".to_string(), true),
         Some(query) if query.paired.contains(&c) => (format!("★{kind}"), true),
@@ -74,7 +77,10 @@ pub fn render(
     let th = v.theme;
     let b = &d.engine.bundle;
     if rows.is_empty() {
-        f.render_widget(Paragraph::new(Line::styled(" no results (type a query)", th.dim)), area);
+        f.render_widget(
+            Paragraph::new(Line::styled(" no results (type a query)", th.dim)),
+            area,
+        );
         return;
     }
     let w = area.width as usize;
@@ -84,34 +90,56 @@ pub fn render(
         .max()
         .unwrap_or(4)
         .clamp(4, 14);
-    let bar_w = if w >= 90 { 12 } else if w >= 70 { 8 } else { 4 };
-    let kind_w = if w >= 80 { 24 } else { 14 };
-    let (lo, hi) = rows.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
-        (lo.min(r.score), hi.max(r.score))
-    });
+    let bar_w = if w >= 90 {
+        12
+    } else if w >= 70 {
+        8
+    } else if w >= 60 {
+        4
+    } else {
+        0
+    };
+    let kind_w = if w >= 80 { 24 } else { 13 };
+    let (lo, hi) = rows
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+            (lo.min(r.score), hi.max(r.score))
+        });
     let k = v.k();
     let h = area.height.saturating_sub(1) as usize;
     let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
     let mut lines = vec![Line::styled(
         format!(
-            "{:>4} {:>9} {} {} {} pass tests",
+            "{:>4} {:>9} {}{} {} pass tests",
             "#",
             "score",
-            fit("", bar_w),
+            if bar_w > 0 {
+                format!("{} ", fit("", bar_w))
+            } else {
+                String::new()
+            },
             fit("id", id_w),
             fit("role", kind_w)
         ),
         th.header,
     )];
     for (i, r) in rows.iter().enumerate().skip(offset).take(h) {
-        let frac = if hi > lo { (r.score - lo) / (hi - lo) } else { 1.0 };
+        let frac = if hi > lo {
+            (r.score - lo) / (hi - lo)
+        } else {
+            1.0
+        };
         let (kind, own) = role(d, q, r.corpus);
         let rank_st = if i < k { th.accent } else { th.dim };
         let mut spans = vec![
             Span::styled(format!("{:>4}", i + 1), rank_st),
             Span::raw(format!(" {:>9.4} ", r.score)),
             Span::styled(bar(frac, bar_w), th.bar),
-            Span::raw(format!(" {} ", fit(&b.corpus[r.corpus].id, id_w))),
+            Span::raw(format!(
+                "{}{} ",
+                if bar_w > 0 { " " } else { "" },
+                fit(&b.corpus[r.corpus].id, id_w)
+            )),
             Span::styled(
                 format!("{} ", fit(&kind, kind_w)),
                 if own { Style::default() } else { th.dim },
@@ -140,7 +168,11 @@ pub fn render(
         }
         let mut line = Line::from(spans);
         if i == sel {
-            line = line.style(if focused { th.selected } else { th.selected_unfocused });
+            line = line.style(if focused {
+                th.selected
+            } else {
+                th.selected_unfocused
+            });
         }
         v.hits.push(
             Rect::new(area.x, area.y + 1 + (i - offset) as u16, area.width, 1),
@@ -175,27 +207,48 @@ pub fn side_by_side(
         let rect = halves[side];
         let w = rect.width as usize;
         let id_w = 10.min(w / 3);
-        let mut lines = vec![Line::from(vec![
-            Span::styled(fit(v.system_id(sys), w.saturating_sub(10)), th.header),
-            Span::styled(" pass tie", th.header),
-        ])];
+        let mut lines = vec![Line::from(vec![Span::styled(
+            fit(
+                &format!("{:>3} {:>8} {}", "#", "score", v.system_id(sys)),
+                w,
+            ),
+            th.header,
+        )])];
         // The right side follows the left side's scroll so the same ranks face each other.
         for (i, r) in rows.iter().enumerate().skip(offset).take(h) {
             let (kind, own) = role(d, Some(v.shared.query), r.corpus);
             let p = r.pass.unwrap_or(false);
             let kw = w.saturating_sub(id_w + 24);
             let mut line = Line::from(vec![
-                Span::styled(format!("{:>3}", i + 1), if i < v.k() { th.accent } else { th.dim }),
-                Span::raw(format!(" {:>8.4} {} ", r.score, fit(&bundle.corpus[r.corpus].id, id_w))),
-                Span::styled(fit(&kind, kw), if own { Style::default() } else { th.dim }),
-                Span::styled(if p { " ✓ " } else { " ✗ " }, if p { th.good } else { th.bad }),
                 Span::styled(
-                    if r.tie > 1 { format!("={}", r.tie) } else { String::new() },
+                    format!("{:>3}", i + 1),
+                    if i < v.k() { th.accent } else { th.dim },
+                ),
+                Span::raw(format!(
+                    " {:>8.4} {} ",
+                    r.score,
+                    fit(&bundle.corpus[r.corpus].id, id_w)
+                )),
+                Span::styled(fit(&kind, kw), if own { Style::default() } else { th.dim }),
+                Span::styled(
+                    if p { " ✓ " } else { " ✗ " },
+                    if p { th.good } else { th.bad },
+                ),
+                Span::styled(
+                    if r.tie > 1 {
+                        format!("={}", r.tie)
+                    } else {
+                        String::new()
+                    },
                     th.warn,
                 ),
             ]);
             if Some(r.corpus) == chosen {
-                line = line.style(if side == 0 { th.selected } else { th.selected_unfocused });
+                line = line.style(if side == 0 {
+                    th.selected
+                } else {
+                    th.selected_unfocused
+                });
             }
             if side == 0 {
                 v.hits.push(
@@ -215,7 +268,10 @@ pub fn side_by_side(
                         ));
                     }
                 } else {
-                    lines.push(Line::styled("  selected snippet is below the shown depth", th.dim));
+                    lines.push(Line::styled(
+                        "  selected snippet is below the shown depth",
+                        th.dim,
+                    ));
                 }
             }
         }

@@ -66,6 +66,9 @@ pub fn shown(c: &Cell) -> String {
     }
 }
 
+/// Extra style of a cell from (table row, column, cell).
+pub type CellStyle<'a> = dyn Fn(usize, usize, &Cell) -> Style + 'a;
+
 /// Everything one table draw needs.
 pub struct TableView<'a> {
     pub table: &'a Table,
@@ -80,7 +83,7 @@ pub struct TableView<'a> {
     /// Column kept in view (and underlined in the header).
     pub focus_col: Option<usize>,
     /// Extra style per (table row, column, cell), e.g. heat-map colours.
-    pub cell_style: Option<&'a dyn Fn(usize, usize, &Cell) -> Style>,
+    pub cell_style: Option<&'a CellStyle<'a>>,
     /// Mouse regions are recorded under this list id.
     pub list: u8,
 }
@@ -137,11 +140,11 @@ impl TableView<'_> {
         }
         let mut cols: Vec<usize> = (0..frozen).collect();
         let mut total = used;
-        for c in start..ncol {
-            if total + width[c] > avail {
+        for (c, w) in width.iter().enumerate().skip(start) {
+            if total + w > avail {
                 break;
             }
-            total += width[c] + 2;
+            total += w + 2;
             cols.push(c);
         }
         let hidden_left = start > frozen;
@@ -233,9 +236,10 @@ mod tests {
 
     #[test]
     fn sorts_by_value_then_text_nan_last() {
-        let mut t = Table::new("t", "t")
-            .column("a", "a", Align::Left)
-            .column("v", "v", Align::Right);
+        let mut t =
+            Table::new("t", "t")
+                .column("a", "a", Align::Left)
+                .column("v", "v", Align::Right);
         t.push(vec![Cell::text("x"), Cell::num(0.5, 3)]);
         t.push(vec![Cell::text("y"), Cell::num(f64::NAN, 3)]);
         t.push(vec![Cell::text("z"), Cell::num(0.9, 3)]);
