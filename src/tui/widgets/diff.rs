@@ -55,18 +55,20 @@ mod tests {
             text,
             vec!["  a = 1", "- if a < b:", "+ if a <= b:", "      x"]
         );
-        // The inserted "=" is the only emphasised span of the + line.
-        let plus = &lines[2];
-        let emph: Vec<&str> = plus
-            .spans
-            .iter()
-            .filter(|s| {
-                s.style
-                    .add_modifier
-                    .contains(ratatui::style::Modifier::REVERSED)
-            })
-            .map(|s| s.content.as_ref())
-            .collect();
-        assert_eq!(emph, vec!["="]);
+        // Only the changed token is emphasised (similar's inline diff works on word tokens).
+        let emph = |l: &Line| -> Vec<String> {
+            l.spans
+                .iter()
+                .filter(|s| {
+                    s.style
+                        .add_modifier
+                        .contains(ratatui::style::Modifier::REVERSED)
+                })
+                .map(|s| s.content.to_string())
+                .collect()
+        };
+        assert_eq!(emph(&lines[1]), vec!["<"]);
+        assert_eq!(emph(&lines[2]), vec!["<="]);
+        assert!(emph(&lines[0]).is_empty());
     }
 }
