@@ -209,3 +209,59 @@ impl Theme {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn colors(t: &Theme) -> Vec<Option<Color>> {
+        [
+            t.base,
+            t.dim,
+            t.accent,
+            t.title,
+            t.header,
+            t.selected,
+            t.good,
+            t.bad,
+            t.warn,
+            t.bar,
+            t.bar_alt,
+            t.tab_active,
+            t.diff_del,
+            t.diff_add,
+            t.heat(0.9),
+            t.heat(0.1),
+            t.p_value(Some(0.0001)),
+        ]
+        .iter()
+        .flat_map(|s| [s.fg, s.bg])
+        .collect()
+    }
+
+    #[test]
+    fn only_the_16_ansi_colours_and_none_under_no_color() {
+        for kind in [ThemeKind::Dark, ThemeKind::Light] {
+            for c in colors(&Theme::new(kind, false)).into_iter().flatten() {
+                assert!(
+                    !matches!(c, Color::Rgb(..) | Color::Indexed(_)),
+                    "{kind:?}: {c:?}"
+                );
+            }
+            let mono = Theme::new(kind, true);
+            assert!(colors(&mono)
+                .iter()
+                .all(|c| c.is_none() || *c == Some(Color::Reset)));
+            // Syntax colours map onto the palette too.
+            assert!(!matches!(mono.ansi16(200, 30, 30), Color::Rgb(..)));
+        }
+        assert_eq!(
+            Theme::new(ThemeKind::Dark, false).ansi16(205, 49, 49),
+            Color::Red
+        );
+        assert_eq!(
+            Theme::new(ThemeKind::Dark, false).ansi16(128, 128, 130),
+            Color::Reset
+        );
+    }
+}

@@ -64,7 +64,7 @@ impl Pane for DeceptionPane {
         let [top, bottom] =
             Layout::vertical([Constraint::Percentage(58), Constraint::Min(6)]).areas(area);
         let [left, right] =
-            Layout::horizontal([Constraint::Percentage(62), Constraint::Min(20)]).areas(top);
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Min(20)]).areas(top);
         // Bars by bug type: pooled dense, then the current system.
         let title = Line::from(vec![
             Span::styled(" Deception by bug type ", th.title),
@@ -129,6 +129,27 @@ impl Pane for DeceptionPane {
             list: 30,
         }
         .render(f, inner, th, v.hits);
+        // Overall deception of every system (the bug-type table's `overall` row).
+        let rows_h = t.editsize.rows.len() as u16 + 2;
+        if let Some(overall) = bt.rows.iter().find(|r| r[0].text == "overall") {
+            if inner.height > rows_h {
+                let mut lines = vec![Line::styled("overall, per system", th.accent)];
+                for (c, key) in bt.keys.iter().enumerate().skip(3) {
+                    let st = if *key == sys_id { th.bar_alt } else { th.base };
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("{key:<16}"), st),
+                        Span::raw(format!("{:>7}", overall[c].text)),
+                    ]));
+                }
+                let r = Rect::new(
+                    inner.x,
+                    inner.y + rows_h,
+                    inner.width,
+                    inner.height - rows_h,
+                );
+                f.render_widget(Paragraph::new(lines), r);
+            }
+        }
         // Gap histogram of the current system.
         let Some(s) = a.systems.get(sys) else { return };
         let g = &s.gap_summary;

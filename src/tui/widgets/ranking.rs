@@ -206,7 +206,12 @@ pub fn side_by_side(
     for (side, (rows, sys)) in [a, b].into_iter().enumerate() {
         let rect = halves[side];
         let w = rect.width as usize;
-        let id_w = 10.min(w / 3);
+        let id_w = rows
+            .iter()
+            .map(|r| bundle.corpus[r.corpus].id.chars().count())
+            .max()
+            .unwrap_or(4)
+            .min(w / 3);
         let mut lines = vec![Line::from(vec![Span::styled(
             fit(
                 &format!("{:>3} {:>8} {}", "#", "score", v.system_id(sys)),
@@ -218,7 +223,7 @@ pub fn side_by_side(
         for (i, r) in rows.iter().enumerate().skip(offset).take(h) {
             let (kind, own) = role(d, Some(v.shared.query), r.corpus);
             let p = r.pass.unwrap_or(false);
-            let kw = w.saturating_sub(id_w + 24);
+            let kw = w.saturating_sub(id_w + 20);
             let mut line = Line::from(vec![
                 Span::styled(
                     format!("{:>3}", i + 1),

@@ -131,7 +131,7 @@ impl TableView<'_> {
         let used: usize = width[..frozen].iter().map(|w| w + 2).sum();
         let mut start = frozen;
         let fits = |start: usize, upto: usize| -> bool {
-            used + width[start..=upto].iter().map(|w| w + 2).sum::<usize>() <= avail + 2
+            used + width[start..=upto].iter().map(|w| w + 2).sum::<usize>() <= avail
         };
         if let Some(fc) = self.focus_col.filter(|&c| c >= frozen && c < ncol) {
             while start < fc && !fits(start, fc) {
@@ -139,9 +139,16 @@ impl TableView<'_> {
             }
         }
         let mut cols: Vec<usize> = (0..frozen).collect();
+        let all_fit = used + width[frozen..].iter().map(|w| w + 2).sum::<usize>() <= avail + 2;
+        // Leave room for the "›" marker when columns are cut on the right.
+        let budget = if all_fit {
+            avail
+        } else {
+            avail.saturating_sub(2)
+        };
         let mut total = used;
         for (c, w) in width.iter().enumerate().skip(start) {
-            if total + w > avail {
+            if total + w > budget {
                 break;
             }
             total += w + 2;
