@@ -334,3 +334,39 @@ fn stale_results_are_dropped_and_policy_waits_for_jobs() {
     assert!(screen(&a, 120, 30).contains("ties pessimistic"));
     assert!(a.data.as_ref().unwrap().lb.is_some());
 }
+
+#[test]
+fn no_systems_and_no_queries_do_not_panic() {
+    use execscope::engine::{Engine, EngineOptions};
+    use execscope::rank::RankOptions;
+    let engine = open_engine(Some(tiny()), &EvalArgs::default()).unwrap();
+    let mut bundle = engine.bundle.clone();
+    bundle.systems.clear();
+    let opts = EngineOptions {
+        rank: RankOptions { bm25: false },
+        ..EngineOptions::default()
+    };
+    let mut a = App::with_engine(
+        Engine::from_bundle(bundle.clone(), &opts),
+        Theme::new(ThemeKind::Dark, true),
+    );
+    a.run_jobs_inline();
+    for i in 1..=6 {
+        keys(&mut a, &format!("{i}jjkGgtKd/x"));
+        key(&mut a, KeyCode::Enter);
+        key(&mut a, KeyCode::Esc);
+        let _ = screen(&a, 80, 24);
+    }
+    assert!(screen(&a, 80, 24).contains("no systems to compare"));
+    bundle.queries.clear();
+    let mut a = App::with_engine(
+        Engine::from_bundle(bundle, &EngineOptions::default()),
+        Theme::new(ThemeKind::Light, false),
+    );
+    a.run_jobs_inline();
+    for i in 1..=6 {
+        keys(&mut a, &format!("{i}jjGgtKdc"));
+        key(&mut a, KeyCode::Enter);
+        let _ = screen(&a, 80, 24);
+    }
+}

@@ -353,17 +353,18 @@ impl App {
                 self.mode = Mode::Picker { compare, text, sel };
             }
             Mode::Prompt => match action {
-                Action::Input(c) => {
+                Action::Input(_) | Action::Backspace => {
                     if let Some((t, _)) = self.shared.live.as_mut() {
-                        t.push(c);
+                        match action {
+                            Action::Input(c) => t.push(c),
+                            _ => {
+                                t.pop();
+                            }
+                        }
                     }
                     self.rescore_live();
-                }
-                Action::Backspace => {
-                    if let Some((t, _)) = self.shared.live.as_mut() {
-                        t.pop();
-                    }
-                    self.rescore_live();
+                    // New results: the selection starts again at rank 1.
+                    self.forward(&Action::Top, &mut effects);
                 }
                 Action::Enter => self.mode = Mode::Normal,
                 Action::Back => {

@@ -119,7 +119,9 @@ impl Pane for BrowserPane {
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some(d) = cx.data else { return false };
+        let Some(d) = cx.data.filter(|d| !d.engine.scores.is_empty()) else {
+            return false;
+        };
         let nav = matches!(
             action,
             Action::Up
@@ -207,8 +209,13 @@ impl Pane for BrowserPane {
         let th = v.theme;
         let Some(d) = v.data else { return };
         let b = &d.engine.bundle;
-        if b.queries.is_empty() {
-            message(f, area, "the bundle has no queries", th.dim);
+        if b.queries.is_empty() || d.engine.scores.is_empty() {
+            let why = if b.queries.is_empty() {
+                "the bundle has no queries"
+            } else {
+                "no system to rank with (no embeddings, BM25 off)"
+            };
+            message(f, area, why, th.dim);
             return;
         }
         let list_w = (area.width * 3 / 10).clamp(26, 46).min(area.width / 2);

@@ -176,6 +176,10 @@ impl Pane for PairsPane {
             return;
         };
         let n = cells.len();
+        if n == 0 {
+            message(f, area, "no systems to compare", th.dim);
+            return;
+        }
         let metric = METRICS[self.metric].key(v.k());
         let [top, bottom] =
             Layout::vertical([Constraint::Length(n as u16 * 2 + 4), Constraint::Min(3)])
