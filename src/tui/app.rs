@@ -4,12 +4,13 @@
 use super::actions::{Action, Hit};
 use super::commands;
 use super::fuzzy;
-use super::jobs::{Job, JobResult};
+use super::jobs::{AuditRequest, Job, JobResult, Progress};
 use super::panes::{self, Cx, Effect, Pane};
 use super::theme::Theme;
-use super::view::{Data, Hits, Shared, View};
+use super::view::{AuditSlot, Data, Hits, Shared, View};
 use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
+use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -52,6 +53,8 @@ pub struct App {
     in_flight: Vec<&'static str>,
     pending_policy: Option<TiePolicy>,
     spinner: usize,
+    /// Token of the last audit asked for (results carrying another one are stale).
+    audit_token: u64,
 }
 
 impl App {
@@ -73,6 +76,7 @@ impl App {
             in_flight: Vec::new(),
             pending_policy: None,
             spinner: 0,
+            audit_token: 0,
         }
     }
 
@@ -113,7 +117,8 @@ impl App {
             lb: None,
             anatomy: None,
             bm25: None,
-            intervals: None,
+            sig: None,
+            audit: AuditSlot::Idle,
             gen: 0,
         });
         self.queue_evaluation_jobs();
@@ -125,10 +130,65 @@ impl App {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+            self.jobs.push(Job::Significance {
+                gen: d.gen,
+                engine: d.engine.clone(),
+            });
             self.jobs.push(Job::Anatomy {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+        }
+    }
+
+    /// Once both the leaderboard and its significance are in, the table is the report's
+    /// `leaderboard::table(&lb, Some(&sig))`: the same cells, interval columns and † marks.
+    fn refresh_leaderboard_table(&mut self) {
+        if let Some(d) = self.data.as_mut() {
+            if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
+                *table = leaderboard::table(lb, Some(sig));
+            }
+        }
+    }
+
+    /// Queue the retrieval audit of the current system (the pane asks, on Enter).
+    fn start_audit(&mut self, k: usize, visible: usize) {
+        let Some(d) = self.data.as_mut() else { return };
+        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores.is_empty() {
+            return;
+        }
+        self.audit_token += 1;
+        let request = AuditRequest {
+            system: self.shared.system,
+            k,
+            visible,
+            token: self.audit_token,
+        };
+        let progress = std::sync::Arc::new(Progress::default());
+        d.audit = AuditSlot::Running(request, progress.clone());
+        self.jobs.push(Job::Audit {
+            request,
+            engine: d.engine.clone(),
+            progress,
+        });
+    }
+
+    /// An audit result belongs to one system: switching system drops it (a running job's result
+    /// is then dropped on arrival).
+    fn invalidate_audit(&mut self) {
+        let system = self.shared.system;
+        if let Some(d) = self.data.as_mut() {
+            if d.audit.request().is_some_and(|r| r.system != system) {
+                d.audit = AuditSlot::Idle;
+            }
+        }
+    }
+
+    /// Progress of a running audit, for the status bar.
+    pub fn audit_progress(&self) -> Option<String> {
+        match &self.data.as_ref()?.audit {
+            AuditSlot::Running(_, p) => p.text(),
+            _ => None,
         }
     }
 
@@ -179,6 +239,27 @@ impl App {
                 if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
                     d.lb = Some(*lb);
                 }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Significance { gen, sig } => {
+                self.done("bootstrap intervals");
+                if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    d.sig = Some(sig);
+                }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Audit(res) => {
+                self.done("retrieval audit");
+                let (req, result) = *res;
+                if let Some(d) = self.data.as_mut() {
+                    let current = matches!(&d.audit, AuditSlot::Running(r, _) if *r == req);
+                    if current {
+                        d.audit = match result {
+                            Ok(a) => AuditSlot::Done(Arc::new(a)),
+                            Err(e) => AuditSlot::Failed(req, e),
+                        };
+                    }
+                }
             }
             JobResult::Anatomy { gen, anatomy } => {
                 self.done("failure anatomy");
@@ -221,7 +302,7 @@ impl App {
                 d.gen += 1;
                 d.lb = None;
                 d.anatomy = None;
-                d.intervals = None;
+                d.sig = None;
                 self.policy = p;
                 self.pending_policy = None;
                 self.status = Some(format!("tie policy: {p}"));
@@ -342,6 +423,7 @@ impl App {
                             ));
                         }
                         self.mode = Mode::Normal;
+                        self.invalidate_audit();
                         return;
                     }
                     Action::Back => {
@@ -464,8 +546,17 @@ impl App {
                 }
                 Effect::StartFilter => self.mode = Mode::Filter,
                 Effect::Status(s) => self.status = Some(s),
+                Effect::RunAudit { k, visible } => self.start_audit(k, visible),
+                Effect::ClearAudit => {
+                    if let Some(d) = self.data.as_mut() {
+                        if !matches!(d.audit, AuditSlot::Running(..)) {
+                            d.audit = AuditSlot::Idle;
+                        }
+                    }
+                }
             }
         }
+        self.invalidate_audit();
     }
 
     /// A snapshot for drawing.
