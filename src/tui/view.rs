@@ -4,8 +4,8 @@
 
 use super::actions::Hit;
 use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};
-use crate::analysis::significance::Significance;
 use super::theme::Theme;
+use crate::analysis::significance::Significance;
 use crate::analysis::Anatomy;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;

@@ -66,11 +66,12 @@ fn choice_text(c: Choice, cand: Option<usize>, task: &TaskView) -> String {
     let label = cand
         .and_then(|i| task.candidates.get(i))
         .map_or(String::new(), |c| {
-            c.label.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+            // Labels read `rank 3 c_0005` / `sample 2`: the number is the pool position.
+            c.label.split_whitespace().nth(1).unwrap_or("?").to_string()
         });
     match c {
-        Choice::Pass => format!("pass {label}"),
-        Choice::Nonpass => format!("FAIL {label}"),
+        Choice::Pass => format!("pass #{label}"),
+        Choice::Nonpass => format!("FAIL #{label}"),
         Choice::Abstain => "abstain".to_string(),
     }
 }
@@ -129,7 +130,11 @@ pub fn task_table(a: &AuditResult) -> Table {
 impl AuditPane {
     fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
         let th = v.theme;
-        let blk = block(Line::styled(format!(" {} ", a.view.title), th.title), false, th);
+        let blk = block(
+            Line::styled(format!(" {} ", a.view.title), th.title),
+            false,
+            th,
+        );
         let inner = blk.inner(area);
         f.render_widget(blk, area);
         let mut y = inner.y;
@@ -185,17 +190,26 @@ impl AuditPane {
             ),
             th.dim,
         ));
+        // The oracle's isolation goes in the border (one line, machine-dependent); the cache /
+        // oracle counts stay in the body.
+        let mut oracle = None;
         for p in &a.view.provenance {
-            lines.push(Line::styled(p.clone(), th.dim));
+            if p.starts_with("oracle isolation") {
+                oracle = Some(p.clone());
+            } else {
+                lines.push(Line::styled(p.clone(), th.dim));
+            }
         }
         lines.push(Line::styled(
             "Enter: open this task's candidates".to_string(),
             th.accent,
         ));
+        let mut blk = block(" Task ", false, th);
+        if let Some(o) = oracle {
+            blk = blk.title_bottom(Line::styled(format!(" {o} "), th.dim));
+        }
         f.render_widget(
-            Paragraph::new(lines)
-                .block(block(" Task ", false, th))
-                .wrap(Wrap { trim: true }),
+            Paragraph::new(lines).block(blk).wrap(Wrap { trim: true }),
             area,
         );
     }
@@ -215,7 +229,10 @@ impl AuditPane {
         ])
         .areas(area);
         let blk = block(
-            Line::styled(format!(" {} candidates (Esc closes) ", task.task_id), th.title),
+            Line::styled(
+                format!(" {} candidates (Esc closes) ", task.task_id),
+                th.title,
+            ),
             true,
             th,
         );
@@ -269,7 +286,14 @@ impl AuditPane {
         self.draw_candidate(f, code_area, tests_area, v, c);
     }
 
-    fn draw_candidate(&self, f: &mut Frame, code_area: Rect, tests_area: Rect, v: &View, c: &CandidateView) {
+    fn draw_candidate(
+        &self,
+        f: &mut Frame,
+        code_area: Rect,
+        tests_area: Rect,
+        v: &View,
+        c: &CandidateView,
+    ) {
         let th = v.theme;
         let lines = code::numbered(code::highlight(&c.code, th), th);
         f.render_widget(
@@ -282,11 +306,17 @@ impl AuditPane {
             .map(|(n, v)| format!("{n}: {}", v.reason))
             .collect();
         let mut lines = vec![Line::styled(evidence.join(" · "), th.dim)];
+        let ow = c
+            .tests
+            .iter()
+            .map(|t| t.outcome.to_string().chars().count())
+            .max()
+            .unwrap_or(4);
         for t in &c.tests {
             let st = if t.outcome.is_pass() { th.good } else { th.bad };
             lines.push(Line::from(vec![
                 Span::styled(format!("{:<7} ", t.suite), th.dim),
-                Span::styled(format!("{:<12} ", t.outcome.to_string()), st),
+                Span::styled(format!("{:<ow$}  ", t.outcome.to_string()), st),
                 Span::raw(t.test.clone()),
             ]));
         }
@@ -351,7 +381,11 @@ impl Pane for AuditPane {
             | Action::ScrollDown => {
                 let Some(a) = done else { return false };
                 if self.open {
-                    let n = a.view.tasks.get(self.task).map_or(0, |t| t.candidates.len());
+                    let n = a
+                        .view
+                        .tasks
+                        .get(self.task)
+                        .map_or(0, |t| t.candidates.len());
                     self.cand = step(self.cand, n, action, 6);
                 } else {
                     self.task = step(self.task, a.view.tasks.len(), action, self.page.get());
@@ -427,8 +461,13 @@ impl Pane for AuditPane {
         let [top, bottom] =
             Layout::vertical([Constraint::Length(summary_h), Constraint::Min(5)]).areas(area);
         self.draw_summary(f, top, v, a);
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(bottom);
+        // Task list over the task details; with a task open, the list narrows to the left and
+        // the candidates take the rest.
+        let [left, right] = if self.open {
+            Layout::horizontal([Constraint::Percentage(28), Constraint::Min(30)]).areas(bottom)
+        } else {
+            Layout::vertical([Constraint::Min(4), Constraint::Length(8)]).areas(bottom)
+        };
         let t = task_table(a);
         let blk = block(
             Line::from(vec![

@@ -3,10 +3,10 @@
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
 use super::{message, step, Cx, Effect, Pane};
+use crate::report::leaderboard::metric_keys;
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
-use crate::report::leaderboard::metric_keys;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -50,9 +50,11 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
         return Some((table.clone(), systems));
     }
     let key = format!("exec@{k}");
-    let mut t = table
-        .clone()
-        .column(&format!("{key} 95% CI"), &format!("{key}_ci95"), Align::Left);
+    let mut t = table.clone().column(
+        &format!("{key} 95% CI"),
+        &format!("{key}_ci95"),
+        Align::Left,
+    );
     let cell = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?)));
     for (row, &s) in t.rows.iter_mut().zip(&systems) {
         row.push(match cell {

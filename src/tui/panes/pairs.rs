@@ -117,11 +117,7 @@ impl PairsPane {
         let ki = v.shared.k_index;
         let key = metric.key(v.k());
         let n = e.evals.len();
-        if let Some((sig, ci)) = d
-            .sig
-            .as_ref()
-            .and_then(|s| Some((s, s.cell_index(&key)?)))
-        {
+        if let Some((sig, ci)) = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?))) {
             let cells = (0..n)
                 .map(|a| {
                     (0..n)
