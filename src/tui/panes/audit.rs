@@ -55,7 +55,7 @@ impl Default for AuditPane {
 }
 
 /// The finished audit of the current system, if any.
-fn current<'a>(slot: &'a AuditSlot, system: usize) -> Option<&'a AuditResult> {
+fn current(slot: &AuditSlot, system: usize) -> Option<&AuditResult> {
     match slot {
         AuditSlot::Done(a) if a.request.system == system => Some(a),
         _ => None,
