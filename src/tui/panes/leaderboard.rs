@@ -102,8 +102,11 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
     if let Some(t) = sig.tier(&key) {
         let leader = v.system_id(t.leader).to_string();
         let p = t.adjusted_p[s].map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+        let level = sig.intervals[ci][t.leader].mean == iv.mean;
         let (text, st) = if s == t.leader {
             ("leader".to_string(), th.good)
+        } else if level {
+            (format!("level with the leader {leader}"), th.good)
         } else if t.tied[s] {
             (format!("tied with the leader {leader}{p}"), th.warn)
         } else {
