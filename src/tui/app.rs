@@ -4,7 +4,7 @@
 use super::actions::{Action, Hit};
 use super::commands;
 use super::fuzzy;
-use super::jobs::{AuditRequest, Job, JobResult, Progress};
+use super::jobs::{Job, JobResult};
 use super::panes::{self, Cx, Effect, Pane};
 use super::theme::Theme;
 use super::view::{AuditSlot, Data, Hits, Shared, View};
@@ -12,6 +12,8 @@ use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
 use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
+
+mod audit;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -148,47 +150,6 @@ impl App {
             if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
                 *table = leaderboard::table(lb, Some(sig));
             }
-        }
-    }
-
-    /// Queue the retrieval audit of the current system (the pane asks, on Enter).
-    fn start_audit(&mut self, k: usize, visible: usize) {
-        let Some(d) = self.data.as_mut() else { return };
-        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores.is_empty() {
-            return;
-        }
-        self.audit_token += 1;
-        let request = AuditRequest {
-            system: self.shared.system,
-            k,
-            visible,
-            token: self.audit_token,
-        };
-        let progress = std::sync::Arc::new(Progress::default());
-        d.audit = AuditSlot::Running(request, progress.clone());
-        self.jobs.push(Job::Audit {
-            request,
-            engine: d.engine.clone(),
-            progress,
-        });
-    }
-
-    /// An audit result belongs to one system: switching system drops it (a running job's result
-    /// is then dropped on arrival).
-    fn invalidate_audit(&mut self) {
-        let system = self.shared.system;
-        if let Some(d) = self.data.as_mut() {
-            if d.audit.request().is_some_and(|r| r.system != system) {
-                d.audit = AuditSlot::Idle;
-            }
-        }
-    }
-
-    /// Progress of a running audit, for the status bar.
-    pub fn audit_progress(&self) -> Option<String> {
-        match &self.data.as_ref()?.audit {
-            AuditSlot::Running(_, p) => p.text(),
-            _ => None,
         }
     }
 
