@@ -91,7 +91,7 @@ fn snapshot_small_and_wide_terminals() {
     insta::assert_snapshot!("browser_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("browser_160x40", screen(&a, 160, 40));
     // Every pane survives a tiny terminal.
-    for i in 1..=6 {
+    for i in 1..=7 {
         keys(&mut a, &i.to_string());
         let _ = screen(&a, 24, 6);
         let _ = screen(&a, 1, 1);
@@ -351,12 +351,14 @@ fn no_systems_and_no_queries_do_not_panic() {
         Theme::new(ThemeKind::Dark, true),
     );
     a.run_jobs_inline();
-    for i in 1..=6 {
+    for i in 1..=7 {
         keys(&mut a, &format!("{i}jjkGgtKd/x"));
         key(&mut a, KeyCode::Enter);
         key(&mut a, KeyCode::Esc);
         let _ = screen(&a, 80, 24);
     }
+    assert!(screen(&a, 80, 24).contains("no systems to audit"));
+    keys(&mut a, "6");
     assert!(screen(&a, 80, 24).contains("no systems to compare"));
     bundle.queries.clear();
     let mut a = App::with_engine(
@@ -364,7 +366,7 @@ fn no_systems_and_no_queries_do_not_panic() {
         Theme::new(ThemeKind::Light, false),
     );
     a.run_jobs_inline();
-    for i in 1..=6 {
+    for i in 1..=7 {
         keys(&mut a, &format!("{i}jjGgtKdc"));
         key(&mut a, KeyCode::Enter);
         let _ = screen(&a, 80, 24);

@@ -58,6 +58,8 @@ pub enum Action {
     ReverseSort,
     /// Pairs: next metric family.
     CycleMetric,
+    /// Audit: next number of visible tests (1..5).
+    CycleVisible,
     /// Toggle the selected item (e.g. a system's line in the density chart).
     ToggleSelect,
     /// A character typed into a prompt or filter.

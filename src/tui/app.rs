@@ -7,10 +7,13 @@ use super::fuzzy;
 use super::jobs::{Job, JobResult};
 use super::panes::{self, Cx, Effect, Pane};
 use super::theme::Theme;
-use super::view::{Data, Hits, Shared, View};
+use super::view::{AuditSlot, Data, Hits, Shared, View};
 use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
+use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
+
+mod audit;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -52,6 +55,8 @@ pub struct App {
     in_flight: Vec<&'static str>,
     pending_policy: Option<TiePolicy>,
     spinner: usize,
+    /// Token of the last audit asked for (results carrying another one are stale).
+    audit_token: u64,
 }
 
 impl App {
@@ -73,6 +78,7 @@ impl App {
             in_flight: Vec::new(),
             pending_policy: None,
             spinner: 0,
+            audit_token: 0,
         }
     }
 
@@ -113,7 +119,8 @@ impl App {
             lb: None,
             anatomy: None,
             bm25: None,
-            intervals: None,
+            sig: None,
+            audit: AuditSlot::Idle,
             gen: 0,
         });
         self.queue_evaluation_jobs();
@@ -125,10 +132,24 @@ impl App {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+            self.jobs.push(Job::Significance {
+                gen: d.gen,
+                engine: d.engine.clone(),
+            });
             self.jobs.push(Job::Anatomy {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+        }
+    }
+
+    /// Once both the leaderboard and its significance are in, the table is the report's
+    /// `leaderboard::table(&lb, Some(&sig))`: the same cells, interval columns and † marks.
+    fn refresh_leaderboard_table(&mut self) {
+        if let Some(d) = self.data.as_mut() {
+            if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
+                *table = leaderboard::table(lb, Some(sig));
+            }
         }
     }
 
@@ -179,6 +200,27 @@ impl App {
                 if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
                     d.lb = Some(*lb);
                 }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Significance { gen, sig } => {
+                self.done("bootstrap intervals");
+                if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    d.sig = Some(sig);
+                }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Audit(res) => {
+                self.done("retrieval audit");
+                let (req, result) = *res;
+                if let Some(d) = self.data.as_mut() {
+                    let current = matches!(&d.audit, AuditSlot::Running(r, _) if *r == req);
+                    if current {
+                        d.audit = match result {
+                            Ok(a) => AuditSlot::Done(Arc::new(a)),
+                            Err(e) => AuditSlot::Failed(req, e),
+                        };
+                    }
+                }
             }
             JobResult::Anatomy { gen, anatomy } => {
                 self.done("failure anatomy");
@@ -221,7 +263,7 @@ impl App {
                 d.gen += 1;
                 d.lb = None;
                 d.anatomy = None;
-                d.intervals = None;
+                d.sig = None;
                 self.policy = p;
                 self.pending_policy = None;
                 self.status = Some(format!("tie policy: {p}"));
@@ -342,6 +384,7 @@ impl App {
                             ));
                         }
                         self.mode = Mode::Normal;
+                        self.invalidate_audit();
                         return;
                     }
                     Action::Back => {
@@ -464,8 +507,17 @@ impl App {
                 }
                 Effect::StartFilter => self.mode = Mode::Filter,
                 Effect::Status(s) => self.status = Some(s),
+                Effect::RunAudit { k, visible } => self.start_audit(k, visible),
+                Effect::ClearAudit => {
+                    if let Some(d) = self.data.as_mut() {
+                        if !matches!(d.audit, AuditSlot::Running(..)) {
+                            d.audit = AuditSlot::Idle;
+                        }
+                    }
+                }
             }
         }
+        self.invalidate_audit();
     }
 
     /// A snapshot for drawing.

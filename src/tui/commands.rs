@@ -115,6 +115,9 @@ pub static COMMANDS: &[Command] = &[
     cmd(Scope::Pane("domains"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
     // Pairs.
     cmd(Scope::Pane("pairs"), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
+    // Audit.
+    cmd(Scope::Pane("audit"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "run / open", "Run the retrieval audit of the current system; on a task: open its candidates (Esc closes).", true),
+    cmd(Scope::Pane("audit"), &[C('v')], "v", Action::CycleVisible, "visible m", "Next number of visible self-tests per query (1–5; Enter re-runs).", true),
 ];
 
 /// The action bound to a key in this context: the active pane's commands first, then global ones.
@@ -213,6 +216,7 @@ mod tests {
             "density",
             "domains",
             "pairs",
+            "audit",
         ];
         for pane in panes {
             for input in [false, true] {

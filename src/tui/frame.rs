@@ -104,6 +104,9 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
             format!(" {spin} {}", app.busy().join(", ")),
             th.warn,
         ));
+        if let Some(p) = app.audit_progress() {
+            spans.push(Span::styled(format!(" ({p})"), th.warn));
+        }
     }
     if let Some(s) = &app.status {
         spans.push(Span::styled(format!(" {s}"), th.good));

@@ -1,19 +1,26 @@
-//! Heavy work off the UI thread: loading the engine, building the leaderboard and the failure
-//! anatomy, indexing the corpus for live BM25 queries.
+//! Heavy work off the UI thread: loading the engine, building the leaderboard, its bootstrap
+//! intervals and the failure anatomy, indexing the corpus for live BM25 queries, and the
+//! retrieval audit of one system (which may start the oracle).
 //!
 //! The app only *asks* for work (it queues [`Job`]s); `run.rs` executes each on its own thread and
 //! sends the [`JobResult`] back through a channel, while tests execute them inline. Results carry
 //! the generation of the evaluation they were computed for, so a result that arrives after the tie
 //! policy changed again is dropped instead of shown.
 
+use crate::analysis::significance::{SigConfig, Significance};
 use crate::analysis::Anatomy;
+use crate::audit::account::{audit as account, AuditConfig};
+use crate::audit::view::AuditView;
+use crate::audit::{retrieval, tables as audit_tables};
 use crate::bundle::code_sha256;
 use crate::engine::{Engine, EngineOptions};
+use crate::oracle::{Oracle, OracleConfig, SuiteResult};
 use crate::rank::bm25::Bm25Index;
 use crate::report::{anatomy as atab, leaderboard, Table};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Lookups the browser needs per frame, computed once per bundle.
 #[derive(Debug, Default)]
@@ -70,12 +77,114 @@ pub struct AnatomyTables {
     pub misses: Table,
 }
 
+/// Pairs executed so far by a running audit (read by the status bar while the job runs).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+}
+
+impl Progress {
+    /// `done/total`, once the job knows how many pairs the oracle must run.
+    pub fn text(&self) -> Option<String> {
+        let total = self.total.load(Ordering::Relaxed);
+        (total > 0).then(|| format!("{}/{total} pairs", self.done.load(Ordering::Relaxed)))
+    }
+}
+
+/// What to audit: the retrieval pools of one system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditRequest {
+    /// Index into `Engine::scores`.
+    pub system: usize,
+    pub k: usize,
+    pub visible: usize,
+    /// Identifies this run; a result whose token is not the app's current one is dropped.
+    pub token: u64,
+}
+
+/// A finished retrieval audit: the report's tables and the view model, exactly what
+/// `execscope audit --system … --k … --visible …` prints and writes as `audit-view.json`.
+#[derive(Clone, Debug)]
+pub struct AuditResult {
+    pub request: AuditRequest,
+    pub tables: Vec<Table>,
+    pub view: AuditView,
+}
+
 /// Work the UI thread must not do.
 pub enum Job {
-    Load { root: PathBuf, opts: EngineOptions },
-    Leaderboard { gen: u64, engine: Arc<Engine> },
-    Anatomy { gen: u64, engine: Arc<Engine> },
-    Bm25 { engine: Arc<Engine> },
+    Load {
+        root: PathBuf,
+        opts: EngineOptions,
+    },
+    Leaderboard {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Significance {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Anatomy {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Bm25 {
+        engine: Arc<Engine>,
+    },
+    Audit {
+        request: AuditRequest,
+        engine: Arc<Engine>,
+        progress: Arc<Progress>,
+    },
+}
+
+/// The retrieval audit, with the oracle started only if the execution cache lacks a pair (as the
+/// CLI does), and every oracle error turned into a message for the pane.
+fn run_audit(
+    engine: &Engine,
+    req: AuditRequest,
+    progress: &Progress,
+) -> Result<AuditResult, String> {
+    let system = engine
+        .scores
+        .get(req.system)
+        .map(|s| s.id.clone())
+        .ok_or_else(|| format!("no system #{}", req.system))?;
+    let oracle: OnceLock<Result<Oracle, String>> = OnceLock::new();
+    let runner = |jobs: &[(String, Vec<String>)]| -> anyhow::Result<Vec<SuiteResult>> {
+        progress.total.store(jobs.len(), Ordering::Relaxed);
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let o = oracle
+            .get_or_init(|| Oracle::new(OracleConfig::default()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("starting the oracle: {e}"))?;
+        let tick = |done: usize| progress.done.store(done, Ordering::Relaxed);
+        o.run_batch(jobs, &tick)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| r.map_err(|e| anyhow::anyhow!("oracle failed on pair {i}: {e}")))
+            .collect()
+    };
+    let mut pools = retrieval::build(engine, &system, req.k, req.visible, &runner)
+        .map_err(|e| format!("{e:#}"))?;
+    if let Some(Ok(o)) = oracle.get() {
+        pools.provenance.push(format!(
+            "oracle isolation {} ({}), {}",
+            o.isolation(),
+            o.privileges(),
+            o.runner_string()
+        ));
+    }
+    let audits = account(&pools, &AuditConfig::default());
+    Ok(AuditResult {
+        request: req,
+        tables: audit_tables::all_tables(&pools, &audits),
+        view: AuditView::build(&pools, &audits),
+    })
 }
 
 impl Job {
@@ -84,6 +193,8 @@ impl Job {
         match self {
             Job::Load { .. } => "loading bundle",
             Job::Leaderboard { .. } => "leaderboard",
+            Job::Significance { .. } => "bootstrap intervals",
+            Job::Audit { .. } => "retrieval audit",
             Job::Anatomy { .. } => "failure anatomy",
             Job::Bm25 { .. } => "BM25 index",
         }
@@ -111,6 +222,15 @@ impl Job {
                     lb: Box::new((lb, table, domains)),
                 }
             }
+            Job::Significance { gen, engine } => JobResult::Significance {
+                gen,
+                sig: Arc::new(Significance::compute(&engine, SigConfig::default())),
+            },
+            Job::Audit {
+                request,
+                engine,
+                progress,
+            } => JobResult::Audit(Box::new((request, run_audit(&engine, request, &progress)))),
             Job::Anatomy { gen, engine } => {
                 let a = Anatomy::compute(&engine);
                 let tables = AnatomyTables {
@@ -153,4 +273,9 @@ pub enum JobResult {
         anatomy: Box<(Anatomy, AnatomyTables)>,
     },
     Bm25(Arc<Bm25Index>),
+    Significance {
+        gen: u64,
+        sig: Arc<Significance>,
+    },
+    Audit(Box<(AuditRequest, Result<AuditResult, String>)>),
 }

@@ -3,8 +3,9 @@
 //! (except recording where clickable regions ended up, in [`Hits`]).
 
 use super::actions::Hit;
-use super::jobs::{AnatomyTables, CorpusIndex};
+use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};
 use super::theme::Theme;
+use crate::analysis::significance::Significance;
 use crate::analysis::Anatomy;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
@@ -15,13 +16,26 @@ use ratatui::layout::{Position, Rect};
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// 95% intervals per leaderboard system, filled by the stats module when it lands (the lead wires
-/// `stats::intervals_all` here). `None` in [`Data::intervals`] means "not computed yet": the
-/// leaderboard shows `…` in the interval column.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LeaderIntervals {
-    /// Metric key (`exec@1`, …) → per system (index into `Engine::evals`): (low, high).
-    pub by_metric: std::collections::BTreeMap<String, Vec<(f64, f64)>>,
+/// The retrieval audit of the current system: not asked for, running, finished or failed. Any
+/// result belongs to the request it names; switching system or visible count clears it.
+#[derive(Clone, Debug, Default)]
+pub enum AuditSlot {
+    #[default]
+    Idle,
+    Running(AuditRequest, Arc<Progress>),
+    Done(Arc<AuditResult>),
+    Failed(AuditRequest, String),
+}
+
+impl AuditSlot {
+    /// The request of a running, finished or failed audit.
+    pub fn request(&self) -> Option<AuditRequest> {
+        match self {
+            AuditSlot::Idle => None,
+            AuditSlot::Running(r, _) | AuditSlot::Failed(r, _) => Some(*r),
+            AuditSlot::Done(a) => Some(a.request),
+        }
+    }
 }
 
 /// Core results the dashboard shows, each present once its job finished.
@@ -32,7 +46,9 @@ pub struct Data {
     pub lb: Option<(Leaderboard, Table, Table)>,
     pub anatomy: Option<(Anatomy, AnatomyTables)>,
     pub bm25: Option<Arc<Bm25Index>>,
-    pub intervals: Option<LeaderIntervals>,
+    /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
+    pub sig: Option<Arc<Significance>>,
+    pub audit: AuditSlot,
     /// Evaluation generation (bumped by every re-evaluation).
     pub gen: u64,
 }

@@ -1,11 +1,13 @@
-//! Pane 1: the leaderboard — `report`'s leaderboard table, sortable by any column, with a 95%
-//! interval column waiting for the stats module and the selected system's tie details.
+//! Pane 1: the leaderboard — `report`'s leaderboard table (with the bootstrap / Wilson exec@1
+//! intervals and † tier marks once the significance job is done), sortable by any column, an
+//! interval column for the current exec@k, and the selected system's tie and interval details.
 
 use super::{message, step, Cx, Effect, Pane};
+use crate::report::leaderboard::metric_keys;
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
-use crate::tui::view::View;
+use crate::tui::view::{Data, View};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -24,31 +26,100 @@ pub struct LeaderboardPane {
     page: StdCell<usize>,
 }
 
-/// The report's leaderboard table plus the interval column (`…` until intervals exist).
+/// Whether the pane adds an "exec@k 95% CI" column: not for the first metric cell, whose
+/// intervals the report table itself carries (or will, once the bootstrap job is done).
+fn extra_ci(d: &Data, k: usize) -> bool {
+    let key = format!("exec@{k}");
+    let first = metric_keys(&d.engine.config().ks)
+        .into_iter()
+        .next()
+        .map(|(_, _, key)| key);
+    first.as_deref() != Some(key.as_str())
+}
+
+/// The report's leaderboard table (with intervals and † once the bootstrap job is done), plus
+/// the current exec@k's bootstrap interval when k is not the table's own interval cell (`…`
+/// while the job runs).
 pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     let d = v.data?;
     let (lb, table, _) = d.lb.as_ref()?;
-    let key = format!("exec@{}", v.k());
-    let mut t = table
-        .clone()
-        .column(&format!("{key} 95% CI"), "ci95", Align::Right);
     let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
+    let k = v.k();
+    let first_pending = d.sig.is_none() && !extra_ci(d, k);
+    if !extra_ci(d, k) && !first_pending {
+        return Some((table.clone(), systems));
+    }
+    let key = format!("exec@{k}");
+    let mut t = table.clone().column(
+        &format!("{key} 95% CI"),
+        &format!("{key}_ci95"),
+        Align::Left,
+    );
+    let cell = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?)));
     for (row, &s) in t.rows.iter_mut().zip(&systems) {
-        let ci = d
-            .intervals
-            .as_ref()
-            .and_then(|i| i.by_metric.get(&key))
-            .and_then(|v| v.get(s));
-        row.push(match ci {
-            Some(&(lo, hi)) => Cell {
-                text: format!("[{}, {}]", Cell::num(lo, 3).text, Cell::num(hi, 3).text),
-                value: Some(lo),
-                ..Cell::default()
-            },
+        row.push(match cell {
+            Some((sig, ci)) => {
+                let iv = &sig.intervals[ci][s];
+                let flag = if iv.degenerate { " (degenerate)" } else { "" };
+                Cell {
+                    text: format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high),
+                    value: Some(iv.low),
+                    ..Cell::default()
+                }
+            }
             None => Cell::text("…"),
         });
     }
     Some((t, systems))
+}
+
+/// The selected system's interval and tier line for the current exec@k.
+fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
+    let th = v.theme;
+    let key = format!("exec@{}", v.k());
+    let Some(sig) = d.sig.as_ref() else {
+        return vec![Line::styled(
+            format!("{key} 95% intervals: … (bootstrap running)"),
+            th.dim,
+        )];
+    };
+    let Some(ci) = sig.cell_index(&key) else {
+        return vec![Line::styled(format!("{key}: no interval"), th.dim)];
+    };
+    let iv = &sig.intervals[ci][s];
+    let wilson = match sig.wilson[ci][s] {
+        Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
+        None => "—".to_string(),
+    };
+    let mut first = vec![
+        Span::raw(format!("{key} {:.3}   95% bootstrap ", iv.mean)),
+        Span::styled(format!("[{:.3}, {:.3}]", iv.low, iv.high), th.accent),
+        Span::raw(if iv.degenerate { " (degenerate)" } else { "" }),
+        Span::raw("   Wilson "),
+        Span::styled(wilson, th.accent),
+    ];
+    let mut lines = Vec::new();
+    if let Some(t) = sig.tier(&key) {
+        let leader = v.system_id(t.leader).to_string();
+        let p = t.adjusted_p[s].map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+        let level = sig.intervals[ci][t.leader].mean == iv.mean;
+        let (text, st) = if s == t.leader {
+            ("leader".to_string(), th.good)
+        } else if level {
+            (format!("level with the leader {leader}"), th.good)
+        } else if t.tied[s] {
+            (format!("tied with the leader {leader}{p}"), th.warn)
+        } else {
+            (format!("below the leader {leader}{p}"), th.bad)
+        };
+        first.push(Span::raw("   "));
+        first.push(Span::styled(text, st));
+        lines.push(Line::from(first));
+        lines.push(Line::styled(format!("tier test: {}", t.method), th.dim));
+    } else {
+        lines.push(Line::from(first));
+    }
+    lines
 }
 
 impl LeaderboardPane {
@@ -78,7 +149,14 @@ impl Pane for LeaderboardPane {
             return false;
         };
         let n = table.rows.len();
-        let ncol = table.headers.len() + 1;
+        let k = d
+            .engine
+            .config()
+            .ks
+            .get(cx.shared.k_index)
+            .copied()
+            .unwrap_or(1);
+        let ncol = table.headers.len() + usize::from(extra_ci(d, k) || d.sig.is_none());
         match action {
             Action::Up
             | Action::Down
@@ -182,7 +260,7 @@ impl Pane for LeaderboardPane {
             .zip(&ties.at_cutoff)
             .map(|(k, n)| format!("@{k}: {n}"))
             .collect();
-        let lines = vec![
+        let mut lines = vec![
             Line::from(vec![
                 Span::styled(format!("{} ", row.id), th.accent),
                 Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
@@ -205,20 +283,15 @@ impl Pane for LeaderboardPane {
                 straddle.join(", "),
                 row.label_fallbacks
             )),
-            Line::from(Span::styled(
-                if d.intervals.is_none() {
-                    "95% intervals: … (bootstrap pending)".to_string()
-                } else {
-                    String::new()
-                },
-                th.dim,
-            )),
-            Line::from(Span::styled(t.caption.clone(), th.dim)),
+        ];
+        lines.extend(interval_lines(d, v, s));
+        lines.extend([
             Line::from(Span::styled(
                 format!("Enter: browse {}'s queries", v.system_id(s)),
                 th.dim,
             )),
-        ];
+            Line::from(Span::styled(t.caption.clone(), th.dim)),
+        ]);
         let b = block(" Selected system ", false, th);
         f.render_widget(
             Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),

@@ -1,6 +1,7 @@
 //! The panes (tabs). Each owns its own state, handles the actions the app forwards to it and
 //! draws itself from a [`View`]. The tab list is [`all`]: adding a pane is one line there.
 
+pub mod audit;
 pub mod browser;
 pub mod deception;
 pub mod density;
@@ -25,6 +26,10 @@ pub enum Effect {
     StartFilter,
     /// Show a message in the status bar.
     Status(String),
+    /// Run the retrieval audit of the current system (pool = top `k`, `visible` self-tests).
+    RunAudit { k: usize, visible: usize },
+    /// Forget the audit result (its parameters changed).
+    ClearAudit,
 }
 
 /// What a pane may read and change while handling an action.
@@ -59,6 +64,7 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(density::DensityPane::default()),
         Box::new(domains::DomainsPane::default()),
         Box::new(pairs::PairsPane::default()),
+        Box::new(audit::AuditPane::default()),
     ]
 }
 

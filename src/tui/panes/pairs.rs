@@ -1,13 +1,16 @@
 //! Pane 6: pairwise comparisons — for the chosen metric and k, every ordered system pair's
 //! discordant counts, mean difference and test result, cells coloured by p.
 //!
-//! The numbers come through [`PairStats`], the seam where the stats module plugs in: the lead
-//! implements it with `stats::pairwise` (exact McNemar + paired bootstrap). Until then [`Interim`]
-//! counts the 2×2 table from the engine's per-query columns and computes the exact McNemar p
-//! itself, and the bootstrap interval stays `…`.
+//! The numbers are the report's: each cell is `Significance::pairs` (flipped with
+//! `report::pairs::flipped` when the row system has the larger index), i.e. exactly what
+//! `execscope report --table pairs --metric …` prints. Until the bootstrap job is done the cells
+//! show counts and Δ from the engine's per-query columns, with `…` for p and the interval.
 
 use super::{message, step, Cx, Pane};
-use crate::metrics::{Metric, TiePolicy};
+use crate::analysis::significance::Significance;
+use crate::metrics::Metric;
+use crate::report::pairs::flipped;
+use crate::stats::PairResult;
 use crate::tui::actions::Action;
 use crate::tui::frame::block;
 use crate::tui::view::View;
@@ -16,84 +19,46 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-/// One system pair on one metric cell (the fields of `stats::PairResult`).
+/// One ordered system pair on one metric cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairCell {
-    pub a_only: u64,
-    pub b_only: u64,
-    pub both: u64,
-    pub neither: u64,
-    pub a_rate: f64,
-    pub b_rate: f64,
-    /// Mean of the per-query differences A − B.
-    pub delta: f64,
-    /// Exact McNemar p (binary metrics only).
-    pub p: Option<f64>,
-    /// Paired bootstrap 95% interval of `delta`, when computed.
-    pub ci95: Option<[f64; 2]>,
+    pub result: PairResult,
+    /// `false` while the bootstrap job runs: p and the interval are not known yet.
+    pub tested: bool,
 }
 
-/// Where pair statistics come from.
-pub trait PairStats {
-    /// Compare per-query vectors `a` and `b` (same query order); `binary` enables McNemar.
-    fn pair(&self, a: &[f64], b: &[f64], binary: bool) -> PairCell;
-    /// Named on screen, so a reader knows which test produced the colours.
-    fn describe(&self) -> &'static str;
+/// Counts, rates and Δ of A − B from per-query values (success = value > 0), the fields of
+/// `stats::PairResult` that need no test; p and the interval are left for the bootstrap job.
+pub fn counts(a: &[f64], b: &[f64]) -> PairResult {
+    let (mut a_only, mut b_only, mut both, mut neither) = (0, 0, 0, 0);
+    for (&x, &y) in a.iter().zip(b) {
+        match (x > 0.0, y > 0.0) {
+            (true, true) => both += 1,
+            (true, false) => a_only += 1,
+            (false, true) => b_only += 1,
+            (false, false) => neither += 1,
+        }
+    }
+    let n = a.len().max(1) as f64;
+    PairResult {
+        a_only,
+        b_only,
+        both,
+        neither,
+        a_rate: a.iter().sum::<f64>() / n,
+        b_rate: b.iter().sum::<f64>() / n,
+        delta: a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n,
+        mcnemar_exact_p: None,
+        bootstrap_ci_95: [f64::NAN, f64::NAN],
+    }
 }
 
-/// Counts and exact McNemar computed here until `stats` is merged.
-pub struct Interim;
-
-/// Two-sided exact McNemar p: min(1, 2 · P(X ≤ min(b, c))), X ~ Binomial(b + c, ½).
-pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
-    let n = b + c;
-    if n == 0 {
-        return 1.0;
-    }
-    let k = b.min(c);
-    // Sum C(n, i) / 2^n in log space (n can reach the number of queries).
-    let ln_half_n = n as f64 * 0.5f64.ln();
-    let mut ln_c = 0.0f64;
-    let mut sum = 0.0f64;
-    for i in 0..=k {
-        if i > 0 {
-            ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
-        }
-        sum += (ln_c + ln_half_n).exp();
-    }
-    (2.0 * sum).min(1.0)
-}
-
-impl PairStats for Interim {
-    fn pair(&self, a: &[f64], b: &[f64], binary: bool) -> PairCell {
-        let (mut a_only, mut b_only, mut both, mut neither) = (0, 0, 0, 0);
-        for (&x, &y) in a.iter().zip(b) {
-            match (x > 0.0, y > 0.0) {
-                (true, true) => both += 1,
-                (true, false) => a_only += 1,
-                (false, true) => b_only += 1,
-                (false, false) => neither += 1,
-            }
-        }
-        let n = a.len().max(1) as f64;
-        let a_rate = a.iter().sum::<f64>() / n;
-        let b_rate = b.iter().sum::<f64>() / n;
-        PairCell {
-            a_only,
-            b_only,
-            both,
-            neither,
-            a_rate,
-            b_rate,
-            delta: a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n,
-            p: binary.then(|| mcnemar_exact(a_only, b_only)),
-            ci95: None,
-        }
-    }
-
-    fn describe(&self) -> &'static str {
-        "exact McNemar on discordant queries (interim, until the stats module); bootstrap CI pending"
-    }
+/// The report's result for ordered pair (a, b) on cell `ci` (`None` for a = b or a missing pair).
+pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<PairResult> {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let row = sig.pairs.iter().find(|r| r.a == lo && r.b == hi)?;
+    let r = row.cells.get(ci)?;
+    Some(if a < b { *r } else { flipped(r) })
 }
 
 const METRICS: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
@@ -102,42 +67,93 @@ pub struct PairsPane {
     pub metric: usize,
     pub row: usize,
     pub col: usize,
-    pub stats: Box<dyn PairStats>,
 }
 
 impl Default for PairsPane {
+    /// The first off-diagonal pair is selected.
     fn default() -> Self {
         PairsPane {
             metric: 0,
             row: 0,
             col: 1,
-            stats: Box::new(Interim),
         }
     }
 }
 
-fn fmt_p(p: Option<f64>) -> String {
-    match p {
+fn fmt_p(c: &PairCell) -> String {
+    match c.result.mcnemar_exact_p {
+        _ if !c.tested => "p …".to_string(),
         Some(p) if p < 0.001 => "p<.001".to_string(),
         Some(p) => format!("p={p:.3}"),
         None => "p –".to_string(),
     }
 }
 
+fn fmt_ci(c: &PairCell) -> String {
+    if c.tested {
+        let [l, h] = c.result.bootstrap_ci_95;
+        format!("[{l:+.3}, {h:+.3}]")
+    } else {
+        "…".to_string()
+    }
+}
+
+/// The matrix of one metric cell and how its p-values were obtained.
+pub struct Matrix {
+    /// `cells[a][b]` compares system a (row) with b (column).
+    pub cells: Vec<Vec<PairCell>>,
+    /// Per-query values are 0/1, so McNemar applies.
+    pub binary: bool,
+    /// The significance it came from (`None`: counts only, bootstrap still running).
+    pub sig: Option<(usize, usize, u64)>,
+}
+
 impl PairsPane {
-    /// The matrix for the current metric: cells[a][b] compares system a (row) with b (column).
-    pub fn matrix(&self, v: &View) -> Option<(Vec<Vec<PairCell>>, bool)> {
+    /// The matrix for the current metric at the current k.
+    pub fn matrix(&self, v: &View) -> Option<Matrix> {
         let d = v.data?;
         let e = &d.engine;
         let metric = METRICS[self.metric];
         let ki = v.shared.k_index;
-        let binary = metric.is_binary() && v.policy != TiePolicy::Expected;
+        let key = metric.key(v.k());
+        let n = e.evals.len();
+        if let Some((sig, ci)) = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?))) {
+            let cells = (0..n)
+                .map(|a| {
+                    (0..n)
+                        .map(|b| PairCell {
+                            result: sig_pair(sig, ci, a, b).unwrap_or_else(|| {
+                                let col = e.evals[a].column(metric, ki);
+                                counts(&col, &col)
+                            }),
+                            tested: a != b,
+                        })
+                        .collect()
+                })
+                .collect();
+            return Some(Matrix {
+                cells,
+                binary: sig.cells[ci].binary,
+                sig: Some((ci, sig.config.replicates, sig.config.seed)),
+            });
+        }
         let cols: Vec<Vec<f64>> = e.evals.iter().map(|ev| ev.column(metric, ki)).collect();
         let cells = cols
             .iter()
-            .map(|a| cols.iter().map(|b| self.stats.pair(a, b, binary)).collect())
+            .map(|a| {
+                cols.iter()
+                    .map(|b| PairCell {
+                        result: counts(a, b),
+                        tested: false,
+                    })
+                    .collect()
+            })
             .collect();
-        Some((cells, binary))
+        Some(Matrix {
+            cells,
+            binary: metric.is_binary() && v.policy.is_deterministic(),
+            sig: None,
+        })
     }
 }
 
@@ -171,10 +187,11 @@ impl Pane for PairsPane {
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
-        let Some((cells, binary)) = self.matrix(v) else {
+        let Some(m) = self.matrix(v) else {
             message(f, area, "no systems", th.dim);
             return;
         };
+        let cells = &m.cells;
         let n = cells.len();
         if n == 0 {
             message(f, area, "no systems to compare", th.dim);
@@ -222,9 +239,9 @@ impl Pane for PairsPane {
                     ("·".to_string(), String::new(), th.dim)
                 } else {
                     (
-                        format!("{:+.3}", c.delta),
-                        if with_p { fmt_p(c.p) } else { String::new() },
-                        th.p_value(c.p),
+                        format!("{:+.3}", c.result.delta),
+                        if with_p { fmt_p(c) } else { String::new() },
+                        th.p_value(c.result.mcnemar_exact_p),
                     )
                 };
                 let st = if sel { st.patch(th.selected) } else { st };
@@ -241,6 +258,7 @@ impl Pane for PairsPane {
         // Details of the selected pair.
         let (a, b) = (self.row.min(n - 1), self.col.min(n - 1));
         let c = &cells[a][b];
+        let r = &c.result;
         let mut text = vec![
             Line::from(vec![
                 Span::styled(v.system_id(a).to_string(), th.accent),
@@ -250,29 +268,32 @@ impl Pane for PairsPane {
             ]),
             Line::from(format!(
                 "only A {} · only B {} · both {} · neither {}   (success = value > 0)",
-                c.a_only, c.b_only, c.both, c.neither
+                r.a_only, r.b_only, r.both, r.neither
             )),
             Line::from(format!(
-                "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · 95% CI {}",
-                c.a_rate,
-                c.b_rate,
-                c.delta,
-                fmt_p(c.p),
-                c.ci95
-                    .map_or("…".to_string(), |[l, h]| format!("[{l:+.3}, {h:+.3}]"))
+                "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · Δ 95% CI {}",
+                r.a_rate,
+                r.b_rate,
+                r.delta,
+                fmt_p(c),
+                fmt_ci(c)
             )),
         ];
-        if !binary {
+        let test = match m.sig {
+            Some((_, reps, seed)) if m.binary => format!(
+                "exact McNemar on discordant queries; Δ interval: paired bootstrap, {reps} replicates, seed {seed}"
+            ),
+            Some(_) => "paired bootstrap only (McNemar needs 0/1 outcomes: row/pessimistic/optimistic ties)".to_string(),
+            None => format!("{} bootstrap running: counts only, p and interval …", v.spinner),
+        };
+        if m.sig.is_some() && !m.binary && METRICS[self.metric] == Metric::Exec {
             text.push(Line::styled(
-                "McNemar needs 0/1 outcomes: choose exec with a row/pessimistic/optimistic tie policy (t).",
+                "exec under expected ties is a fractional expectation per query: press t for a 0/1 policy.",
                 th.warn,
             ));
         }
         text.push(Line::styled(
-            format!(
-                "Test: {}. Colour: p<.001 / <.01 / <.05 / larger.",
-                self.stats.describe()
-            ),
+            format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
             th.dim,
         ));
         f.render_widget(
@@ -288,22 +309,12 @@ impl Pane for PairsPane {
 mod tests {
     use super::*;
 
-    /// scipy.stats.binomtest(2, 10, 0.5).pvalue = 0.109375 (= 2 · 56/1024).
     #[test]
-    fn mcnemar_by_hand() {
-        assert!((mcnemar_exact(2, 8) - 0.109375).abs() < 1e-12);
-        assert!((mcnemar_exact(8, 2) - 0.109375).abs() < 1e-12);
-        assert_eq!(mcnemar_exact(0, 0), 1.0);
-        assert_eq!(mcnemar_exact(3, 3), 1.0);
-        // 0 vs 5: 2 / 32.
-        assert!((mcnemar_exact(0, 5) - 0.0625).abs() < 1e-12);
-    }
-
-    #[test]
-    fn interim_counts() {
-        let c = Interim.pair(&[1.0, 1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 1.0, 0.0, 0.0], true);
+    fn counts_by_hand() {
+        let c = counts(&[1.0, 1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 1.0, 0.0, 0.0]);
         assert_eq!((c.a_only, c.b_only, c.both, c.neither), (2, 1, 1, 1));
         assert!((c.delta - 0.2).abs() < 1e-12);
-        assert_eq!(c.p, Some(1.0));
+        assert!((c.a_rate - 0.6).abs() < 1e-12 && (c.b_rate - 0.4).abs() < 1e-12);
+        assert_eq!(c.mcnemar_exact_p, None);
     }
 }
