@@ -139,3 +139,61 @@ fn all_writes_release_schema_files() {
     );
     assert!((results["metrics"]["exec@1"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
 }
+
+#[test]
+fn execute_fills_missing_pairs_and_saves_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tiny");
+    copy_dir(std::path::Path::new("tests/fixtures/tiny"), &root);
+    // The copy's SHA256SUMS would no longer match once the cache grows: drop it.
+    std::fs::remove_file(root.join("SHA256SUMS")).unwrap();
+    let cache = root.join("data/execution_cache.jsonl");
+    let before = std::fs::read_to_string(&cache).unwrap().lines().count();
+    let r = root.to_str().unwrap();
+    let (code, out, err) = execscope(&[
+        "report",
+        r,
+        "--execute",
+        "--save-cache",
+        "--ties",
+        "row",
+        "--format",
+        "json",
+        "--bootstrap",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("isolation"), "{err}");
+    let after = std::fs::read_to_string(&cache).unwrap().lines().count();
+    assert!(after > before, "{before} → {after}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    // Every top-10 pair is now answered by the cache.
+    for s in v["systems"].as_array().unwrap() {
+        assert_eq!(s["label_fallbacks_top10"], 0, "{}", s["id"]);
+    }
+    // The foreign snippets really fail their suites, so the numbers do not change.
+    let toy_cos = v["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "toy-cos")
+        .unwrap();
+    assert!((toy_cos["metrics"]["exec@1"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    // A second run finds nothing missing.
+    let (code, _, err) = execscope(&["report", r, "--execute", "--bootstrap", "50"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("executed 0 missing pairs"), "{err}");
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}

@@ -138,6 +138,13 @@ pub struct TuiArgs {
     pub bundle: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
+    /// Colour theme: dark or light (`T` switches at run time; NO_COLOR is honoured).
+    #[arg(long, default_value = "dark", value_parser = parse_theme)]
+    pub theme: crate::tui::ThemeKind,
+}
+
+fn parse_theme(s: &str) -> Result<crate::tui::ThemeKind, String> {
+    s.parse()
 }
 
 /// `execscope check`.
@@ -178,8 +185,26 @@ pub struct VerifyArgs {
     pub seed: u64,
 }
 
-pub fn tui(_args: &TuiArgs) -> anyhow::Result<ExitCode> {
-    bail!("the dashboard is not built yet")
+/// `execscope tui` (and `execscope` / `execscope BUNDLE`): the dashboard. The bundle loads on a
+/// worker thread behind a progress indicator; a bundle that fails to load ends the dashboard with
+/// the error, after the terminal is restored.
+pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
+    let root = args.bundle.clone().unwrap_or_else(default_bundle);
+    if !root.join("data/queries.jsonl").is_file() {
+        bail!(
+            "{} is not a bundle (no data/queries.jsonl){}",
+            root.display(),
+            if args.bundle.is_none() {
+                "; pass a bundle directory or set EXECSCOPE_BUNDLE"
+            } else {
+                ""
+            }
+        );
+    }
+    let opts = args.eval.engine_options()?;
+    let app = crate::tui::App::new(root, opts, crate::tui::Theme::from_env(args.theme));
+    crate::tui::run::run(app)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {

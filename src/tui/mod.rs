@@ -1,1 +1,23 @@
-//! tui
+//! The terminal dashboard. It renders the same core results as `execscope report` (the engine,
+//! the leaderboard view model, the anatomy and their report tables) and never computes a number
+//! of its own that the report also shows.
+//!
+//! Layout: `app` (state, `App::handle`), `actions` (what can happen), `commands` (the key
+//! registry behind the key bar and help), `view` (the snapshot panes draw from), `jobs` (work off
+//! the UI thread), `panes/*` (one per tab), `widgets/*`, `frame` (tab/status/key bars, overlays),
+//! `run` (terminal and event loop), `theme`.
+
+pub mod actions;
+pub mod app;
+pub mod commands;
+pub mod frame;
+pub mod fuzzy;
+pub mod jobs;
+pub mod panes;
+pub mod run;
+pub mod theme;
+pub mod view;
+pub mod widgets;
+
+pub use app::App;
+pub use theme::{Theme, ThemeKind};

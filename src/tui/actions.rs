@@ -1,0 +1,75 @@
+//! Everything the dashboard can be asked to do, as data.
+//!
+//! Keys and mouse events become [`Action`]s (through the command registry in `commands.rs`), and
+//! `App::handle` is the only place that changes state, so a test can drive the app with the same
+//! values a keyboard produces, without a terminal.
+
+use serde::Deserialize;
+
+/// A clickable region recorded while drawing; a mouse click resolves to one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Hit {
+    /// A tab in the tab bar (index into the tab list).
+    Tab(usize),
+    /// A column header of a pane's table.
+    Header { list: u8, col: usize },
+    /// A row of a pane's list or table (index into the list as displayed).
+    Row { list: u8, index: usize },
+}
+
+/// One user intent.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub enum Action {
+    Quit,
+    Help,
+    NextTab,
+    PrevTab,
+    /// Jump to the tab at this 0-based index.
+    Tab(usize),
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Left,
+    Right,
+    Enter,
+    /// Leave the current mode / overlay / focus.
+    Back,
+    /// Fuzzy-filter the current list (`/`).
+    Filter,
+    /// Pick the current system (fuzzy).
+    PickSystem,
+    /// Pick the system compared side by side in the browser.
+    PickCompare,
+    /// Next cutoff k of the evaluation.
+    CycleK,
+    /// Next tie policy (re-evaluates every system).
+    CycleTies,
+    ToggleTheme,
+    /// Open the live BM25 query prompt (`:`).
+    LiveQuery,
+    /// Browser: code view ↔ diff against the canonical.
+    ToggleDiff,
+    /// Browser: side-by-side rankings of two systems.
+    ToggleCompare,
+    /// Reverse the sort order of the current table.
+    ReverseSort,
+    /// Pairs: next metric family.
+    CycleMetric,
+    /// Audit: next number of visible tests (1..5).
+    CycleVisible,
+    /// Toggle the selected item (e.g. a system's line in the density chart).
+    ToggleSelect,
+    /// A character typed into a prompt or filter.
+    Input(char),
+    Backspace,
+    /// A mouse click on a recorded region.
+    Click(Hit),
+    ScrollUp,
+    ScrollDown,
+    Resize(u16, u16),
+    /// Time passed (spinner).
+    Tick,
+}

@@ -1,0 +1,540 @@
+//! Dashboard state and its only mutator, [`App::handle`]. Headless: tests build an app, feed it
+//! actions (or key events through the registry) and render it on a `TestBackend`.
+
+use super::actions::{Action, Hit};
+use super::commands;
+use super::fuzzy;
+use super::jobs::{Job, JobResult};
+use super::panes::{self, Cx, Effect, Pane};
+use super::theme::Theme;
+use super::view::{AuditSlot, Data, Hits, Shared, View};
+use crate::engine::{Engine, EngineOptions};
+use crate::metrics::{EvalConfig, TiePolicy};
+use crate::report::leaderboard;
+use crossterm::event::KeyEvent;
+
+mod audit;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Who has the keyboard.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mode {
+    Normal,
+    Help,
+    /// The active pane's filter.
+    Filter,
+    /// Fuzzy system picker (`compare`: picks the browser's compared system).
+    Picker {
+        compare: bool,
+        text: String,
+        sel: usize,
+    },
+    /// Live BM25 query prompt.
+    Prompt,
+}
+
+/// How many live-query results are kept.
+pub const LIVE_DEPTH: usize = 200;
+
+pub struct App {
+    pub panes: Vec<Box<dyn Pane>>,
+    pub tab: usize,
+    pub mode: Mode,
+    pub theme: Theme,
+    pub data: Option<Data>,
+    pub shared: Shared,
+    pub policy: TiePolicy,
+    /// Bundle directory name (never the absolute path: screens are shared and snapshotted).
+    pub bundle_name: String,
+    pub error: Option<String>,
+    pub status: Option<String>,
+    pub hits: Hits,
+    pub quit: bool,
+    jobs: Vec<Job>,
+    in_flight: Vec<&'static str>,
+    pending_policy: Option<TiePolicy>,
+    spinner: usize,
+    /// Token of the last audit asked for (results carrying another one are stale).
+    audit_token: u64,
+}
+
+impl App {
+    fn blank(theme: Theme, bundle_name: String, policy: TiePolicy) -> App {
+        App {
+            panes: panes::all(),
+            tab: 0,
+            mode: Mode::Normal,
+            theme,
+            data: None,
+            shared: Shared::default(),
+            policy,
+            bundle_name,
+            error: None,
+            status: None,
+            hits: Hits::default(),
+            quit: false,
+            jobs: Vec::new(),
+            in_flight: Vec::new(),
+            pending_policy: None,
+            spinner: 0,
+            audit_token: 0,
+        }
+    }
+
+    /// An app that loads `root` in the background.
+    pub fn new(root: PathBuf, opts: EngineOptions, theme: Theme) -> App {
+        let name = root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().to_string(),
+        );
+        let mut app = App::blank(theme, name, opts.eval.policy);
+        app.jobs.push(Job::Load { root, opts });
+        app
+    }
+
+    /// An app over an engine already loaded (tests, benchmarks); the leaderboard, anatomy and BM25
+    /// index are queued as jobs.
+    pub fn with_engine(engine: Engine, theme: Theme) -> App {
+        let name = engine
+            .bundle
+            .root
+            .file_name()
+            .map_or_else(|| "bundle".to_string(), |n| n.to_string_lossy().to_string());
+        let policy = engine.config().policy;
+        let mut app = App::blank(theme, name, policy);
+        let index = super::jobs::CorpusIndex::build(&engine);
+        app.install(Arc::new(engine), Arc::new(index));
+        app
+    }
+
+    fn install(&mut self, engine: Arc<Engine>, index: Arc<super::jobs::CorpusIndex>) {
+        self.shared.compare = usize::from(engine.scores.len() > 1);
+        self.jobs.push(Job::Bm25 {
+            engine: engine.clone(),
+        });
+        self.data = Some(Data {
+            engine,
+            index,
+            lb: None,
+            anatomy: None,
+            bm25: None,
+            sig: None,
+            audit: AuditSlot::Idle,
+            gen: 0,
+        });
+        self.queue_evaluation_jobs();
+    }
+
+    fn queue_evaluation_jobs(&mut self) {
+        if let Some(d) = &self.data {
+            self.jobs.push(Job::Leaderboard {
+                gen: d.gen,
+                engine: d.engine.clone(),
+            });
+            self.jobs.push(Job::Significance {
+                gen: d.gen,
+                engine: d.engine.clone(),
+            });
+            self.jobs.push(Job::Anatomy {
+                gen: d.gen,
+                engine: d.engine.clone(),
+            });
+        }
+    }
+
+    /// Once both the leaderboard and its significance are in, the table is the report's
+    /// `leaderboard::table(&lb, Some(&sig))`: the same cells, interval columns and † marks.
+    fn refresh_leaderboard_table(&mut self) {
+        if let Some(d) = self.data.as_mut() {
+            if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
+                *table = leaderboard::table(lb, Some(sig));
+            }
+        }
+    }
+
+    /// Jobs to start now (the caller runs them and feeds the results to [`App::on_result`]).
+    pub fn take_jobs(&mut self) -> Vec<Job> {
+        let jobs = std::mem::take(&mut self.jobs);
+        self.in_flight.extend(jobs.iter().map(Job::label));
+        jobs
+    }
+
+    /// Run every queued job on this thread until none is left (tests, benchmarks).
+    pub fn run_jobs_inline(&mut self) {
+        loop {
+            let jobs = self.take_jobs();
+            if jobs.is_empty() {
+                break;
+            }
+            for j in jobs {
+                let r = j.run();
+                self.on_result(r);
+            }
+        }
+    }
+
+    /// Labels of the jobs still running.
+    pub fn busy(&self) -> &[&'static str] {
+        &self.in_flight
+    }
+
+    fn done(&mut self, label: &str) {
+        if let Some(i) = self.in_flight.iter().position(|l| *l == label) {
+            self.in_flight.remove(i);
+        }
+    }
+
+    /// A job finished.
+    pub fn on_result(&mut self, r: JobResult) {
+        match r {
+            JobResult::Loaded(res) => {
+                self.done("loading bundle");
+                match *res {
+                    Ok((engine, index)) => self.install(engine, index),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            JobResult::Leaderboard { gen, lb } => {
+                self.done("leaderboard");
+                if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    d.lb = Some(*lb);
+                }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Significance { gen, sig } => {
+                self.done("bootstrap intervals");
+                if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    d.sig = Some(sig);
+                }
+                self.refresh_leaderboard_table();
+            }
+            JobResult::Audit(res) => {
+                self.done("retrieval audit");
+                let (req, result) = *res;
+                if let Some(d) = self.data.as_mut() {
+                    let current = matches!(&d.audit, AuditSlot::Running(r, _) if *r == req);
+                    if current {
+                        d.audit = match result {
+                            Ok(a) => AuditSlot::Done(Arc::new(a)),
+                            Err(e) => AuditSlot::Failed(req, e),
+                        };
+                    }
+                }
+            }
+            JobResult::Anatomy { gen, anatomy } => {
+                self.done("failure anatomy");
+                if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    d.anatomy = Some(*anatomy);
+                }
+            }
+            JobResult::Bm25(idx) => {
+                self.done("BM25 index");
+                if let Some(d) = self.data.as_mut() {
+                    d.bm25 = Some(idx);
+                }
+                self.rescore_live();
+            }
+        }
+        for p in &mut self.panes {
+            p.data_changed();
+        }
+        if let Some(p) = self.pending_policy {
+            self.apply_policy(p);
+        }
+    }
+
+    /// Re-evaluate every system under tie policy `p` (the engine's own `reevaluate`). The
+    /// leaderboard and anatomy are then rebuilt off the UI thread. While a job still holds the
+    /// engine, the change waits for it (shown in the status bar).
+    fn apply_policy(&mut self, p: TiePolicy) {
+        let Some(d) = self.data.as_mut() else {
+            self.pending_policy = Some(p);
+            self.status = Some(format!("tie policy → {p} once the bundle is loaded"));
+            return;
+        };
+        match Arc::get_mut(&mut d.engine) {
+            Some(engine) => {
+                let cfg = EvalConfig {
+                    policy: p,
+                    ..engine.config()
+                };
+                engine.reevaluate(&cfg);
+                d.gen += 1;
+                d.lb = None;
+                d.anatomy = None;
+                d.sig = None;
+                self.policy = p;
+                self.pending_policy = None;
+                self.status = Some(format!("tie policy: {p}"));
+                self.queue_evaluation_jobs();
+                for pane in &mut self.panes {
+                    pane.data_changed();
+                }
+            }
+            None => {
+                self.pending_policy = Some(p);
+                self.status = Some(format!("tie policy → {p} after the running jobs"));
+            }
+        }
+    }
+
+    pub fn pane_id(&self) -> &'static str {
+        self.panes[self.tab].id()
+    }
+
+    fn input_mode(&self) -> bool {
+        matches!(self.mode, Mode::Filter | Mode::Picker { .. } | Mode::Prompt)
+    }
+
+    /// Translate a key through the command registry and handle it.
+    pub fn handle_key(&mut self, ev: KeyEvent) {
+        let pane = self.pane_id();
+        if let Some(a) = commands::lookup(&ev, pane, self.input_mode()) {
+            self.handle(a);
+        }
+    }
+
+    /// Systems matching the picker text, best first.
+    pub fn picker_items(&self, text: &str) -> Vec<usize> {
+        let Some(d) = &self.data else {
+            return Vec::new();
+        };
+        fuzzy::filter(text, d.engine.scores.iter().map(|s| s.id.as_str()))
+    }
+
+    fn rescore_live(&mut self) {
+        let (Some(d), Some((text, res))) = (&self.data, self.shared.live.as_mut()) else {
+            return;
+        };
+        res.clear();
+        if let Some(bm) = &d.bm25 {
+            let scores = bm.score_text(text);
+            let row: Vec<f32> = scores.iter().map(|&s| s as f32).collect();
+            *res = crate::rank::top_k(&row, LIVE_DEPTH)
+                .into_iter()
+                .map(|c| (c, scores[c as usize]))
+                .collect();
+        }
+    }
+
+    fn switch_to(&mut self, id: &str) {
+        if let Some(i) = self.panes.iter().position(|p| p.id() == id) {
+            self.tab = i;
+        }
+    }
+
+    /// The one place state changes.
+    pub fn handle(&mut self, action: Action) {
+        match action {
+            Action::Tick => {
+                self.spinner = self.spinner.wrapping_add(1);
+                return;
+            }
+            Action::Resize(..) => return,
+            _ => {}
+        }
+        if !matches!(
+            action,
+            Action::Click(_) | Action::ScrollUp | Action::ScrollDown
+        ) {
+            self.status = None;
+        }
+        let mut effects = Vec::new();
+        match self.mode.clone() {
+            Mode::Help => {
+                if matches!(
+                    action,
+                    Action::Help | Action::Back | Action::Quit | Action::Enter
+                ) {
+                    self.mode = Mode::Normal;
+                }
+            }
+            Mode::Picker {
+                compare,
+                mut text,
+                mut sel,
+            } => {
+                let items = self.picker_items(&text);
+                match action {
+                    Action::Input(c) => {
+                        text.push(c);
+                        sel = 0;
+                    }
+                    Action::Backspace => {
+                        text.pop();
+                        sel = 0;
+                    }
+                    Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
+                        sel = panes::step(sel, items.len(), &action, 1)
+                    }
+                    Action::Enter => {
+                        if let Some(&s) = items.get(sel) {
+                            if compare {
+                                self.shared.compare = s;
+                            } else {
+                                self.shared.system = s;
+                            }
+                            self.status = Some(format!(
+                                "{} system: {}",
+                                if compare { "compared" } else { "current" },
+                                self.data
+                                    .as_ref()
+                                    .map_or("", |d| d.engine.scores[s].id.as_str())
+                            ));
+                        }
+                        self.mode = Mode::Normal;
+                        self.invalidate_audit();
+                        return;
+                    }
+                    Action::Back => {
+                        self.mode = Mode::Normal;
+                        return;
+                    }
+                    _ => {}
+                }
+                self.mode = Mode::Picker { compare, text, sel };
+            }
+            Mode::Prompt => match action {
+                Action::Input(_) | Action::Backspace => {
+                    if let Some((t, _)) = self.shared.live.as_mut() {
+                        match action {
+                            Action::Input(c) => t.push(c),
+                            _ => {
+                                t.pop();
+                            }
+                        }
+                    }
+                    self.rescore_live();
+                    // New results: the selection starts again at rank 1.
+                    self.forward(&Action::Top, &mut effects);
+                }
+                Action::Enter => self.mode = Mode::Normal,
+                Action::Back => {
+                    self.shared.live = None;
+                    self.mode = Mode::Normal;
+                }
+                other => self.forward(&other, &mut effects),
+            },
+            Mode::Filter => {
+                let mut cx = Cx {
+                    data: self.data.as_ref(),
+                    shared: &mut self.shared,
+                    effects: &mut effects,
+                };
+                if matches!(action, Action::Enter | Action::Back) {
+                    self.mode = Mode::Normal;
+                }
+                if self.panes[self.tab]
+                    .filter_input(&action, &mut cx)
+                    .is_none()
+                {
+                    self.mode = Mode::Normal;
+                }
+            }
+            Mode::Normal => self.normal(action, &mut effects),
+        }
+        self.apply_effects(effects);
+    }
+
+    fn normal(&mut self, action: Action, effects: &mut Vec<Effect>) {
+        let n = self.panes.len();
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.mode = Mode::Help,
+            Action::NextTab => self.tab = (self.tab + 1) % n,
+            Action::PrevTab => self.tab = (self.tab + n - 1) % n,
+            Action::Tab(i) | Action::Click(Hit::Tab(i)) => {
+                if i < n {
+                    self.tab = i;
+                }
+            }
+            Action::PickSystem | Action::PickCompare => {
+                if self.data.is_some() {
+                    self.mode = Mode::Picker {
+                        compare: action == Action::PickCompare,
+                        text: String::new(),
+                        sel: 0,
+                    };
+                }
+            }
+            Action::CycleK => {
+                if let Some(d) = &self.data {
+                    let ks = d.engine.config().ks;
+                    self.shared.k_index = (self.shared.k_index + 1) % ks.len().max(1);
+                    self.status = Some(format!("cutoff k = {}", ks[self.shared.k_index]));
+                }
+            }
+            Action::CycleTies => {
+                let cur = self.pending_policy.unwrap_or(self.policy);
+                let i = TiePolicy::ALL.iter().position(|&p| p == cur).unwrap_or(0);
+                self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
+            }
+            Action::ToggleTheme => self.theme = self.theme.toggled(),
+            Action::LiveQuery => {
+                if self.data.is_some() {
+                    self.shared.live = Some((String::new(), Vec::new()));
+                    self.mode = Mode::Prompt;
+                    self.switch_to("browser");
+                }
+            }
+            Action::Back if self.shared.live.is_some() => self.shared.live = None,
+            other => self.forward(&other, effects),
+        }
+    }
+
+    fn forward(&mut self, action: &Action, effects: &mut Vec<Effect>) {
+        let mut cx = Cx {
+            data: self.data.as_ref(),
+            shared: &mut self.shared,
+            effects,
+        };
+        self.panes[self.tab].handle(action, &mut cx);
+    }
+
+    fn apply_effects(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            match e {
+                Effect::OpenBrowser { system, query } => {
+                    if let Some(s) = system {
+                        self.shared.system = s;
+                    }
+                    if let Some(q) = query {
+                        self.shared.query = q;
+                    }
+                    self.shared.live = None;
+                    self.switch_to("browser");
+                }
+                Effect::StartFilter => self.mode = Mode::Filter,
+                Effect::Status(s) => self.status = Some(s),
+                Effect::RunAudit { k, visible } => self.start_audit(k, visible),
+                Effect::ClearAudit => {
+                    if let Some(d) = self.data.as_mut() {
+                        if !matches!(d.audit, AuditSlot::Running(..)) {
+                            d.audit = AuditSlot::Idle;
+                        }
+                    }
+                }
+            }
+        }
+        self.invalidate_audit();
+    }
+
+    /// A snapshot for drawing.
+    pub fn view(&self) -> View<'_> {
+        const SPIN: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
+        View {
+            data: self.data.as_ref(),
+            shared: &self.shared,
+            theme: &self.theme,
+            hits: &self.hits,
+            policy: self.policy,
+            spinner: SPIN[self.spinner % SPIN.len()],
+        }
+    }
+
+    /// Whether a tie-policy change is waiting for running jobs.
+    pub fn pending_policy(&self) -> Option<TiePolicy> {
+        self.pending_policy
+    }
+}

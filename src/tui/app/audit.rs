@@ -1,0 +1,49 @@
+//! The app's side of the audit pane: queueing the retrieval-audit job for the current system,
+//! dropping a result when the system changes, and the progress the status bar shows.
+
+use super::App;
+use crate::tui::jobs::{AuditRequest, Job, Progress};
+use crate::tui::view::AuditSlot;
+
+impl App {
+    /// Queue the retrieval audit of the current system (the pane asks, on Enter).
+    pub(super) fn start_audit(&mut self, k: usize, visible: usize) {
+        let Some(d) = self.data.as_mut() else { return };
+        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores.is_empty() {
+            return;
+        }
+        self.audit_token += 1;
+        let request = AuditRequest {
+            system: self.shared.system,
+            k,
+            visible,
+            token: self.audit_token,
+        };
+        let progress = std::sync::Arc::new(Progress::default());
+        d.audit = AuditSlot::Running(request, progress.clone());
+        self.jobs.push(Job::Audit {
+            request,
+            engine: d.engine.clone(),
+            progress,
+        });
+    }
+
+    /// An audit result belongs to one system: switching system drops it (a running job's result
+    /// is then dropped on arrival).
+    pub(super) fn invalidate_audit(&mut self) {
+        let system = self.shared.system;
+        if let Some(d) = self.data.as_mut() {
+            if d.audit.request().is_some_and(|r| r.system != system) {
+                d.audit = AuditSlot::Idle;
+            }
+        }
+    }
+
+    /// Progress of a running audit, for the status bar.
+    pub fn audit_progress(&self) -> Option<String> {
+        match &self.data.as_ref()?.audit {
+            AuditSlot::Running(_, p) => p.text(),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The command registry: the one list that maps keys to actions and feeds both the key bar and the
+//! help overlay, so the screen can never describe a key that does something else.
+
+use super::actions::Action;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Which part of the dashboard a command belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Everywhere (normal mode).
+    Global,
+    /// Only on the pane with this id (see `panes::PaneId`).
+    Pane(&'static str),
+    /// While a prompt, filter or picker has the keyboard.
+    Input,
+}
+
+/// A key as the registry names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    Char(char),
+    Code(KeyCode),
+    Ctrl(char),
+}
+
+impl Key {
+    fn matches(self, ev: &KeyEvent) -> bool {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        match self {
+            Key::Char(c) => !ctrl && ev.code == KeyCode::Char(c),
+            Key::Code(code) => ev.code == code,
+            Key::Ctrl(c) => ctrl && ev.code == KeyCode::Char(c),
+        }
+    }
+}
+
+/// One command: its keys, the action they send, a short label (key bar) and a help line.
+#[derive(Clone, Debug)]
+pub struct Command {
+    pub keys: &'static [Key],
+    /// How the keys are written on screen.
+    pub keys_label: &'static str,
+    pub action: Action,
+    pub label: &'static str,
+    pub help: &'static str,
+    pub scope: Scope,
+    /// Shown in the bottom key bar (the help overlay shows every command).
+    pub bar: bool,
+}
+
+const fn cmd(
+    scope: Scope,
+    keys: &'static [Key],
+    keys_label: &'static str,
+    action: Action,
+    label: &'static str,
+    help: &'static str,
+    bar: bool,
+) -> Command {
+    Command {
+        keys,
+        keys_label,
+        action,
+        label,
+        help,
+        scope,
+        bar,
+    }
+}
+
+use Key::{Char as C, Code as K};
+use Scope::{Global as G, Input as I};
+
+/// Every command of the dashboard. Order is display order.
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    // Input mode (prompt, filter, picker).
+    cmd(I, &[K(KeyCode::Enter)], "Enter", Action::Enter, "accept", "Accept the input / pick the highlighted item.", true),
+    cmd(I, &[K(KeyCode::Esc)], "Esc", Action::Back, "cancel", "Leave the prompt (a filter is cleared).", true),
+    cmd(I, &[K(KeyCode::Up), Key::Ctrl('p')], "↑", Action::Up, "prev", "Highlight the previous item.", true),
+    cmd(I, &[K(KeyCode::Down), Key::Ctrl('n')], "↓", Action::Down, "next", "Highlight the next item.", true),
+    cmd(I, &[K(KeyCode::Backspace)], "⌫", Action::Backspace, "delete", "Delete the last character.", false),
+    // Global.
+    cmd(G, &[C('?')], "?", Action::Help, "help", "Show or hide this help.", true),
+    cmd(G, &[C('q'), Key::Ctrl('c')], "q", Action::Quit, "quit", "Quit the dashboard.", true),
+    cmd(G, &[K(KeyCode::Tab)], "Tab", Action::NextTab, "next tab", "Next pane (Shift-Tab: previous; 1–9: jump).", false),
+    cmd(G, &[K(KeyCode::BackTab)], "S-Tab", Action::PrevTab, "prev tab", "Previous pane.", false),
+    cmd(G, &[C('1'), C('2'), C('3'), C('4'), C('5'), C('6'), C('7'), C('8'), C('9')], "1–9", Action::Tab(0), "pane n", "Jump to pane n (or click its tab).", false),
+    cmd(G, &[K(KeyCode::Up), C('k')], "↑/k", Action::Up, "up", "Move up.", false),
+    cmd(G, &[K(KeyCode::Down), C('j')], "↓/j", Action::Down, "down", "Move down.", false),
+    cmd(G, &[K(KeyCode::Left), C('h')], "←/h", Action::Left, "left", "Move left (previous column / focus).", false),
+    cmd(G, &[K(KeyCode::Right), C('l')], "→/l", Action::Right, "right", "Move right (next column / focus).", false),
+    cmd(G, &[K(KeyCode::PageUp), Key::Ctrl('u')], "PgUp", Action::PageUp, "page up", "One page up.", false),
+    cmd(G, &[K(KeyCode::PageDown), Key::Ctrl('d')], "PgDn", Action::PageDown, "page down", "One page down.", false),
+    cmd(G, &[C('g'), K(KeyCode::Home)], "g", Action::Top, "top", "First item.", false),
+    cmd(G, &[C('G'), K(KeyCode::End)], "G", Action::Bottom, "bottom", "Last item.", false),
+    cmd(G, &[K(KeyCode::Esc)], "Esc", Action::Back, "back", "Leave live results / clear the filter / close.", false),
+    cmd(G, &[C('s')], "s", Action::PickSystem, "system", "Pick the current system (fuzzy).", true),
+    cmd(G, &[C('K')], "K", Action::CycleK, "cutoff k", "Next cutoff k (k alone moves up, vim style).", true),
+    cmd(G, &[C('t')], "t", Action::CycleTies, "ties", "Next tie policy: row → expected → pessimistic → optimistic (re-evaluates).", true),
+    cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: the corpus is ranked by BM25 as you type.", true),
+    cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Switch dark / light theme.", false),
+    // Leaderboard.
+    cmd(Scope::Pane("leaderboard"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
+    cmd(Scope::Pane("leaderboard"), &[C('r')], "r", Action::ReverseSort, "reverse", "Reverse the sort order (←/→ or a header click picks the column).", true),
+    // Browser.
+    cmd(Scope::Pane("browser"), &[C('/')], "/", Action::Filter, "filter", "Fuzzy-filter the query list (id, domain, function, text).", true),
+    cmd(Scope::Pane("browser"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "ranking", "Move the focus to the ranking (←/→ also switch focus).", false),
+    cmd(Scope::Pane("browser"), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
+    cmd(Scope::Pane("browser"), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
+    cmd(Scope::Pane("browser"), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
+    // Density.
+    cmd(Scope::Pane("density"), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
+    // Domains.
+    cmd(Scope::Pane("domains"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
+    // Pairs.
+    cmd(Scope::Pane("pairs"), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
+    // Audit.
+    cmd(Scope::Pane("audit"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "run / open", "Run the retrieval audit of the current system; on a task: open its candidates (Esc closes).", true),
+    cmd(Scope::Pane("audit"), &[C('v')], "v", Action::CycleVisible, "visible m", "Next number of visible self-tests per query (1–5; Enter re-runs).", true),
+];
+
+/// The action bound to a key in this context: the active pane's commands first, then global ones.
+/// In input mode only input commands apply and any other printable character is typed.
+pub fn lookup(ev: &KeyEvent, pane: &str, input: bool) -> Option<Action> {
+    if input {
+        if let Some(c) = COMMANDS
+            .iter()
+            .filter(|c| c.scope == Scope::Input)
+            .find(|c| c.keys.iter().any(|k| k.matches(ev)))
+        {
+            return Some(c.action.clone());
+        }
+        return match ev.code {
+            KeyCode::Char(ch) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
+                Some(Action::Input(ch))
+            }
+            _ => None,
+        };
+    }
+    active(pane, false)
+        .find(|c| c.keys.iter().any(|k| k.matches(ev)))
+        .map(|c| match (&c.action, ev.code) {
+            // One entry serves all digit keys: the digit picks the pane.
+            (Action::Tab(_), KeyCode::Char(d @ '1'..='9')) => {
+                Action::Tab(d as usize - '1' as usize)
+            }
+            (a, _) => a.clone(),
+        })
+}
+
+/// Commands that apply on `pane` in normal mode, pane-specific first.
+pub fn active<'a>(pane: &'a str, input: bool) -> impl Iterator<Item = &'static Command> + 'a {
+    let pane_cmds = COMMANDS
+        .iter()
+        .filter(move |c| !input && matches!(c.scope, Scope::Pane(p) if p == pane));
+    let rest = COMMANDS.iter().filter(move |c| {
+        if input {
+            c.scope == Scope::Input
+        } else {
+            c.scope == Scope::Global
+        }
+    });
+    pane_cmds.chain(rest)
+}
+
+/// The key bar: (keys, label) of the bar commands active here.
+pub fn bar(pane: &str, input: bool) -> Vec<(&'static str, &'static str)> {
+    active(pane, input)
+        .filter(|c| c.bar)
+        .map(|c| (c.keys_label, c.label))
+        .collect()
+}
+
+/// Help overlay sections: (title, [(keys, help)]).
+pub fn help(
+    panes: &[(&'static str, &'static str)],
+) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
+    let pick = |s: Scope| -> Vec<(&'static str, &'static str)> {
+        COMMANDS
+            .iter()
+            .filter(|c| c.scope == s)
+            .map(|c| (c.keys_label, c.help))
+            .collect()
+    };
+    let mut out = vec![("Everywhere".to_string(), pick(Scope::Global))];
+    for (id, title) in panes {
+        let cmds = pick(Scope::Pane(id));
+        if !cmds.is_empty() {
+            out.push((title.to_string(), cmds));
+        }
+    }
+    out.push((
+        "Prompts, filter and pickers".to_string(),
+        pick(Scope::Input),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    /// No key may be bound twice where both bindings are active: that is what lets the key bar and
+    /// the help promise exactly one meaning per key.
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        let panes = [
+            "leaderboard",
+            "browser",
+            "deception",
+            "density",
+            "domains",
+            "pairs",
+            "audit",
+        ];
+        for pane in panes {
+            for input in [false, true] {
+                let cmds: Vec<&Command> = active(pane, input).collect();
+                for (i, a) in cmds.iter().enumerate() {
+                    for b in &cmds[i + 1..] {
+                        for ka in a.keys {
+                            if b.keys.contains(ka) && a.action != b.action {
+                                panic!("{pane}: {ka:?} bound to {:?} and {:?}", a.action, b.action);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pane_commands_shadow_global_ones() {
+        assert_eq!(
+            lookup(&key(KeyCode::Enter), "leaderboard", false),
+            Some(Action::Enter)
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Char('d')), "browser", false),
+            Some(Action::ToggleDiff)
+        );
+        assert_eq!(lookup(&key(KeyCode::Char('d')), "pairs", false), None);
+        assert_eq!(
+            lookup(&key(KeyCode::Char('k')), "pairs", false),
+            Some(Action::Up)
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Char('3')), "pairs", false),
+            Some(Action::Tab(2))
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Char('q')), "pairs", true),
+            Some(Action::Input('q'))
+        );
+        assert_eq!(
+            lookup(&key(KeyCode::Esc), "pairs", true),
+            Some(Action::Back)
+        );
+        let bar = bar("browser", false);
+        assert!(bar.contains(&("/", "filter")) && bar.contains(&("q", "quit")));
+    }
+}

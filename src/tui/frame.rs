@@ -1,0 +1,233 @@
+//! The frame around the panes: tab bar, status bar, key bar, and the overlays (help, system
+//! picker, live-query prompt). The key bar and help read the command registry.
+
+use super::actions::Hit;
+use super::app::{App, Mode};
+use super::commands;
+use super::panes::message;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+/// Draw the whole dashboard.
+pub fn draw(f: &mut Frame, app: &App) {
+    app.hits.clear();
+    let v = app.view();
+    let th = &app.theme;
+    let area = f.area();
+    f.render_widget(Block::default().style(th.base), area);
+    let [tabs, body, status, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_tabs(f, tabs, app);
+    if let Some(e) = &app.error {
+        let p = Paragraph::new(format!("error: {e}"))
+            .style(th.bad)
+            .wrap(Wrap { trim: false });
+        f.render_widget(p, body);
+    } else if app.data.is_none() {
+        message(
+            f,
+            body,
+            &format!("{} loading bundle {} …", v.spinner, app.bundle_name),
+            th.accent,
+        );
+    } else {
+        app.panes[app.tab].draw(f, body, &v);
+    }
+    draw_status(f, status, app, v.spinner);
+    if app.mode == Mode::Prompt {
+        let text = app.shared.live.as_ref().map_or("", |l| l.0.as_str());
+        let line = Line::from(vec![
+            Span::styled(" live BM25 query: ", th.accent),
+            Span::raw(text.to_string()),
+            Span::styled("▏", th.accent),
+        ]);
+        f.render_widget(Paragraph::new(line), keys);
+    } else {
+        draw_keys(f, keys, app);
+    }
+    match &app.mode {
+        Mode::Help => draw_help(f, body, app),
+        Mode::Picker { compare, text, sel } => draw_picker(f, body, app, *compare, text, *sel),
+        _ => {}
+    }
+}
+
+fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
+    let th = &app.theme;
+    let mut spans = vec![Span::styled(" execscope ", th.title)];
+    let mut x = area.x + 11;
+    for (i, p) in app.panes.iter().enumerate() {
+        let label = format!(" {} {} ", i + 1, p.title());
+        let w = label.chars().count() as u16;
+        let st = if i == app.tab { th.tab_active } else { th.dim };
+        app.hits
+            .push(Rect::new(x, area.y, w, 1).intersection(area), Hit::Tab(i));
+        spans.push(Span::styled(label, st));
+        spans.push(Span::raw(" "));
+        x += w + 1;
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
+    let th = &app.theme;
+    let v = app.view();
+    let mut spans = vec![Span::styled(format!(" {} ", app.bundle_name), th.accent)];
+    if let Some(d) = &app.data {
+        let b = &d.engine.bundle;
+        spans.push(Span::styled(
+            format!("{}q×{}c │ ", b.queries.len(), b.corpus.len()),
+            th.dim,
+        ));
+        spans.push(Span::raw("system "));
+        spans.push(Span::styled(
+            v.system_id(app.shared.system).to_string(),
+            th.accent,
+        ));
+        spans.push(Span::raw(format!(" │ k={} │ ties ", v.k())));
+        spans.push(Span::styled(app.policy.as_str(), th.accent));
+        if let Some(p) = app.pending_policy() {
+            spans.push(Span::styled(format!("→{p}"), th.warn));
+        }
+        spans.push(Span::raw(" │"));
+    }
+    if !app.busy().is_empty() {
+        spans.push(Span::styled(
+            format!(" {spin} {}", app.busy().join(", ")),
+            th.warn,
+        ));
+        if let Some(p) = app.audit_progress() {
+            spans.push(Span::styled(format!(" ({p})"), th.warn));
+        }
+    }
+    if let Some(s) = &app.status {
+        spans.push(Span::styled(format!(" {s}"), th.good));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
+    let th = &app.theme;
+    let input = matches!(app.mode, Mode::Filter | Mode::Picker { .. });
+    let mut spans = vec![Span::raw(" ")];
+    for (k, label) in commands::bar(app.pane_id(), input) {
+        spans.push(Span::styled(k, th.accent));
+        spans.push(Span::styled(format!(" {label}  "), th.dim));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// A centred rectangle of at most `w` × `h` inside `area`.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn draw_help(f: &mut Frame, area: Rect, app: &App) {
+    let th = &app.theme;
+    let panes: Vec<(&'static str, &'static str)> =
+        app.panes.iter().map(|p| (p.id(), p.title())).collect();
+    // Sections are laid out in columns so the whole registry fits on one screen.
+    let mut sections: Vec<Vec<Line>> = Vec::new();
+    for (title, cmds) in commands::help(&panes) {
+        let mut lines = vec![Line::styled(title, th.title)];
+        for (k, h) in cmds {
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {k:<6}"), th.accent),
+                Span::raw(h),
+            ]));
+        }
+        sections.push(lines);
+    }
+    let r = centered(area, area.width, area.height);
+    f.render_widget(Clear, r);
+    let blk = Block::bordered()
+        .title(" help — ? or Esc closes ")
+        .border_style(th.accent)
+        .style(th.base);
+    let inner = blk.inner(r);
+    f.render_widget(blk, r);
+    let total: usize = sections.iter().map(Vec::len).sum();
+    let ncols = if inner.width >= 120 { 3 } else { 2 };
+    let per = total.div_ceil(ncols).max(inner.height as usize / 2);
+    let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
+    for sec in sections {
+        let cur = cols.last_mut().expect("one column");
+        if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
+            cols.push(Vec::new());
+        }
+        cols.last_mut().expect("one column").extend(sec);
+    }
+    let areas = Layout::horizontal(vec![Constraint::Ratio(1, cols.len() as u32); cols.len()])
+        .spacing(2)
+        .split(inner);
+    // One line per command (cut at the column edge) so every key stays visible.
+    for (lines, a) in cols.into_iter().zip(areas.iter()) {
+        f.render_widget(Paragraph::new(lines), *a);
+    }
+}
+
+fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, sel: usize) {
+    let th = &app.theme;
+    let Some(d) = &app.data else { return };
+    let items = app.picker_items(text);
+    let h = (items.len() as u16 + 3).min(area.height);
+    let r = centered(area, 48, h);
+    f.render_widget(Clear, r);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("› ", th.accent),
+        Span::raw(text.to_string()),
+        Span::styled("▏", th.accent),
+    ])];
+    let current = if compare {
+        app.shared.compare
+    } else {
+        app.shared.system
+    };
+    for (i, &s) in items.iter().enumerate() {
+        let sys = &d.engine.scores[s];
+        let mark = if s == current { "●" } else { " " };
+        let mut line = Line::from(format!("{mark} {} ({})", sys.id, sys.similarity));
+        if i == sel {
+            line = line.style(th.selected);
+        }
+        lines.push(line);
+    }
+    let title = if compare {
+        " compare with "
+    } else {
+        " system "
+    };
+    f.render_widget(
+        Paragraph::new(lines)
+            .style(th.base)
+            .block(Block::bordered().title(title).border_style(th.accent)),
+        r,
+    );
+}
+
+/// A bordered block with the pane's title style; `focused` brightens the border.
+pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::Theme) -> Block<'a> {
+    Block::bordered()
+        .title(title)
+        .border_style(if focused { th.accent } else { th.dim })
+}
+
+/// Bold style for emphasis (used by panes for key numbers).
+pub fn bold() -> Style {
+    Style::default().add_modifier(Modifier::BOLD)
+}

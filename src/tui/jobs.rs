@@ -1,0 +1,281 @@
+//! Heavy work off the UI thread: loading the engine, building the leaderboard, its bootstrap
+//! intervals and the failure anatomy, indexing the corpus for live BM25 queries, and the
+//! retrieval audit of one system (which may start the oracle).
+//!
+//! The app only *asks* for work (it queues [`Job`]s); `run.rs` executes each on its own thread and
+//! sends the [`JobResult`] back through a channel, while tests execute them inline. Results carry
+//! the generation of the evaluation they were computed for, so a result that arrives after the tie
+//! policy changed again is dropped instead of shown.
+
+use crate::analysis::significance::{SigConfig, Significance};
+use crate::analysis::Anatomy;
+use crate::audit::account::{audit as account, AuditConfig};
+use crate::audit::view::AuditView;
+use crate::audit::{retrieval, tables as audit_tables};
+use crate::bundle::code_sha256;
+use crate::engine::{Engine, EngineOptions};
+use crate::oracle::{Oracle, OracleConfig, SuiteResult};
+use crate::rank::bm25::Bm25Index;
+use crate::report::{anatomy as atab, leaderboard, Table};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Lookups the browser needs per frame, computed once per bundle.
+#[derive(Debug, Default)]
+pub struct CorpusIndex {
+    /// Per corpus row: SHA-256 of its code (the execution cache's `code_sha256`).
+    pub code_hash: Vec<String>,
+    /// Per query: its suite's `tests_sha256` in the bundle's detected encoding.
+    pub tests_hash: Vec<String>,
+    /// (code hash, tests hash) → row of `bundle.cache`.
+    pub cache: HashMap<(String, String), usize>,
+    /// Corpus id → row of `bundle.distractors`.
+    pub distractor: HashMap<String, usize>,
+}
+
+impl CorpusIndex {
+    pub fn build(engine: &Engine) -> CorpusIndex {
+        let b = &engine.bundle;
+        let key = crate::bundle::tests_key_fn(b.tests_key_encoding.as_deref());
+        CorpusIndex {
+            code_hash: b.corpus.iter().map(|s| code_sha256(&s.code)).collect(),
+            tests_hash: b.queries.iter().map(|q| key(&q.tests)).collect(),
+            cache: b
+                .cache
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ((r.code_sha256.clone(), r.tests_sha256.clone()), i))
+                .collect(),
+            distractor: b
+                .distractors
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.corpus_id.clone(), i))
+                .collect(),
+        }
+    }
+
+    /// Cached per-test outcomes of snippet `c` on query `q`'s suite, if the cache holds the pair.
+    pub fn outcomes<'e>(&self, engine: &'e Engine, q: usize, c: usize) -> Option<&'e [String]> {
+        let key = (self.code_hash[c].clone(), self.tests_hash[q].clone());
+        self.cache
+            .get(&key)
+            .map(|&i| engine.bundle.cache[i].outcomes.as_slice())
+    }
+}
+
+/// Every report table the anatomy panes show, built by the same functions `execscope report` uses.
+#[derive(Clone, Debug)]
+pub struct AnatomyTables {
+    pub bugtypes: Table,
+    pub editsize: Table,
+    pub gaps: Table,
+    pub density: Table,
+    pub difficulty: Table,
+    pub misses: Table,
+}
+
+/// Pairs executed so far by a running audit (read by the status bar while the job runs).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+}
+
+impl Progress {
+    /// `done/total`, once the job knows how many pairs the oracle must run.
+    pub fn text(&self) -> Option<String> {
+        let total = self.total.load(Ordering::Relaxed);
+        (total > 0).then(|| format!("{}/{total} pairs", self.done.load(Ordering::Relaxed)))
+    }
+}
+
+/// What to audit: the retrieval pools of one system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditRequest {
+    /// Index into `Engine::scores`.
+    pub system: usize,
+    pub k: usize,
+    pub visible: usize,
+    /// Identifies this run; a result whose token is not the app's current one is dropped.
+    pub token: u64,
+}
+
+/// A finished retrieval audit: the report's tables and the view model, exactly what
+/// `execscope audit --system … --k … --visible …` prints and writes as `audit-view.json`.
+#[derive(Clone, Debug)]
+pub struct AuditResult {
+    pub request: AuditRequest,
+    pub tables: Vec<Table>,
+    pub view: AuditView,
+}
+
+/// Work the UI thread must not do.
+pub enum Job {
+    Load {
+        root: PathBuf,
+        opts: EngineOptions,
+    },
+    Leaderboard {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Significance {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Anatomy {
+        gen: u64,
+        engine: Arc<Engine>,
+    },
+    Bm25 {
+        engine: Arc<Engine>,
+    },
+    Audit {
+        request: AuditRequest,
+        engine: Arc<Engine>,
+        progress: Arc<Progress>,
+    },
+}
+
+/// The retrieval audit, with the oracle started only if the execution cache lacks a pair (as the
+/// CLI does), and every oracle error turned into a message for the pane.
+fn run_audit(
+    engine: &Engine,
+    req: AuditRequest,
+    progress: &Progress,
+) -> Result<AuditResult, String> {
+    let system = engine
+        .scores
+        .get(req.system)
+        .map(|s| s.id.clone())
+        .ok_or_else(|| format!("no system #{}", req.system))?;
+    let oracle: OnceLock<Result<Oracle, String>> = OnceLock::new();
+    let runner = |jobs: &[(String, Vec<String>)]| -> anyhow::Result<Vec<SuiteResult>> {
+        progress.total.store(jobs.len(), Ordering::Relaxed);
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let o = oracle
+            .get_or_init(|| Oracle::new(OracleConfig::default()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| anyhow::anyhow!("starting the oracle: {e}"))?;
+        let tick = |done: usize| progress.done.store(done, Ordering::Relaxed);
+        o.run_batch(jobs, &tick)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| r.map_err(|e| anyhow::anyhow!("oracle failed on pair {i}: {e}")))
+            .collect()
+    };
+    let mut pools = retrieval::build(engine, &system, req.k, req.visible, &runner)
+        .map_err(|e| format!("{e:#}"))?;
+    if let Some(Ok(o)) = oracle.get() {
+        pools.provenance.push(format!(
+            "oracle isolation {} ({}), {}",
+            o.isolation(),
+            o.privileges(),
+            o.runner_string()
+        ));
+    }
+    let audits = account(&pools, &AuditConfig::default());
+    Ok(AuditResult {
+        request: req,
+        tables: audit_tables::all_tables(&pools, &audits),
+        view: AuditView::build(&pools, &audits),
+    })
+}
+
+impl Job {
+    /// What the progress indicator says while this job runs.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Job::Load { .. } => "loading bundle",
+            Job::Leaderboard { .. } => "leaderboard",
+            Job::Significance { .. } => "bootstrap intervals",
+            Job::Audit { .. } => "retrieval audit",
+            Job::Anatomy { .. } => "failure anatomy",
+            Job::Bm25 { .. } => "BM25 index",
+        }
+    }
+
+    /// Do the work. Consumes the job, so its engine handle is released before the result is sent.
+    pub fn run(self) -> JobResult {
+        match self {
+            Job::Load { root, opts } => match Engine::open(&root, &opts) {
+                Ok(engine) => {
+                    let index = CorpusIndex::build(&engine);
+                    JobResult::Loaded(Box::new(Ok((Arc::new(engine), Arc::new(index)))))
+                }
+                Err(e) => JobResult::Loaded(Box::new(Err(format!(
+                    "loading bundle {}: {e:#}",
+                    root.display()
+                )))),
+            },
+            Job::Leaderboard { gen, engine } => {
+                let lb = leaderboard::build(&engine);
+                let table = leaderboard::table(&lb, None);
+                let domains = leaderboard::domain_table(&lb);
+                JobResult::Leaderboard {
+                    gen,
+                    lb: Box::new((lb, table, domains)),
+                }
+            }
+            Job::Significance { gen, engine } => JobResult::Significance {
+                gen,
+                sig: Arc::new(Significance::compute(&engine, SigConfig::default())),
+            },
+            Job::Audit {
+                request,
+                engine,
+                progress,
+            } => JobResult::Audit(Box::new((request, run_audit(&engine, request, &progress)))),
+            Job::Anatomy { gen, engine } => {
+                let a = Anatomy::compute(&engine);
+                let tables = AnatomyTables {
+                    bugtypes: atab::bugtypes_table(&a),
+                    editsize: atab::editsize_table(&a, None),
+                    gaps: atab::gaps_table(&a),
+                    density: atab::density_table(&a),
+                    difficulty: atab::difficulty_table(&a, &engine.bundle),
+                    misses: atab::misses_table(&a),
+                };
+                JobResult::Anatomy {
+                    gen,
+                    anatomy: Box::new((a, tables)),
+                }
+            }
+            Job::Bm25 { engine } => {
+                let docs: Vec<&str> = engine
+                    .bundle
+                    .corpus
+                    .iter()
+                    .map(|c| c.code.as_str())
+                    .collect();
+                JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
+            }
+        }
+    }
+}
+
+type Loaded = Result<(Arc<Engine>, Arc<CorpusIndex>), String>;
+
+/// A finished job.
+pub enum JobResult {
+    Loaded(Box<Loaded>),
+    Leaderboard {
+        gen: u64,
+        lb: Box<(leaderboard::Leaderboard, Table, Table)>,
+    },
+    Anatomy {
+        gen: u64,
+        anatomy: Box<(Anatomy, AnatomyTables)>,
+    },
+    Bm25(Arc<Bm25Index>),
+    Significance {
+        gen: u64,
+        sig: Arc<Significance>,
+    },
+    Audit(Box<(AuditRequest, Result<AuditResult, String>)>),
+}

@@ -1,0 +1,505 @@
+//! Pane 7: the retrieval audit of the current system — its top k per query as the candidate
+//! pool, the first m tests of each suite as the "self-tests", the whole suite as the oracle.
+//!
+//! Every number is the audit's own: the summary and admission tables are
+//! `audit::tables::all_tables` (what `execscope audit` prints) and the task list, candidates,
+//! evidence and per-test outcomes come from `audit::view::AuditView`. The audit may start the
+//! oracle and run tens of seconds on a large bundle, so it runs as a background job, only when
+//! the user presses Enter here.
+
+use super::{message, step, Cx, Effect, Pane};
+use crate::audit::account::Choice;
+use crate::audit::view::{CandidateView, TaskView};
+use crate::report::{Align, Cell, Table};
+use crate::tui::actions::Action;
+use crate::tui::frame::block;
+use crate::tui::jobs::AuditResult;
+use crate::tui::view::{AuditSlot, View};
+use crate::tui::widgets::code;
+use crate::tui::widgets::table::TableView;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+use std::cell::Cell as StdCell;
+
+/// Pool size: the system's top k per query.
+pub const K: usize = 10;
+/// Visible-test counts `v` cycles through.
+pub const MAX_VISIBLE: usize = 5;
+
+const TASKS: u8 = 0;
+
+pub struct AuditPane {
+    /// Self-tests per query (the first m of the suite).
+    pub visible: usize,
+    /// Selected task (row of the task list).
+    pub task: usize,
+    /// Selected candidate of the opened task.
+    pub cand: usize,
+    /// The selected task's candidates are open (Enter; Esc closes).
+    pub open: bool,
+    page: StdCell<usize>,
+}
+
+impl Default for AuditPane {
+    fn default() -> Self {
+        AuditPane {
+            visible: 3,
+            task: 0,
+            cand: 0,
+            open: false,
+            page: StdCell::new(1),
+        }
+    }
+}
+
+/// The finished audit of the current system, if any.
+fn current(slot: &AuditSlot, system: usize) -> Option<&AuditResult> {
+    match slot {
+        AuditSlot::Done(a) if a.request.system == system => Some(a),
+        _ => None,
+    }
+}
+
+fn choice_text(c: Choice, cand: Option<usize>, task: &TaskView) -> String {
+    let label = cand
+        .and_then(|i| task.candidates.get(i))
+        .map_or(String::new(), |c| {
+            // Labels read `rank 3 c_0005` / `sample 2`: the number is the pool position.
+            c.label.split_whitespace().nth(1).unwrap_or("?").to_string()
+        });
+    match c {
+        Choice::Pass => format!("pass #{label}"),
+        Choice::Nonpass => format!("FAIL #{label}"),
+        Choice::Abstain => "abstain".to_string(),
+    }
+}
+
+/// One short mark per candidate in pool order: each evidence verdict's initial if it holds, `·`
+/// if not (the view's badge with one letter per verdict, so ten candidates fit a list cell).
+pub fn pool_marks(task: &TaskView) -> String {
+    task.candidates
+        .iter()
+        .map(|c| {
+            c.evidence
+                .iter()
+                .map(|(n, v)| {
+                    if v.ok {
+                        n.chars().next().unwrap_or('?')
+                    } else {
+                        '·'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The task list as a table: id, function, first-admitted return per predicate, pool marks.
+pub fn task_table(a: &AuditResult) -> Table {
+    let v = &a.view;
+    let mut t = Table::new("audit-tasks", "Tasks")
+        .column("task", "task", Align::Left)
+        .column("function", "function", Align::Left);
+    for p in &v.predicates {
+        t = t.column(&format!("first {p}"), &format!("first_{p}"), Align::Left);
+    }
+    let names: Vec<String> = v
+        .evidence_names
+        .iter()
+        .map(|n| n.chars().next().unwrap_or('?').to_string())
+        .collect();
+    t = t.column(
+        &format!("pool ({} per rank)", names.join("")),
+        "pool",
+        Align::Left,
+    );
+    for task in &v.tasks {
+        let mut row = vec![Cell::text(&task.task_id), Cell::text(&task.function_name)];
+        for (_, cand, ch) in &task.first_admitted {
+            row.push(Cell::text(choice_text(*ch, *cand, task)));
+        }
+        row.push(Cell::text(pool_marks(task)));
+        t.push(row);
+    }
+    t
+}
+
+impl AuditPane {
+    fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
+        let th = v.theme;
+        let blk = block(
+            Line::styled(format!(" {} ", a.view.title), th.title),
+            false,
+            th,
+        );
+        let inner = blk.inner(area);
+        f.render_widget(blk, area);
+        let mut y = inner.y;
+        for name in ["audit-retrieval", "audit-admission"] {
+            let Some(t) = a.tables.iter().find(|t| t.name == name) else {
+                continue;
+            };
+            let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
+            let r = Rect::new(inner.x, y, inner.width, h);
+            let order: Vec<usize> = (0..t.rows.len()).collect();
+            TableView {
+                table: t,
+                order: &order,
+                selected: None,
+                focused: false,
+                sort: None,
+                frozen: 2,
+                focus_col: None,
+                cell_style: None,
+                list: 9,
+            }
+            .render(f, r, th, v.hits);
+            y = y.saturating_add(h + 1);
+        }
+    }
+
+    fn draw_task(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult, task: &TaskView) {
+        let th = v.theme;
+        let mut lines = vec![Line::from(vec![
+            Span::styled(task.task_id.clone(), th.accent),
+            Span::raw(format!(" {}()", task.function_name)),
+            Span::styled(format!("  {} candidates", task.candidates.len()), th.dim),
+        ])];
+        for (p, cand, ch) in &task.first_admitted {
+            let st = match ch {
+                Choice::Pass => th.good,
+                Choice::Nonpass => th.bad,
+                Choice::Abstain => th.warn,
+            };
+            let what = cand
+                .and_then(|i| task.candidates.get(i))
+                .map_or("no candidate admitted".to_string(), |c| c.label.clone());
+            lines.push(Line::from(vec![
+                Span::raw(format!("first admitted by {p:<6} ")),
+                Span::raw(format!("{what} → ")),
+                Span::styled(format!("{ch:?}").to_lowercase(), st),
+            ]));
+        }
+        lines.push(Line::styled(
+            format!(
+                "pool marks: one per rank, {} = verdict holds, · = fails",
+                a.view.evidence_names.join(" / ")
+            ),
+            th.dim,
+        ));
+        // The oracle's isolation goes in the border (one line, machine-dependent); the cache /
+        // oracle counts stay in the body.
+        let mut oracle = None;
+        for p in &a.view.provenance {
+            if p.starts_with("oracle isolation") {
+                oracle = Some(p.clone());
+            } else {
+                lines.push(Line::styled(p.clone(), th.dim));
+            }
+        }
+        lines.push(Line::styled(
+            "Enter: open this task's candidates".to_string(),
+            th.accent,
+        ));
+        let mut blk = block(" Task ", false, th);
+        if let Some(o) = oracle {
+            blk = blk.title_bottom(Line::styled(format!(" {o} "), th.dim));
+        }
+        f.render_widget(
+            Paragraph::new(lines).block(blk).wrap(Wrap { trim: true }),
+            area,
+        );
+    }
+
+    fn draw_candidates(&self, f: &mut Frame, area: Rect, v: &View, task: &TaskView) {
+        let th = v.theme;
+        let n = task.candidates.len();
+        let list_h = (n.min(6) as u16) + 2;
+        let [list, code_area, tests_area] = Layout::vertical([
+            Constraint::Length(list_h),
+            Constraint::Min(3),
+            Constraint::Length(
+                task.candidates
+                    .get(self.cand)
+                    .map_or(3, |c| c.tests.len() as u16 + 3),
+            ),
+        ])
+        .areas(area);
+        let blk = block(
+            Line::styled(
+                format!(" {} candidates (Esc closes) ", task.task_id),
+                th.title,
+            ),
+            true,
+            th,
+        );
+        let inner = blk.inner(list);
+        f.render_widget(blk, list);
+        let body = inner.height as usize;
+        let sel = self.cand.min(n.saturating_sub(1));
+        let offset = if body > 0 && sel >= body {
+            sel + 1 - body
+        } else {
+            0
+        };
+        let lw = task
+            .candidates
+            .iter()
+            .map(|c| c.label.chars().count())
+            .max()
+            .unwrap_or(8);
+        let bw = task
+            .candidates
+            .iter()
+            .map(|c| c.badge.chars().count())
+            .max()
+            .unwrap_or(4);
+        let mut lines = Vec::new();
+        for (i, c) in task.candidates.iter().enumerate().skip(offset).take(body) {
+            let admitted: Vec<String> = c
+                .admitted
+                .iter()
+                .map(|(p, ok)| format!("{p} {}", if *ok { "✓" } else { "·" }))
+                .collect();
+            let mut line = Line::from(vec![
+                Span::raw(format!("{:<lw$}  ", c.label)),
+                Span::styled(format!("{:<bw$}  ", c.badge), th.accent),
+                Span::styled(format!("admitted: {}  ", admitted.join(" ")), th.dim),
+                if c.pass {
+                    Span::styled("P+ pass", th.good)
+                } else {
+                    Span::styled("P+ fail", th.bad)
+                },
+            ]);
+            if i == sel {
+                line = line.style(th.selected);
+            }
+            lines.push(line);
+        }
+        f.render_widget(Paragraph::new(lines), inner);
+        let Some(c) = task.candidates.get(sel) else {
+            return;
+        };
+        self.draw_candidate(f, code_area, tests_area, v, c);
+    }
+
+    fn draw_candidate(
+        &self,
+        f: &mut Frame,
+        code_area: Rect,
+        tests_area: Rect,
+        v: &View,
+        c: &CandidateView,
+    ) {
+        let th = v.theme;
+        let lines = code::numbered(code::highlight(&c.code, th), th);
+        f.render_widget(
+            Paragraph::new(lines).block(block(format!(" code {} ", c.label), false, th)),
+            code_area,
+        );
+        let evidence: Vec<String> = c
+            .evidence
+            .iter()
+            .map(|(n, v)| format!("{n}: {}", v.reason))
+            .collect();
+        let mut lines = vec![Line::styled(evidence.join(" · "), th.dim)];
+        let ow = c
+            .tests
+            .iter()
+            .map(|t| t.outcome.to_string().chars().count())
+            .max()
+            .unwrap_or(4);
+        for t in &c.tests {
+            let st = if t.outcome.is_pass() { th.good } else { th.bad };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<7} ", t.suite), th.dim),
+                Span::styled(format!("{:<ow$}  ", t.outcome.to_string()), st),
+                Span::raw(t.test.clone()),
+            ]));
+        }
+        let m = c.tests.iter().filter(|t| t.suite == "visible").count();
+        f.render_widget(
+            Paragraph::new(lines).block(block(
+                format!(" tests: {m} self-tests (visible) + hidden, per-test outcomes "),
+                false,
+                th,
+            )),
+            tests_area,
+        );
+    }
+}
+
+impl Pane for AuditPane {
+    fn id(&self) -> &'static str {
+        "audit"
+    }
+
+    fn title(&self) -> &'static str {
+        "Audit"
+    }
+
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        let Some(d) = cx.data else { return false };
+        let done = current(&d.audit, cx.shared.system);
+        match action {
+            Action::Enter => match done {
+                Some(_) if !self.open => {
+                    self.open = true;
+                    self.cand = 0;
+                }
+                Some(_) => {}
+                None if matches!(d.audit, AuditSlot::Running(..)) => {}
+                None => {
+                    self.open = false;
+                    self.task = 0;
+                    cx.effects.push(Effect::RunAudit {
+                        k: K,
+                        visible: self.visible,
+                    });
+                }
+            },
+            Action::Back if self.open => self.open = false,
+            Action::CycleVisible => {
+                self.visible = self.visible % MAX_VISIBLE + 1;
+                self.open = false;
+                cx.effects.push(Effect::ClearAudit);
+                cx.effects.push(Effect::Status(format!(
+                    "visible tests m = {}: Enter runs the audit",
+                    self.visible
+                )));
+            }
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown => {
+                let Some(a) = done else { return false };
+                if self.open {
+                    let n = a
+                        .view
+                        .tasks
+                        .get(self.task)
+                        .map_or(0, |t| t.candidates.len());
+                    self.cand = step(self.cand, n, action, 6);
+                } else {
+                    self.task = step(self.task, a.view.tasks.len(), action, self.page.get());
+                }
+            }
+            Action::Click(crate::tui::actions::Hit::Row { list: TASKS, index }) => {
+                self.task = *index;
+                self.open = false;
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        let th = v.theme;
+        let Some(d) = v.data else {
+            message(f, area, &v.pending("bundle"), th.accent);
+            return;
+        };
+        let sys = v.system_id(v.shared.system).to_string();
+        if d.engine.scores.is_empty() {
+            message(f, area, "no systems to audit", th.dim);
+            return;
+        }
+        let a = match &d.audit {
+            AuditSlot::Running(r, p) if r.system == v.shared.system => {
+                let prog = p.text().map_or(String::new(), |t| format!(" ({t})"));
+                message(
+                    f,
+                    area,
+                    &format!(
+                        "{} auditing {sys}: top {}, {} visible tests{prog} …",
+                        v.spinner, r.k, r.visible
+                    ),
+                    th.accent,
+                );
+                return;
+            }
+            AuditSlot::Failed(r, e) if r.system == v.shared.system => {
+                let p = Paragraph::new(vec![
+                    Line::styled(format!("retrieval audit of {sys} failed:"), th.bad),
+                    Line::raw(e.clone()),
+                    Line::raw(""),
+                    Line::styled("Enter: try again".to_string(), th.dim),
+                ])
+                .wrap(Wrap { trim: false })
+                .block(block(" Audit ", true, th));
+                f.render_widget(p, area);
+                return;
+            }
+            AuditSlot::Done(a) if a.request.system == v.shared.system => a,
+            _ => {
+                message(
+                    f,
+                    area,
+                    &format!(
+                        "press Enter to run the audit for {sys} (top {K}, {} visible tests; v changes the visible count)",
+                        self.visible
+                    ),
+                    th.accent,
+                );
+                return;
+            }
+        };
+        let summary_h: u16 = a
+            .tables
+            .iter()
+            .filter(|t| t.name == "audit-retrieval" || t.name == "audit-admission")
+            .map(|t| t.rows.len() as u16 + 2)
+            .sum::<u16>()
+            + 1;
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(summary_h), Constraint::Min(5)]).areas(area);
+        self.draw_summary(f, top, v, a);
+        // Task list over the task details; with a task open, the list narrows to the left and
+        // the candidates take the rest.
+        let [left, right] = if self.open {
+            Layout::horizontal([Constraint::Percentage(28), Constraint::Min(30)]).areas(bottom)
+        } else {
+            Layout::vertical([Constraint::Min(4), Constraint::Length(8)]).areas(bottom)
+        };
+        let t = task_table(a);
+        let blk = block(
+            Line::from(vec![
+                Span::styled(" Tasks ", th.title),
+                Span::styled("(first-admitted return per predicate) ", th.dim),
+            ]),
+            !self.open,
+            th,
+        );
+        let inner = blk.inner(left);
+        f.render_widget(blk, left);
+        self.page.set(inner.height.saturating_sub(1) as usize);
+        let order: Vec<usize> = (0..t.rows.len()).collect();
+        TableView {
+            table: &t,
+            order: &order,
+            selected: Some(self.task.min(order.len().saturating_sub(1))),
+            focused: !self.open,
+            sort: None,
+            frozen: 1,
+            focus_col: None,
+            cell_style: None,
+            list: TASKS,
+        }
+        .render(f, inner, th, v.hits);
+        let Some(task) = a.view.tasks.get(self.task) else {
+            return;
+        };
+        if self.open {
+            self.draw_candidates(f, right, v, task);
+        } else {
+            self.draw_task(f, right, v, a, task);
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! Pane 2: the query browser. Left: the queries (fuzzy filter with `/`) and whether the current
+//! system passes each at the cutoff. Right: the selected query's ranking under the current
+//! system (or the live BM25 query's), then the selected snippet's code or its diff against the
+//! canonical. `c` shows two systems' rankings side by side.
+
+use super::{message, step, Cx, Effect, Pane};
+use crate::rank::{ties::group_sizes, top_k};
+use crate::tui::actions::{Action, Hit};
+use crate::tui::frame::block;
+use crate::tui::fuzzy;
+use crate::tui::view::{Data, View};
+use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::widgets::{code, diff};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+use std::cell::{Cell, RefCell};
+
+const QUERIES: u8 = 10;
+const RANKING: u8 = 11;
+/// How deep a query's ranking can be browsed.
+pub const DEPTH: usize = 100;
+
+/// (corpus row, dark theme, monochrome): what a highlighted snippet depends on.
+type CodeKey = (usize, bool, bool);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Focus {
+    #[default]
+    Queries,
+    Ranking,
+}
+
+#[derive(Default)]
+pub struct BrowserPane {
+    pub filter: String,
+    pub focus: Focus,
+    /// Selected position in the ranking.
+    pub rank_sel: usize,
+    pub diff: bool,
+    pub compare: bool,
+    page_list: Cell<usize>,
+    page_rank: Cell<usize>,
+    /// Highlighted code per (corpus row, theme) — syntect is the costly part of a frame.
+    code_cache: RefCell<Option<(CodeKey, Vec<Line<'static>>)>>,
+}
+
+/// Queries matching `filter`, best first (all, in bundle order, without a filter).
+pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
+    let b = &d.engine.bundle;
+    let hay: Vec<String> = b
+        .queries
+        .iter()
+        .map(|q| format!("{} {} {} {}", q.id, q.function_name, q.domain, q.text))
+        .collect();
+    fuzzy::filter(filter, hay.iter().map(String::as_str))
+}
+
+/// The ranking rows shown for system `s` on query `q` (top [`DEPTH`]).
+pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
+    let e = &d.engine;
+    let row = e.scores[s].row(q);
+    let order = top_k(row, DEPTH);
+    let sizes = group_sizes(row, &order);
+    order
+        .iter()
+        .zip(sizes)
+        .map(|(&c, tie)| RankRow {
+            corpus: c as usize,
+            score: f64::from(row[c as usize]),
+            tie,
+            pass: Some(e.truth.passes(q, c as usize)),
+            outcomes: d.index.outcomes(e, q, c as usize).map(<[String]>::to_vec),
+        })
+        .collect()
+}
+
+fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
+    live.iter()
+        .map(|&(c, s)| RankRow {
+            corpus: c as usize,
+            score: s,
+            tie: live.iter().filter(|x| x.1 == s).count(),
+            pass: None,
+            outcomes: None,
+        })
+        .collect()
+}
+
+impl BrowserPane {
+    fn rows(&self, d: &Data, cx_shared: &crate::tui::view::Shared) -> Vec<RankRow> {
+        match &cx_shared.live {
+            Some((_, live)) => live_rows(live),
+            None => query_ranking(d, cx_shared.system, cx_shared.query),
+        }
+    }
+
+    fn move_query(&mut self, action: &Action, cx: &mut Cx, d: &Data) {
+        let list = filtered(d, &self.filter);
+        let pos = list.iter().position(|&q| q == cx.shared.query).unwrap_or(0);
+        let new = step(pos, list.len(), action, self.page_list.get());
+        if let Some(&q) = list.get(new) {
+            if q != cx.shared.query {
+                self.rank_sel = 0;
+            }
+            cx.shared.query = q;
+        }
+    }
+}
+
+impl Pane for BrowserPane {
+    fn id(&self) -> &'static str {
+        "browser"
+    }
+
+    fn title(&self) -> &'static str {
+        "Queries"
+    }
+
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        let Some(d) = cx.data.filter(|d| !d.engine.scores.is_empty()) else {
+            return false;
+        };
+        let nav = matches!(
+            action,
+            Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom
+                | Action::ScrollUp
+                | Action::ScrollDown
+        );
+        let live = cx.shared.live.is_some();
+        match action {
+            _ if nav && (self.focus == Focus::Ranking || live) => {
+                let n = self.rows(d, cx.shared).len();
+                self.rank_sel = step(self.rank_sel, n, action, self.page_rank.get());
+            }
+            _ if nav => self.move_query(action, cx, d),
+            Action::Left => self.focus = Focus::Queries,
+            Action::Right | Action::Enter => self.focus = Focus::Ranking,
+            Action::Filter => {
+                self.focus = Focus::Queries;
+                cx.effects.push(Effect::StartFilter);
+            }
+            Action::Back => {
+                if self.focus == Focus::Ranking {
+                    self.focus = Focus::Queries;
+                } else {
+                    self.filter.clear();
+                }
+            }
+            Action::ToggleDiff => self.diff = !self.diff,
+            Action::ToggleCompare => {
+                self.compare = !self.compare;
+                if self.compare && cx.shared.compare == cx.shared.system {
+                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores.len().max(1);
+                }
+            }
+            Action::Click(Hit::Row {
+                list: QUERIES,
+                index,
+            }) => {
+                if let Some(&q) = filtered(d, &self.filter).get(*index) {
+                    cx.shared.query = q;
+                    self.rank_sel = 0;
+                }
+                self.focus = Focus::Queries;
+            }
+            Action::Click(Hit::Row {
+                list: RANKING,
+                index,
+            }) => {
+                self.rank_sel = *index;
+                self.focus = Focus::Ranking;
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn filter_input(&mut self, action: &Action, cx: &mut Cx) -> Option<bool> {
+        match action {
+            Action::Input(c) => self.filter.push(*c),
+            Action::Backspace => {
+                self.filter.pop();
+            }
+            Action::Back => self.filter.clear(),
+            Action::Enter => {}
+            other => return Some(self.handle(other, cx)),
+        }
+        // Keep the selection on a visible query.
+        if let Some(d) = cx.data {
+            let list = filtered(d, &self.filter);
+            if !list.contains(&cx.shared.query) {
+                if let Some(&q) = list.first() {
+                    cx.shared.query = q;
+                    self.rank_sel = 0;
+                }
+            }
+        }
+        Some(true)
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        let th = v.theme;
+        let Some(d) = v.data else { return };
+        let b = &d.engine.bundle;
+        if b.queries.is_empty() || d.engine.scores.is_empty() {
+            let why = if b.queries.is_empty() {
+                "the bundle has no queries"
+            } else {
+                "no system to rank with (no embeddings, BM25 off)"
+            };
+            message(f, area, why, th.dim);
+            return;
+        }
+        let list_w = (area.width * 3 / 10).clamp(26, 46).min(area.width / 2);
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(list_w), Constraint::Min(10)]).areas(area);
+        self.draw_list(f, left, v, d);
+        let [rank_area, code_area] =
+            Layout::vertical([Constraint::Percentage(45), Constraint::Min(4)]).areas(right);
+        let rows = self.rows(d, v.shared);
+        let sel = self.rank_sel.min(rows.len().saturating_sub(1));
+        let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
+        let q = v.shared.query;
+        let title = match &v.shared.live {
+            Some((text, _)) => Line::from(vec![
+                Span::styled(" live BM25: ", th.title),
+                Span::raw(format!("\"{text}\" ")),
+            ]),
+            None => Line::from(vec![
+                Span::styled(format!(" {} ", b.queries[q].id), th.title),
+                Span::styled(
+                    format!("under {} ", v.system_id(v.shared.system)),
+                    th.accent,
+                ),
+                Span::styled(format!("(k={}) ", v.k()), th.dim),
+            ]),
+        };
+        let blk = block(title, focused, th);
+        let inner = blk.inner(rank_area);
+        f.render_widget(blk, rank_area);
+        self.page_rank.set(inner.height.saturating_sub(1) as usize);
+        if self.compare && v.shared.live.is_none() {
+            let other = query_ranking(d, v.shared.compare, q);
+            ranking::side_by_side(
+                f,
+                inner,
+                v,
+                d,
+                (rows.as_slice(), v.shared.system),
+                (other.as_slice(), v.shared.compare),
+                sel,
+                RANKING,
+            );
+        } else {
+            let query = v.shared.live.is_none().then_some(q);
+            ranking::render(f, inner, v, d, query, &rows, sel, focused, RANKING);
+        }
+        if let Some(r) = rows.get(sel) {
+            self.draw_code(f, code_area, v, d, r.corpus);
+        }
+    }
+}
+
+impl BrowserPane {
+    fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
+        let th = v.theme;
+        let b = &d.engine.bundle;
+        let list = filtered(d, &self.filter);
+        let title = if self.filter.is_empty() {
+            Line::from(vec![
+                Span::styled(" Queries ", th.title),
+                Span::styled(format!("{} ", list.len()), th.dim),
+            ])
+        } else {
+            Line::from(vec![
+                Span::styled(" /", th.accent),
+                Span::raw(format!("{} ", self.filter)),
+                Span::styled(format!("{}/{} ", list.len(), b.queries.len()), th.dim),
+            ])
+        };
+        let blk = block(
+            title,
+            self.focus == Focus::Queries && v.shared.live.is_none(),
+            th,
+        );
+        let inner = blk.inner(area);
+        f.render_widget(blk, area);
+        let h = inner.height.saturating_sub(1) as usize;
+        self.page_list.set(h);
+        let k = v.k();
+        let ki = v.shared.k_index;
+        let eval = &d.engine.evals[v.shared.system.min(d.engine.evals.len() - 1)];
+        let mut lines = vec![Line::styled(
+            format!(" id       exec@{k} function"),
+            th.header,
+        )];
+        let pos = list.iter().position(|&q| q == v.shared.query);
+        let offset = match pos {
+            Some(p) if h > 0 && p >= h => p + 1 - h,
+            _ => 0,
+        };
+        let w = inner.width as usize;
+        for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
+            let query = &b.queries[q];
+            let val = eval.per_query.get(q).map_or(f64::NAN, |e| e.exec[ki]);
+            let (mark, st) = if val == 1.0 {
+                ("  ✓  ", th.good)
+            } else if val == 0.0 {
+                ("  ✗  ", th.bad)
+            } else {
+                ("", th.warn)
+            };
+            let mark = if mark.is_empty() {
+                format!("{val:>5.2}")
+            } else {
+                mark.to_string()
+            };
+            let name = if query.function_name.is_empty() {
+                query.domain.as_str()
+            } else {
+                query.function_name.as_str()
+            };
+            let head = format!(" {:<8} ", query.id);
+            let rest_w = w.saturating_sub(head.chars().count() + 6);
+            let mut line = Line::from(vec![
+                Span::raw(head),
+                Span::styled(mark, st),
+                Span::raw(format!(
+                    " {}",
+                    name.chars().take(rest_w).collect::<String>()
+                )),
+            ]);
+            if Some(i) == pos {
+                line = line.style(if self.focus == Focus::Queries {
+                    th.selected
+                } else {
+                    th.selected_unfocused
+                });
+            }
+            v.hits.push(
+                Rect::new(inner.x, inner.y + 1 + (i - offset) as u16, inner.width, 1),
+                Hit::Row {
+                    list: QUERIES,
+                    index: i,
+                },
+            );
+            lines.push(line);
+        }
+        if list.is_empty() {
+            lines.push(Line::styled(" no query matches", th.dim));
+        }
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+
+    fn draw_code(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, c: usize) {
+        let th = v.theme;
+        let b = &d.engine.bundle;
+        let snip = &b.corpus[c];
+        let meta = d.index.distractor.get(&snip.id).map(|&i| &b.distractors[i]);
+        let canon = if v.shared.live.is_none() {
+            b.queries[v.shared.query].correct.first().copied()
+        } else {
+            None
+        };
+        let kind = snip
+            .bug_type
+            .clone()
+            .unwrap_or_else(|| snip.label.as_str().to_string());
+        if self.diff {
+            let Some(canon) = canon.or_else(|| meta.and_then(|m| b.corpus_row(&m.canonical_id)))
+            else {
+                let blk = block(" diff ", false, th);
+                let inner = blk.inner(area);
+                f.render_widget(blk, area);
+                message(f, inner, "no canonical to compare with", th.dim);
+                return;
+            };
+            let size = crate::analysis::deception::edit_size(&b.corpus[canon].code, &snip.code);
+            let title = Line::from(vec![
+                Span::styled(" diff ", th.title),
+                Span::styled(format!("{} ", b.corpus[canon].id), th.diff_del),
+                Span::raw("→ "),
+                Span::styled(format!("{} ", snip.id), th.diff_add),
+                Span::styled(
+                    format!(
+                        "({kind}, edit size {size}{}) ",
+                        meta.map_or(String::new(), |m| format!(", {}", m.operator))
+                    ),
+                    th.dim,
+                ),
+            ]);
+            let blk = block(title, false, th);
+            let mut lines = Vec::new();
+            if canon == c {
+                lines.push(Line::styled(
+                    "the canonical itself — select a distractor to see its edit",
+                    th.dim,
+                ));
+            } else {
+                if let Some(m) = meta {
+                    lines.push(Line::styled(m.bug_description.clone(), th.warn));
+                }
+                lines.extend(diff::diff_lines(&b.corpus[canon].code, &snip.code, th));
+            }
+            f.render_widget(Paragraph::new(lines).block(blk), area);
+            return;
+        }
+        let key = (c, th.kind == crate::tui::theme::ThemeKind::Dark, th.mono);
+        let mut cache = self.code_cache.borrow_mut();
+        if cache.as_ref().is_none_or(|(k, _)| *k != key) {
+            *cache = Some((key, code::numbered(code::highlight(&snip.code, th), th)));
+        }
+        let lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
+        let title = Line::from(vec![
+            Span::styled(format!(" {} ", snip.id), th.title),
+            Span::styled(
+                format!(
+                    "{kind}{} ",
+                    meta.map_or(String::new(), |m| format!(" — {}", m.bug_description))
+                ),
+                th.dim,
+            ),
+        ]);
+        f.render_widget(Paragraph::new(lines).block(block(title, false, th)), area);
+    }
+}

@@ -1,0 +1,204 @@
+//! Pane 4: pool density — expected exec@1 against the number of retained paired distractors, one
+//! line per shown system, with the report's density table beside the chart.
+
+use super::{message, step, Cx, Pane};
+use crate::tui::actions::{Action, Hit};
+use crate::tui::frame::block;
+use crate::tui::view::View;
+use crate::tui::widgets::table::TableView;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
+use ratatui::Frame;
+use std::collections::BTreeSet;
+
+const LIST: u8 = 40;
+const LINE_COLORS: [Color; 6] = [
+    Color::Cyan,
+    Color::Magenta,
+    Color::Yellow,
+    Color::Green,
+    Color::Red,
+    Color::Blue,
+];
+const MARKERS: [&str; 6] = ["●", "◆", "▲", "■", "✚", "✱"];
+
+#[derive(Default)]
+pub struct DensityPane {
+    pub selected: usize,
+    /// Systems (table rows) whose line is hidden.
+    pub hidden: BTreeSet<usize>,
+}
+
+impl Pane for DensityPane {
+    fn id(&self) -> &'static str {
+        "density"
+    }
+
+    fn title(&self) -> &'static str {
+        "Density"
+    }
+
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        let n = cx
+            .data
+            .and_then(|d| d.anatomy.as_ref())
+            .map_or(0, |(a, _)| a.systems.len());
+        match action {
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::PageUp
+            | Action::PageDown
+            | Action::ScrollUp
+            | Action::ScrollDown => {
+                self.selected = step(self.selected, n, action, n);
+            }
+            Action::ToggleSelect => {
+                if !self.hidden.remove(&self.selected) {
+                    self.hidden.insert(self.selected);
+                }
+            }
+            Action::Click(Hit::Row { list: LIST, index }) => {
+                if self.selected == *index && !self.hidden.remove(index) {
+                    self.hidden.insert(*index);
+                }
+                self.selected = *index;
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        let th = v.theme;
+        let Some((a, t)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+            message(f, area, &v.pending("density ablation"), th.accent);
+            return;
+        };
+        let table = &t.density;
+        let wide = area.width >= 110;
+        let table_h = table.rows.len() as u16 + 3;
+        let (chart_area, table_area) = if wide {
+            let [c, tb] =
+                Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)]).areas(area);
+            (c, tb)
+        } else {
+            let [c, tb] =
+                Layout::vertical([Constraint::Min(8), Constraint::Length(table_h + 2)]).areas(area);
+            (c, tb)
+        };
+        let color = |i: usize| {
+            if th.mono {
+                Style::default()
+            } else {
+                Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
+            }
+        };
+        let points: Vec<Vec<(f64, f64)>> = a
+            .systems
+            .iter()
+            .map(|s| {
+                s.density
+                    .iter()
+                    .enumerate()
+                    .map(|(d, &y)| (d as f64, y))
+                    .collect()
+            })
+            .collect();
+        let max_d = points
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(1)
+            .saturating_sub(1)
+            .max(1);
+        let datasets: Vec<Dataset> = a
+            .systems
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.hidden.contains(i))
+            .map(|(i, s)| {
+                Dataset::default()
+                    .name(format!("{} {}", MARKERS[i % MARKERS.len()], s.id))
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(color(i))
+                    .data(&points[i])
+            })
+            .collect();
+        let x_labels: Vec<Line> = (0..=max_d).map(|d| Line::from(d.to_string())).collect();
+        let chart = Chart::new(datasets)
+            .block(block(
+                Line::from(vec![
+                    Span::styled(" Expected exec@1 vs retained distractors ", th.title),
+                    Span::styled(format!("(ties: {}) ", a.policy), th.dim),
+                ]),
+                false,
+                th,
+            ))
+            .x_axis(
+                Axis::default()
+                    .title("distractors kept")
+                    .bounds([0.0, max_d as f64])
+                    .labels(x_labels)
+                    .style(th.dim),
+            )
+            .y_axis(
+                Axis::default()
+                    .title("exec@1")
+                    .bounds([0.0, 1.0])
+                    .labels(["0", "0.5", "1"])
+                    .style(th.dim),
+            );
+        f.render_widget(chart, chart_area);
+        // The table beside, with each row's line marker and visibility.
+        let blk = block(
+            Line::styled(" Density table (Space: show/hide line) ", th.title),
+            true,
+            th,
+        );
+        let inner = blk.inner(table_area);
+        f.render_widget(blk, table_area);
+        let [marks, tbl] =
+            Layout::horizontal([Constraint::Length(3), Constraint::Min(10)]).areas(inner);
+        let mut ml = vec![Line::raw("")];
+        for i in 0..table.rows.len() {
+            let shown = !self.hidden.contains(&i);
+            ml.push(Line::styled(
+                if shown {
+                    format!("{} ", MARKERS[i % MARKERS.len()])
+                } else {
+                    "· ".to_string()
+                },
+                color(i),
+            ));
+        }
+        f.render_widget(Paragraph::new(ml), marks);
+        let order: Vec<usize> = (0..table.rows.len()).collect();
+        TableView {
+            table,
+            order: &order,
+            selected: Some(self.selected.min(order.len().saturating_sub(1))),
+            focused: true,
+            sort: None,
+            frozen: 1,
+            focus_col: None,
+            cell_style: None,
+            list: LIST,
+        }
+        .render(f, tbl, th, v.hits);
+        let cap_y = tbl.y + table.rows.len() as u16 + 1;
+        if cap_y < tbl.bottom() {
+            let cap = Rect::new(tbl.x, cap_y, tbl.width, tbl.bottom() - cap_y);
+            f.render_widget(
+                Paragraph::new(Line::styled(table.caption.clone(), th.dim))
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                cap,
+            );
+        }
+    }
+}

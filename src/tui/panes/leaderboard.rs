@@ -1,0 +1,301 @@
+//! Pane 1: the leaderboard — `report`'s leaderboard table (with the bootstrap / Wilson exec@1
+//! intervals and † tier marks once the significance job is done), sortable by any column, an
+//! interval column for the current exec@k, and the selected system's tie and interval details.
+
+use super::{message, step, Cx, Effect, Pane};
+use crate::report::leaderboard::metric_keys;
+use crate::report::{Align, Cell, Table};
+use crate::tui::actions::{Action, Hit};
+use crate::tui::frame::block;
+use crate::tui::view::{Data, View};
+use crate::tui::widgets::table::{sorted_order, SortState, TableView};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+use std::cell::Cell as StdCell;
+
+const LIST: u8 = 0;
+
+#[derive(Default)]
+pub struct LeaderboardPane {
+    pub sort: SortState,
+    pub selected: usize,
+    /// Column the arrow keys have reached (kept in view, sorted by).
+    pub focus_col: usize,
+    page: StdCell<usize>,
+}
+
+/// Whether the pane adds an "exec@k 95% CI" column: not for the first metric cell, whose
+/// intervals the report table itself carries (or will, once the bootstrap job is done).
+fn extra_ci(d: &Data, k: usize) -> bool {
+    let key = format!("exec@{k}");
+    let first = metric_keys(&d.engine.config().ks)
+        .into_iter()
+        .next()
+        .map(|(_, _, key)| key);
+    first.as_deref() != Some(key.as_str())
+}
+
+/// The report's leaderboard table (with intervals and † once the bootstrap job is done), plus
+/// the current exec@k's bootstrap interval when k is not the table's own interval cell (`…`
+/// while the job runs).
+pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
+    let d = v.data?;
+    let (lb, table, _) = d.lb.as_ref()?;
+    let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
+    let k = v.k();
+    let first_pending = d.sig.is_none() && !extra_ci(d, k);
+    if !extra_ci(d, k) && !first_pending {
+        return Some((table.clone(), systems));
+    }
+    let key = format!("exec@{k}");
+    let mut t = table.clone().column(
+        &format!("{key} 95% CI"),
+        &format!("{key}_ci95"),
+        Align::Left,
+    );
+    let cell = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?)));
+    for (row, &s) in t.rows.iter_mut().zip(&systems) {
+        row.push(match cell {
+            Some((sig, ci)) => {
+                let iv = &sig.intervals[ci][s];
+                let flag = if iv.degenerate { " (degenerate)" } else { "" };
+                Cell {
+                    text: format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high),
+                    value: Some(iv.low),
+                    ..Cell::default()
+                }
+            }
+            None => Cell::text("…"),
+        });
+    }
+    Some((t, systems))
+}
+
+/// The selected system's interval and tier line for the current exec@k.
+fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
+    let th = v.theme;
+    let key = format!("exec@{}", v.k());
+    let Some(sig) = d.sig.as_ref() else {
+        return vec![Line::styled(
+            format!("{key} 95% intervals: … (bootstrap running)"),
+            th.dim,
+        )];
+    };
+    let Some(ci) = sig.cell_index(&key) else {
+        return vec![Line::styled(format!("{key}: no interval"), th.dim)];
+    };
+    let iv = &sig.intervals[ci][s];
+    let wilson = match sig.wilson[ci][s] {
+        Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
+        None => "—".to_string(),
+    };
+    let mut first = vec![
+        Span::raw(format!("{key} {:.3}   95% bootstrap ", iv.mean)),
+        Span::styled(format!("[{:.3}, {:.3}]", iv.low, iv.high), th.accent),
+        Span::raw(if iv.degenerate { " (degenerate)" } else { "" }),
+        Span::raw("   Wilson "),
+        Span::styled(wilson, th.accent),
+    ];
+    let mut lines = Vec::new();
+    if let Some(t) = sig.tier(&key) {
+        let leader = v.system_id(t.leader).to_string();
+        let p = t.adjusted_p[s].map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+        let level = sig.intervals[ci][t.leader].mean == iv.mean;
+        let (text, st) = if s == t.leader {
+            ("leader".to_string(), th.good)
+        } else if level {
+            (format!("level with the leader {leader}"), th.good)
+        } else if t.tied[s] {
+            (format!("tied with the leader {leader}{p}"), th.warn)
+        } else {
+            (format!("below the leader {leader}{p}"), th.bad)
+        };
+        first.push(Span::raw("   "));
+        first.push(Span::styled(text, st));
+        lines.push(Line::from(first));
+        lines.push(Line::styled(format!("tier test: {}", t.method), th.dim));
+    } else {
+        lines.push(Line::from(first));
+    }
+    lines
+}
+
+impl LeaderboardPane {
+    fn sort_on(&mut self, col: usize, t: &Table) {
+        self.focus_col = col;
+        let numeric = t.rows.first().and_then(|r| r[col].value).is_some();
+        self.sort = SortState {
+            col: Some(col),
+            // Ranks and text read best ascending; metrics descending.
+            desc: numeric && t.keys[col] != "rank",
+        };
+    }
+}
+
+impl Pane for LeaderboardPane {
+    fn id(&self) -> &'static str {
+        "leaderboard"
+    }
+
+    fn title(&self) -> &'static str {
+        "Leaderboard"
+    }
+
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        let Some(d) = cx.data else { return false };
+        let Some((lb, table, _)) = d.lb.as_ref() else {
+            return false;
+        };
+        let n = table.rows.len();
+        let k = d
+            .engine
+            .config()
+            .ks
+            .get(cx.shared.k_index)
+            .copied()
+            .unwrap_or(1);
+        let ncol = table.headers.len() + usize::from(extra_ci(d, k) || d.sig.is_none());
+        match action {
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown => {
+                self.selected = step(self.selected, n, action, self.page.get());
+            }
+            Action::Left | Action::Right => {
+                let col = if *action == Action::Left {
+                    self.focus_col.saturating_sub(1)
+                } else {
+                    (self.focus_col + 1).min(ncol - 1)
+                };
+                if col < table.headers.len() {
+                    self.sort_on(col, table);
+                } else {
+                    self.focus_col = col;
+                }
+            }
+            Action::ReverseSort => {
+                if self.sort.col.is_none() {
+                    self.sort = SortState {
+                        col: Some(0),
+                        desc: false,
+                    };
+                }
+                self.sort.desc = !self.sort.desc;
+            }
+            Action::Click(Hit::Header { list: LIST, col }) => {
+                self.focus_col = *col;
+                self.sort.click(*col);
+            }
+            Action::Click(Hit::Row { list: LIST, index }) => self.selected = *index,
+            Action::Enter => {
+                let order = sorted_order(table, &self.sort);
+                if let Some(&r) = order.get(self.selected) {
+                    cx.effects.push(Effect::OpenBrowser {
+                        system: Some(lb.rows[r].system),
+                        query: None,
+                    });
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        let th = v.theme;
+        let Some((t, systems)) = display_table(v) else {
+            message(f, area, &v.pending("leaderboard"), th.accent);
+            return;
+        };
+        let d = v.data.expect("table implies data");
+        let lb = &d.lb.as_ref().expect("table implies leaderboard").0;
+        let rows = t.rows.len() as u16;
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(rows + 3), Constraint::Min(0)]).areas(area);
+        let b = block(
+            Line::from(vec![
+                Span::styled(" Leaderboard ", th.title),
+                Span::styled(
+                    format!("(ties: {}; ←/→ sort column, r reverse) ", lb.policy),
+                    th.dim,
+                ),
+            ]),
+            true,
+            th,
+        );
+        let inner = b.inner(top);
+        f.render_widget(b, top);
+        let order = sorted_order(&t, &self.sort);
+        self.page.set(inner.height.saturating_sub(1) as usize);
+        TableView {
+            table: &t,
+            order: &order,
+            selected: Some(self.selected.min(order.len().saturating_sub(1))),
+            focused: true,
+            sort: Some(self.sort),
+            frozen: 2,
+            focus_col: Some(self.focus_col),
+            cell_style: None,
+            list: LIST,
+        }
+        .render(f, inner, th, v.hits);
+        // Details of the selected system.
+        let Some(&r) = order.get(self.selected) else {
+            return;
+        };
+        let row = &lb.rows[r];
+        let s = systems[r];
+        let n3 = |x: f64| Cell::num(x, 3).text;
+        let ties = &row.ties;
+        let straddle: Vec<String> = lb
+            .ks
+            .iter()
+            .zip(&ties.at_cutoff)
+            .map(|(k, n)| format!("@{k}: {n}"))
+            .collect();
+        let mut lines = vec![
+            Line::from(vec![
+                Span::styled(format!("{} ", row.id), th.accent),
+                Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
+                Span::raw(if row.shared_rank { " (shared)" } else { "" }),
+            ]),
+            Line::from(vec![
+                Span::raw("exec@1 by tie order   pessimistic "),
+                Span::styled(n3(row.exec1_bounds[0]), th.bad),
+                Span::raw("   expected "),
+                Span::styled(n3(row.exec1_bounds[1]), th.accent),
+                Span::raw("   optimistic "),
+                Span::styled(n3(row.exec1_bounds[2]), th.good),
+            ]),
+            Line::from(format!(
+                "tied pairs {}/{} (paired distractor scored exactly like the canonical) · top-1 tied in {} queries",
+                ties.tied_pairs, ties.pairs, ties.top1_tied
+            )),
+            Line::from(format!(
+                "ties straddling the cutoff: {} · label-fallback verdicts in top 10: {}",
+                straddle.join(", "),
+                row.label_fallbacks
+            )),
+        ];
+        lines.extend(interval_lines(d, v, s));
+        lines.extend([
+            Line::from(Span::styled(
+                format!("Enter: browse {}'s queries", v.system_id(s)),
+                th.dim,
+            )),
+            Line::from(Span::styled(t.caption.clone(), th.dim)),
+        ]);
+        let b = block(" Selected system ", false, th);
+        f.render_widget(
+            Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
+            bottom,
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! The panes (tabs). Each owns its own state, handles the actions the app forwards to it and
+//! draws itself from a [`View`]. The tab list is [`all`]: adding a pane is one line there.
+
+pub mod audit;
+pub mod browser;
+pub mod deception;
+pub mod density;
+pub mod domains;
+pub mod leaderboard;
+pub mod pairs;
+
+use super::actions::Action;
+use super::view::{Data, Shared, View};
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+/// Something a pane asks the app to do beyond its own state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Switch to the browser on this system and/or query.
+    OpenBrowser {
+        system: Option<usize>,
+        query: Option<usize>,
+    },
+    /// Enter filter mode (input goes to the active pane).
+    StartFilter,
+    /// Show a message in the status bar.
+    Status(String),
+    /// Run the retrieval audit of the current system (pool = top `k`, `visible` self-tests).
+    RunAudit { k: usize, visible: usize },
+    /// Forget the audit result (its parameters changed).
+    ClearAudit,
+}
+
+/// What a pane may read and change while handling an action.
+pub struct Cx<'a> {
+    pub data: Option<&'a Data>,
+    pub shared: &'a mut Shared,
+    pub effects: &'a mut Vec<Effect>,
+}
+
+/// One tab of the dashboard.
+pub trait Pane {
+    /// Stable id, used by the command registry's pane scopes.
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// Handle an action; `false` if the pane ignores it.
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool;
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View);
+    /// Text typed while this pane's filter has the keyboard (`None`: the pane has no filter).
+    fn filter_input(&mut self, _action: &Action, _cx: &mut Cx) -> Option<bool> {
+        None
+    }
+    /// New data arrived (re-evaluation, anatomy): drop caches.
+    fn data_changed(&mut self) {}
+}
+
+/// The tab list, in tab order.
+pub fn all() -> Vec<Box<dyn Pane>> {
+    vec![
+        Box::new(leaderboard::LeaderboardPane::default()),
+        Box::new(browser::BrowserPane::default()),
+        Box::new(deception::DeceptionPane::default()),
+        Box::new(density::DensityPane::default()),
+        Box::new(domains::DomainsPane::default()),
+        Box::new(pairs::PairsPane::default()),
+        Box::new(audit::AuditPane::default()),
+    ]
+}
+
+/// Move a selection by an action within `len` items; `page` is the visible height.
+pub fn step(sel: usize, len: usize, action: &Action, page: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    let last = len - 1;
+    let page = page.max(1);
+    match action {
+        Action::Up | Action::ScrollUp => sel.saturating_sub(1),
+        Action::Down | Action::ScrollDown => (sel + 1).min(last),
+        Action::PageUp => sel.saturating_sub(page),
+        Action::PageDown => (sel + page).min(last),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => sel.min(last),
+    }
+}
+
+/// A centred one-line message (waiting, empty states).
+pub fn message(f: &mut Frame, area: Rect, text: &str, style: ratatui::style::Style) {
+    use ratatui::widgets::Paragraph;
+    let y = area.y + area.height / 2;
+    let r = Rect::new(
+        area.x,
+        y.min(area.bottom().saturating_sub(1)),
+        area.width,
+        1,
+    );
+    f.render_widget(
+        Paragraph::new(text.to_string())
+            .style(style)
+            .alignment(ratatui::layout::Alignment::Center),
+        r,
+    );
+}

@@ -1,0 +1,320 @@
+//! Pane 6: pairwise comparisons — for the chosen metric and k, every ordered system pair's
+//! discordant counts, mean difference and test result, cells coloured by p.
+//!
+//! The numbers are the report's: each cell is `Significance::pairs` (flipped with
+//! `report::pairs::flipped` when the row system has the larger index), i.e. exactly what
+//! `execscope report --table pairs --metric …` prints. Until the bootstrap job is done the cells
+//! show counts and Δ from the engine's per-query columns, with `…` for p and the interval.
+
+use super::{message, step, Cx, Pane};
+use crate::analysis::significance::Significance;
+use crate::metrics::Metric;
+use crate::report::pairs::flipped;
+use crate::stats::PairResult;
+use crate::tui::actions::Action;
+use crate::tui::frame::block;
+use crate::tui::view::View;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+/// One ordered system pair on one metric cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairCell {
+    pub result: PairResult,
+    /// `false` while the bootstrap job runs: p and the interval are not known yet.
+    pub tested: bool,
+}
+
+/// Counts, rates and Δ of A − B from per-query values (success = value > 0), the fields of
+/// `stats::PairResult` that need no test; p and the interval are left for the bootstrap job.
+pub fn counts(a: &[f64], b: &[f64]) -> PairResult {
+    let (mut a_only, mut b_only, mut both, mut neither) = (0, 0, 0, 0);
+    for (&x, &y) in a.iter().zip(b) {
+        match (x > 0.0, y > 0.0) {
+            (true, true) => both += 1,
+            (true, false) => a_only += 1,
+            (false, true) => b_only += 1,
+            (false, false) => neither += 1,
+        }
+    }
+    let n = a.len().max(1) as f64;
+    PairResult {
+        a_only,
+        b_only,
+        both,
+        neither,
+        a_rate: a.iter().sum::<f64>() / n,
+        b_rate: b.iter().sum::<f64>() / n,
+        delta: a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n,
+        mcnemar_exact_p: None,
+        bootstrap_ci_95: [f64::NAN, f64::NAN],
+    }
+}
+
+/// The report's result for ordered pair (a, b) on cell `ci` (`None` for a = b or a missing pair).
+pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<PairResult> {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let row = sig.pairs.iter().find(|r| r.a == lo && r.b == hi)?;
+    let r = row.cells.get(ci)?;
+    Some(if a < b { *r } else { flipped(r) })
+}
+
+const METRICS: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
+
+pub struct PairsPane {
+    pub metric: usize,
+    pub row: usize,
+    pub col: usize,
+}
+
+impl Default for PairsPane {
+    /// The first off-diagonal pair is selected.
+    fn default() -> Self {
+        PairsPane {
+            metric: 0,
+            row: 0,
+            col: 1,
+        }
+    }
+}
+
+fn fmt_p(c: &PairCell) -> String {
+    match c.result.mcnemar_exact_p {
+        _ if !c.tested => "p …".to_string(),
+        Some(p) if p < 0.001 => "p<.001".to_string(),
+        Some(p) => format!("p={p:.3}"),
+        None => "p –".to_string(),
+    }
+}
+
+fn fmt_ci(c: &PairCell) -> String {
+    if c.tested {
+        let [l, h] = c.result.bootstrap_ci_95;
+        format!("[{l:+.3}, {h:+.3}]")
+    } else {
+        "…".to_string()
+    }
+}
+
+/// The matrix of one metric cell and how its p-values were obtained.
+pub struct Matrix {
+    /// `cells[a][b]` compares system a (row) with b (column).
+    pub cells: Vec<Vec<PairCell>>,
+    /// Per-query values are 0/1, so McNemar applies.
+    pub binary: bool,
+    /// The significance it came from (`None`: counts only, bootstrap still running).
+    pub sig: Option<(usize, usize, u64)>,
+}
+
+impl PairsPane {
+    /// The matrix for the current metric at the current k.
+    pub fn matrix(&self, v: &View) -> Option<Matrix> {
+        let d = v.data?;
+        let e = &d.engine;
+        let metric = METRICS[self.metric];
+        let ki = v.shared.k_index;
+        let key = metric.key(v.k());
+        let n = e.evals.len();
+        if let Some((sig, ci)) = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?))) {
+            let cells = (0..n)
+                .map(|a| {
+                    (0..n)
+                        .map(|b| PairCell {
+                            result: sig_pair(sig, ci, a, b).unwrap_or_else(|| {
+                                let col = e.evals[a].column(metric, ki);
+                                counts(&col, &col)
+                            }),
+                            tested: a != b,
+                        })
+                        .collect()
+                })
+                .collect();
+            return Some(Matrix {
+                cells,
+                binary: sig.cells[ci].binary,
+                sig: Some((ci, sig.config.replicates, sig.config.seed)),
+            });
+        }
+        let cols: Vec<Vec<f64>> = e.evals.iter().map(|ev| ev.column(metric, ki)).collect();
+        let cells = cols
+            .iter()
+            .map(|a| {
+                cols.iter()
+                    .map(|b| PairCell {
+                        result: counts(a, b),
+                        tested: false,
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(Matrix {
+            cells,
+            binary: metric.is_binary() && v.policy.is_deterministic(),
+            sig: None,
+        })
+    }
+}
+
+impl Pane for PairsPane {
+    fn id(&self) -> &'static str {
+        "pairs"
+    }
+
+    fn title(&self) -> &'static str {
+        "Pairs"
+    }
+
+    fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        let n = cx.data.map_or(0, |d| d.engine.evals.len());
+        match action {
+            Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
+            Action::Up
+            | Action::Down
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown
+            | Action::PageUp
+            | Action::PageDown => self.row = step(self.row, n, action, n),
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => self.col = (self.col + 1).min(n.saturating_sub(1)),
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        let th = v.theme;
+        let Some(m) = self.matrix(v) else {
+            message(f, area, "no systems", th.dim);
+            return;
+        };
+        let cells = &m.cells;
+        let n = cells.len();
+        if n == 0 {
+            message(f, area, "no systems to compare", th.dim);
+            return;
+        }
+        let metric = METRICS[self.metric].key(v.k());
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(n as u16 * 2 + 4), Constraint::Min(3)])
+                .areas(area);
+        let blk = block(
+            Line::from(vec![
+                Span::styled(format!(" {metric}: row − column "), th.title),
+                Span::styled(format!("(ties: {}; m metric, K cutoff) ", v.policy), th.dim),
+            ]),
+            true,
+            th,
+        );
+        let inner = blk.inner(top);
+        f.render_widget(blk, top);
+        let label_w = (0..n)
+            .map(|s| v.system_id(s).chars().count())
+            .max()
+            .unwrap_or(6)
+            .min(24);
+        let avail = (inner.width as usize).saturating_sub(label_w + 1);
+        let cell_w = (avail / n.max(1)).clamp(7, 16);
+        let with_p = cell_w >= 14;
+        let name = |s: usize, w: usize| -> String {
+            let id = v.system_id(s);
+            let t: String = id.chars().take(w).collect();
+            format!("{t:<w$}")
+        };
+        let mut header = vec![Span::raw(" ".repeat(label_w + 1))];
+        for b in 0..n {
+            let id: String = v.system_id(b).chars().take(cell_w - 1).collect();
+            header.push(Span::styled(format!("{id:>cell_w$}"), th.header));
+        }
+        let mut lines = vec![Line::from(header)];
+        for (a, row) in cells.iter().enumerate() {
+            let mut spans = vec![Span::styled(format!("{} ", name(a, label_w)), th.accent)];
+            let mut second = vec![Span::raw(" ".repeat(label_w + 1))];
+            for (b, c) in row.iter().enumerate() {
+                let sel = a == self.row && b == self.col;
+                let (t1, t2, st) = if a == b {
+                    ("·".to_string(), String::new(), th.dim)
+                } else {
+                    (
+                        format!("{:+.3}", c.result.delta),
+                        if with_p { fmt_p(c) } else { String::new() },
+                        th.p_value(c.result.mcnemar_exact_p),
+                    )
+                };
+                let st = if sel { st.patch(th.selected) } else { st };
+                spans.push(Span::styled(format!("{t1:>cell_w$}"), st));
+                second.push(Span::styled(
+                    format!("{t2:>cell_w$}"),
+                    if sel { st } else { th.dim },
+                ));
+            }
+            lines.push(Line::from(spans));
+            lines.push(Line::from(second));
+        }
+        f.render_widget(Paragraph::new(lines), inner);
+        // Details of the selected pair.
+        let (a, b) = (self.row.min(n - 1), self.col.min(n - 1));
+        let c = &cells[a][b];
+        let r = &c.result;
+        let mut text = vec![
+            Line::from(vec![
+                Span::styled(v.system_id(a).to_string(), th.accent),
+                Span::raw(" vs "),
+                Span::styled(v.system_id(b).to_string(), th.accent),
+                Span::raw(format!(" on {metric}")),
+            ]),
+            Line::from(format!(
+                "only A {} · only B {} · both {} · neither {}   (success = value > 0)",
+                r.a_only, r.b_only, r.both, r.neither
+            )),
+            Line::from(format!(
+                "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · Δ 95% CI {}",
+                r.a_rate,
+                r.b_rate,
+                r.delta,
+                fmt_p(c),
+                fmt_ci(c)
+            )),
+        ];
+        let test = match m.sig {
+            Some((_, reps, seed)) if m.binary => format!(
+                "exact McNemar on discordant queries; Δ interval: paired bootstrap, {reps} replicates, seed {seed}"
+            ),
+            Some(_) => "paired bootstrap only (McNemar needs 0/1 outcomes: row/pessimistic/optimistic ties)".to_string(),
+            None => format!("{} bootstrap running: counts only, p and interval …", v.spinner),
+        };
+        if m.sig.is_some() && !m.binary && METRICS[self.metric] == Metric::Exec {
+            text.push(Line::styled(
+                "exec under expected ties is a fractional expectation per query: press t for a 0/1 policy.",
+                th.warn,
+            ));
+        }
+        text.push(Line::styled(
+            format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
+            th.dim,
+        ));
+        f.render_widget(
+            Paragraph::new(text)
+                .block(block(" Selected pair ", false, th))
+                .wrap(Wrap { trim: true }),
+            bottom,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_by_hand() {
+        let c = counts(&[1.0, 1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!((c.a_only, c.b_only, c.both, c.neither), (2, 1, 1, 1));
+        assert!((c.delta - 0.2).abs() < 1e-12);
+        assert!((c.a_rate - 0.6).abs() < 1e-12 && (c.b_rate - 0.4).abs() < 1e-12);
+        assert_eq!(c.mcnemar_exact_p, None);
+    }
+}

@@ -1,0 +1,127 @@
+//! The view model: what the panes draw from. The app owns it and changes it only in
+//! `App::handle`/`App::on_result`; drawing reads a [`View`] snapshot and never mutates state
+//! (except recording where clickable regions ended up, in [`Hits`]).
+
+use super::actions::Hit;
+use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};
+use super::theme::Theme;
+use crate::analysis::significance::Significance;
+use crate::analysis::Anatomy;
+use crate::engine::Engine;
+use crate::metrics::TiePolicy;
+use crate::rank::bm25::Bm25Index;
+use crate::report::leaderboard::Leaderboard;
+use crate::report::Table;
+use ratatui::layout::{Position, Rect};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// The retrieval audit of the current system: not asked for, running, finished or failed. Any
+/// result belongs to the request it names; switching system or visible count clears it.
+#[derive(Clone, Debug, Default)]
+pub enum AuditSlot {
+    #[default]
+    Idle,
+    Running(AuditRequest, Arc<Progress>),
+    Done(Arc<AuditResult>),
+    Failed(AuditRequest, String),
+}
+
+impl AuditSlot {
+    /// The request of a running, finished or failed audit.
+    pub fn request(&self) -> Option<AuditRequest> {
+        match self {
+            AuditSlot::Idle => None,
+            AuditSlot::Running(r, _) | AuditSlot::Failed(r, _) => Some(*r),
+            AuditSlot::Done(a) => Some(a.request),
+        }
+    }
+}
+
+/// Core results the dashboard shows, each present once its job finished.
+pub struct Data {
+    pub engine: Arc<Engine>,
+    pub index: Arc<CorpusIndex>,
+    /// Leaderboard, its report table and the per-domain table.
+    pub lb: Option<(Leaderboard, Table, Table)>,
+    pub anatomy: Option<(Anatomy, AnatomyTables)>,
+    pub bm25: Option<Arc<Bm25Index>>,
+    /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
+    pub sig: Option<Arc<Significance>>,
+    pub audit: AuditSlot,
+    /// Evaluation generation (bumped by every re-evaluation).
+    pub gen: u64,
+}
+
+/// Selection shared by the panes: which system, which query, which cutoff.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shared {
+    /// Current system (index into `Engine::scores`).
+    pub system: usize,
+    /// System compared side by side in the browser.
+    pub compare: usize,
+    /// Index into the evaluation's cutoffs.
+    pub k_index: usize,
+    /// Current query (bundle row).
+    pub query: usize,
+    /// Live BM25 query text and its ranking (corpus row, score), when active.
+    pub live: Option<(String, Vec<(u32, f64)>)>,
+}
+
+/// Clickable regions recorded during a draw, looked up on the next click.
+#[derive(Debug, Default)]
+pub struct Hits(RefCell<Vec<(Rect, Hit)>>);
+
+impl Hits {
+    pub fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+
+    pub fn push(&self, r: Rect, hit: Hit) {
+        if r.width > 0 && r.height > 0 {
+            self.0.borrow_mut().push((r, hit));
+        }
+    }
+
+    /// The last-drawn (topmost) region under a position.
+    pub fn at(&self, col: u16, row: u16) -> Option<Hit> {
+        self.0
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(r, _)| r.contains(Position::new(col, row)))
+            .map(|(_, h)| *h)
+    }
+}
+
+/// What one frame draws from.
+pub struct View<'a> {
+    pub data: Option<&'a Data>,
+    pub shared: &'a Shared,
+    pub theme: &'a Theme,
+    pub hits: &'a Hits,
+    pub policy: TiePolicy,
+    /// Spinner glyph for work in progress.
+    pub spinner: char,
+}
+
+impl View<'_> {
+    /// The cutoff k currently selected.
+    pub fn k(&self) -> usize {
+        self.data
+            .and_then(|d| d.engine.config().ks.get(self.shared.k_index).copied())
+            .unwrap_or(1)
+    }
+
+    /// Id of a system.
+    pub fn system_id(&self, s: usize) -> &str {
+        self.data
+            .and_then(|d| d.engine.scores.get(s))
+            .map_or("?", |x| x.id.as_str())
+    }
+
+    /// "⠋ computing …" line for a result that is not ready yet.
+    pub fn pending(&self, what: &str) -> String {
+        format!("{} computing {what} …", self.spinner)
+    }
+}

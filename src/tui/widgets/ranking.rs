@@ -1,0 +1,285 @@
+//! A query's ranking as rows: rank, score with a bar, snippet id, its role for the query, the PASS
+//! verdict with per-test outcome glyphs from the execution cache, and the tie-group size.
+
+use crate::tui::actions::Hit;
+use crate::tui::view::{Data, View};
+use crate::tui::widgets::bar::bar;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// One ranked snippet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankRow {
+    pub corpus: usize,
+    pub score: f64,
+    /// Size of its tie group over the whole corpus (1 = untied).
+    pub tie: usize,
+    /// PASS on the query's suite (`None` for a live query: there is no suite).
+    pub pass: Option<bool>,
+    /// Cached per-test outcomes, when the cache holds the pair.
+    pub outcomes: Option<Vec<String>>,
+}
+
+/// Glyph and style of one cached test outcome.
+pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
+    let th = v.theme;
+    match o {
+        "pass" => ('✓', th.good),
+        "FAIL" => ('✗', th.bad),
+        "TIMEOUT" => ('T', th.warn),
+        o if o.starts_with("FAIL:") || o.starts_with("ERROR") => ('E', th.warn),
+        _ => ('?', th.dim),
+    }
+}
+
+/// The snippet's role for query `q`: canonical, one of its own paired distractors, or foreign.
+fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
+    let b = &d.engine.bundle;
+    let s = &b.corpus[c];
+    let kind = s
+        .bug_type
+        .clone()
+        .unwrap_or_else(|| s.label.as_str().to_string());
+    match q.map(|q| &b.queries[q]) {
+        Some(query) if query.correct.contains(&c) => ("canonical".to_string(), true),
+        Some(query) if query.paired.contains(&c) => (format!("★{kind}"), true),
+        _ => (kind, false),
+    }
+}
+
+fn fit(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n > w {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{s}{}", " ".repeat(w - n))
+    }
+}
+
+/// Draw a full ranking (header + rows) with `sel` kept in view.
+#[allow(clippy::too_many_arguments)]
+pub fn render(
+    f: &mut Frame,
+    area: Rect,
+    v: &View,
+    d: &Data,
+    q: Option<usize>,
+    rows: &[RankRow],
+    sel: usize,
+    focused: bool,
+    list: u8,
+) {
+    let th = v.theme;
+    let b = &d.engine.bundle;
+    if rows.is_empty() {
+        f.render_widget(
+            Paragraph::new(Line::styled(" no results (type a query)", th.dim)),
+            area,
+        );
+        return;
+    }
+    let w = area.width as usize;
+    let id_w = rows
+        .iter()
+        .map(|r| b.corpus[r.corpus].id.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 14);
+    let bar_w = if w >= 90 {
+        12
+    } else if w >= 70 {
+        8
+    } else if w >= 60 {
+        4
+    } else {
+        0
+    };
+    let kind_w = if w >= 80 { 24 } else { 13 };
+    let (lo, hi) = rows
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+            (lo.min(r.score), hi.max(r.score))
+        });
+    let k = v.k();
+    let h = area.height.saturating_sub(1) as usize;
+    let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+    let mut lines = vec![Line::styled(
+        format!(
+            "{:>4} {:>9} {}{} {} pass tests",
+            "#",
+            "score",
+            if bar_w > 0 {
+                format!("{} ", fit("", bar_w))
+            } else {
+                String::new()
+            },
+            fit("id", id_w),
+            fit("role", kind_w)
+        ),
+        th.header,
+    )];
+    for (i, r) in rows.iter().enumerate().skip(offset).take(h) {
+        let frac = if hi > lo {
+            (r.score - lo) / (hi - lo)
+        } else {
+            1.0
+        };
+        let (kind, own) = role(d, q, r.corpus);
+        let rank_st = if i < k { th.accent } else { th.dim };
+        let mut spans = vec![
+            Span::styled(format!("{:>4}", i + 1), rank_st),
+            Span::raw(format!(" {:>9.4} ", r.score)),
+            Span::styled(bar(frac, bar_w), th.bar),
+            Span::raw(format!(
+                "{}{} ",
+                if bar_w > 0 { " " } else { "" },
+                fit(&b.corpus[r.corpus].id, id_w)
+            )),
+            Span::styled(
+                format!("{} ", fit(&kind, kind_w)),
+                if own { Style::default() } else { th.dim },
+            ),
+        ];
+        match (r.pass, &r.outcomes) {
+            (Some(p), outcomes) => {
+                spans.push(Span::styled(
+                    if p { "  ✓  " } else { "  ✗  " },
+                    if p { th.good } else { th.bad },
+                ));
+                match outcomes {
+                    Some(os) => {
+                        for o in os {
+                            let (g, st) = outcome_glyph(o, v);
+                            spans.push(Span::styled(g.to_string(), st));
+                        }
+                    }
+                    None => spans.push(Span::styled("label", th.dim)),
+                }
+            }
+            (None, _) => spans.push(Span::styled("  –  ", th.dim)),
+        }
+        if r.tie > 1 {
+            spans.push(Span::styled(format!("  ={}", r.tie), th.warn));
+        }
+        let mut line = Line::from(spans);
+        if i == sel {
+            line = line.style(if focused {
+                th.selected
+            } else {
+                th.selected_unfocused
+            });
+        }
+        v.hits.push(
+            Rect::new(area.x, area.y + 1 + (i - offset) as u16, area.width, 1),
+            Hit::Row { list, index: i },
+        );
+        lines.push(line);
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// Two systems' rankings of the same query side by side; the selected snippet is marked in both.
+#[allow(clippy::too_many_arguments)]
+pub fn side_by_side(
+    f: &mut Frame,
+    area: Rect,
+    v: &View,
+    d: &Data,
+    a: (&[RankRow], usize),
+    b: (&[RankRow], usize),
+    sel: usize,
+    list: u8,
+) {
+    let th = v.theme;
+    let bundle = &d.engine.bundle;
+    let halves = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+        .spacing(1)
+        .split(area);
+    let chosen = a.0.get(sel).map(|r| r.corpus);
+    let h = area.height.saturating_sub(1) as usize;
+    let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+    for (side, (rows, sys)) in [a, b].into_iter().enumerate() {
+        let rect = halves[side];
+        let w = rect.width as usize;
+        let id_w = rows
+            .iter()
+            .map(|r| bundle.corpus[r.corpus].id.chars().count())
+            .max()
+            .unwrap_or(4)
+            .min(w / 3);
+        let mut lines = vec![Line::from(vec![Span::styled(
+            fit(
+                &format!("{:>3} {:>8} {}", "#", "score", v.system_id(sys)),
+                w,
+            ),
+            th.header,
+        )])];
+        // The right side follows the left side's scroll so the same ranks face each other.
+        for (i, r) in rows.iter().enumerate().skip(offset).take(h) {
+            let (kind, own) = role(d, Some(v.shared.query), r.corpus);
+            let p = r.pass.unwrap_or(false);
+            let kw = w.saturating_sub(id_w + 20);
+            let mut line = Line::from(vec![
+                Span::styled(
+                    format!("{:>3}", i + 1),
+                    if i < v.k() { th.accent } else { th.dim },
+                ),
+                Span::raw(format!(
+                    " {:>8.4} {} ",
+                    r.score,
+                    fit(&bundle.corpus[r.corpus].id, id_w)
+                )),
+                Span::styled(fit(&kind, kw), if own { Style::default() } else { th.dim }),
+                Span::styled(
+                    if p { " ✓ " } else { " ✗ " },
+                    if p { th.good } else { th.bad },
+                ),
+                Span::styled(
+                    if r.tie > 1 {
+                        format!("={}", r.tie)
+                    } else {
+                        String::new()
+                    },
+                    th.warn,
+                ),
+            ]);
+            if Some(r.corpus) == chosen {
+                line = line.style(if side == 0 {
+                    th.selected
+                } else {
+                    th.selected_unfocused
+                });
+            }
+            if side == 0 {
+                v.hits.push(
+                    Rect::new(rect.x, rect.y + 1 + (i - offset) as u16, rect.width, 1),
+                    Hit::Row { list, index: i },
+                );
+            }
+            lines.push(line);
+        }
+        if side == 1 {
+            if let Some(c) = chosen {
+                if let Some(pos) = rows.iter().position(|r| r.corpus == c) {
+                    if pos < offset || pos >= offset + h {
+                        lines.push(Line::styled(
+                            format!("  selected snippet is rank {} here", pos + 1),
+                            th.dim,
+                        ));
+                    }
+                } else {
+                    lines.push(Line::styled(
+                        "  selected snippet is below the shown depth",
+                        th.dim,
+                    ));
+                }
+            }
+        }
+        f.render_widget(Paragraph::new(lines), rect);
+    }
+}

@@ -1,0 +1,374 @@
+//! The dashboard, driven headless by key events on the tiny fixture and rendered on ratatui's
+//! TestBackend: a snapshot of every pane, plus assertions that sorting, filtering, system
+//! switching, tie-policy toggling and the diff view change what they should.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use execscope::cli::{open_engine, EvalArgs};
+use execscope::metrics::TiePolicy;
+use execscope::report::leaderboard;
+use execscope::tui::actions::{Action, Hit};
+use execscope::tui::{frame, App, Theme, ThemeKind};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::Path;
+
+fn tiny() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny"))
+}
+
+fn app_with(policy: TiePolicy) -> App {
+    let args = EvalArgs {
+        ties: policy,
+        ..EvalArgs::default()
+    };
+    let engine = open_engine(Some(tiny()), &args).expect("tiny fixture loads");
+    let mut app = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    app.run_jobs_inline();
+    app
+}
+
+fn app() -> App {
+    app_with(TiePolicy::Expected)
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    app.run_jobs_inline();
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+/// The screen as text, one line per row, trailing spaces trimmed.
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    t.draw(|f| frame::draw(f, app)).expect("draw");
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn line_with<'a>(s: &'a str, needle: &str) -> Option<&'a str> {
+    s.lines().find(|l| l.contains(needle))
+}
+
+#[test]
+fn snapshot_every_pane() {
+    let mut a = app();
+    for (i, name) in [
+        "leaderboard",
+        "browser",
+        "deception",
+        "density",
+        "domains",
+        "pairs",
+    ]
+    .iter()
+    .enumerate()
+    {
+        keys(&mut a, &(i + 1).to_string());
+        assert_eq!(a.pane_id(), *name);
+        insta::assert_snapshot!(format!("pane_{}_{name}", i + 1), screen(&a, 100, 30));
+    }
+}
+
+#[test]
+fn snapshot_small_and_wide_terminals() {
+    let mut a = app();
+    insta::assert_snapshot!("leaderboard_80x24", screen(&a, 80, 24));
+    keys(&mut a, "2");
+    insta::assert_snapshot!("browser_80x24", screen(&a, 80, 24));
+    insta::assert_snapshot!("browser_160x40", screen(&a, 160, 40));
+    // Every pane survives a tiny terminal.
+    for i in 1..=7 {
+        keys(&mut a, &i.to_string());
+        let _ = screen(&a, 24, 6);
+        let _ = screen(&a, 1, 1);
+    }
+}
+
+#[test]
+fn snapshot_overlays() {
+    let mut a = app();
+    keys(&mut a, "?");
+    let s = screen(&a, 100, 30);
+    insta::assert_snapshot!("help", s);
+    // The help lists the registry's commands (checked on a screen wide enough for every line).
+    let wide = screen(&a, 220, 40);
+    for c in execscope::tui::commands::COMMANDS {
+        // Long lines are cut at the column edge: their first words are shown.
+        let head: Vec<&str> = c.help.split_whitespace().take(3).collect();
+        let head = head.join(" ");
+        assert!(wide.contains(&head), "{head}\n{wide}");
+        assert!(wide.contains(c.keys_label), "{}", c.keys_label);
+    }
+    key(&mut a, KeyCode::Esc);
+    keys(&mut a, "s");
+    insta::assert_snapshot!("system_picker", screen(&a, 100, 30));
+}
+
+#[test]
+fn leaderboard_numbers_are_the_reports() {
+    for policy in TiePolicy::ALL {
+        let a = app_with(policy);
+        let s = screen(&a, 200, 30);
+        let engine = open_engine(
+            Some(tiny()),
+            &EvalArgs {
+                ties: policy,
+                ..EvalArgs::default()
+            },
+        )
+        .unwrap();
+        let t = leaderboard::table(&leaderboard::build(&engine), None);
+        for row in &t.rows {
+            let id = &row[1].text;
+            let line = line_with(&s, &format!(" {id} ")).unwrap_or_else(|| panic!("{id}: {s}"));
+            // exec@1, exec@3 of the report appear in the row, in order.
+            let e1 = &row[3].text;
+            let e3 = &row[4].text;
+            let p1 = line.find(e1.as_str()).expect("exec@1 shown");
+            assert!(line[p1 + e1.len()..].contains(e3.as_str()), "{line}");
+        }
+    }
+}
+
+#[test]
+fn sorting_by_header_click_and_keys() {
+    let mut a = app();
+    let order = |a: &App| -> Vec<String> {
+        let s = screen(a, 200, 30);
+        s.lines()
+            .filter_map(|l| {
+                ["toy-cos", "toy-dot", "BM25"]
+                    .into_iter()
+                    .find(|id| l.contains(&format!(" {id} ")) && l.contains("│"))
+                    .map(str::to_string)
+            })
+            .take(3)
+            .collect()
+    };
+    let before = order(&a);
+    assert_eq!(before.len(), 3, "{before:?}");
+    // Click the "system" header: text sorts descending first (click), then ascending.
+    a.handle(Action::Click(Hit::Header { list: 0, col: 1 }));
+    let desc = order(&a);
+    let mut sorted = before.clone();
+    sorted.sort();
+    sorted.reverse();
+    assert_eq!(desc, sorted);
+    keys(&mut a, "r");
+    sorted.reverse();
+    assert_eq!(order(&a), sorted);
+    assert!(screen(&a, 200, 30).contains("system▲"));
+}
+
+#[test]
+fn filter_narrows_the_query_list() {
+    let mut a = app();
+    keys(&mut a, "2");
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("q_0001") && s.contains("q_0002") && s.contains("q_0003"));
+    keys(&mut a, "/gcd");
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("/gcd 1/3"), "{s}");
+    assert!(!s.contains("q_0001 ") && !s.contains("q_0002 "), "{s}");
+    // The selection follows to the only match: its ranking is shown.
+    assert!(line_with(&s, "q_0003 under").is_some(), "{s}");
+    key(&mut a, KeyCode::Esc);
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("q_0001") && s.contains("q_0002"));
+}
+
+#[test]
+fn switching_system_reranks() {
+    let mut a = app();
+    keys(&mut a, "2j");
+    let s = screen(&a, 100, 30);
+    assert!(line_with(&s, "q_0002 under toy-cos").is_some(), "{s}");
+    let first = |s: &str| -> String {
+        let i = s.lines().position(|l| l.contains("pass tests")).unwrap();
+        s.lines().nth(i + 1).unwrap().to_string()
+    };
+    // toy-cos ranks c_0003 first on q_0002 (EXPECTED.md).
+    assert!(first(&s).contains("c_0003"), "{}", first(&s));
+    keys(&mut a, "sdot");
+    key(&mut a, KeyCode::Enter);
+    let s = screen(&a, 100, 30);
+    assert!(line_with(&s, "q_0002 under toy-dot").is_some(), "{s}");
+    // toy-dot: c_0004 (canonical) and c_0012 tie at the top (dot 3).
+    let top = first(&s);
+    assert!(
+        top.contains("c_0004") && top.contains("canonical") && top.contains("=2"),
+        "{top}"
+    );
+    assert!(s.contains("system toy-dot"));
+}
+
+#[test]
+fn tie_policy_toggle_reevaluates() {
+    let mut a = app();
+    let s = screen(&a, 200, 30);
+    assert!(s.contains("ties expected"));
+    keys(&mut a, "t");
+    assert_eq!(a.policy, TiePolicy::Pessimistic);
+    let s2 = screen(&a, 200, 30);
+    assert!(s2.contains("ties pessimistic"), "{s2}");
+    // toy-dot's q_0001 canonical ties with its distractor at the top: exec@1 drops under
+    // pessimistic ties, and the screen shows the report's pessimistic numbers.
+    let engine = open_engine(
+        Some(tiny()),
+        &EvalArgs {
+            ties: TiePolicy::Pessimistic,
+            ..EvalArgs::default()
+        },
+    )
+    .unwrap();
+    let t = leaderboard::table(&leaderboard::build(&engine), None);
+    let dot = t.rows.iter().find(|r| r[1].text == "toy-dot").unwrap();
+    let line = line_with(&s2, " toy-dot ").unwrap();
+    assert!(line.contains(&dot[3].text), "{line} vs {}", dot[3].text);
+    assert_ne!(
+        line_with(&s, " toy-dot ").unwrap(),
+        line,
+        "exec numbers must change with the policy"
+    );
+    keys(&mut a, "ttt");
+    assert_eq!(a.policy, TiePolicy::Expected);
+}
+
+#[test]
+fn diff_view_shows_the_edit() {
+    let mut a = app();
+    keys(&mut a, "2");
+    key(&mut a, KeyCode::Enter); // focus the ranking of q_0001 under toy-cos
+    keys(&mut a, "j"); // rank 2: c_0002, the wrong_operator distractor
+    let code = screen(&a, 100, 30);
+    assert!(code.contains("c_0002 wrong_operator"), "{code}");
+    keys(&mut a, "d");
+    let s = screen(&a, 100, 30);
+    insta::assert_snapshot!("browser_diff", s);
+    assert!(s.contains("diff c_0001 → c_0002"), "{s}");
+    let minus = s.lines().filter(|l| l.contains("│- ")).count();
+    let plus = s.lines().filter(|l| l.contains("│+ ")).count();
+    assert!(minus >= 1 && plus >= 1, "{s}");
+    keys(&mut a, "d");
+    assert!(!screen(&a, 100, 30).contains("diff c_0001"));
+}
+
+#[test]
+fn compare_view_and_live_query() {
+    let mut a = app();
+    keys(&mut a, "2c");
+    let s = screen(&a, 120, 30);
+    insta::assert_snapshot!("browser_compare", s);
+    assert!(
+        line_with(&s, "score toy-cos").is_some_and(|l| l.contains("score toy-dot")),
+        "{s}"
+    );
+    keys(&mut a, "c:");
+    keys(&mut a, "vowels");
+    let s = screen(&a, 100, 30);
+    insta::assert_snapshot!("live_query", s);
+    assert!(s.contains("live BM25: \"vowels\""), "{s}");
+    key(&mut a, KeyCode::Esc);
+    assert!(!screen(&a, 100, 30).contains("live BM25"));
+}
+
+#[test]
+fn enter_on_leaderboard_opens_browser_and_domains_open_query() {
+    let mut a = app();
+    keys(&mut a, "j");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.pane_id(), "browser");
+    let lb = leaderboard::build(&open_engine(Some(tiny()), &EvalArgs::default()).unwrap());
+    assert_eq!(a.shared.system, lb.rows[1].system);
+    keys(&mut a, "5");
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("Solved by no system"), "{s}");
+}
+
+#[test]
+fn mouse_clicks_switch_tabs() {
+    let mut a = app();
+    let _ = screen(&a, 100, 30);
+    let hit = a.hits.at(30, 0).expect("a tab under the cursor");
+    a.handle(Action::Click(hit));
+    assert_ne!(a.pane_id(), "leaderboard");
+}
+
+#[test]
+fn cutoff_and_theme_keys() {
+    let mut a = app();
+    keys(&mut a, "K");
+    assert!(screen(&a, 100, 30).contains("k=3"));
+    keys(&mut a, "T");
+    assert_eq!(a.theme.kind, ThemeKind::Light);
+}
+
+#[test]
+fn stale_results_are_dropped_and_policy_waits_for_jobs() {
+    let engine = open_engine(Some(tiny()), &EvalArgs::default()).unwrap();
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, true));
+    // Jobs queued but not run: they hold the engine, so the policy change must wait.
+    let jobs = a.take_jobs();
+    keys(&mut a, "t");
+    assert_eq!(a.pending_policy(), Some(TiePolicy::Pessimistic));
+    for j in jobs {
+        let r = j.run();
+        a.on_result(r);
+    }
+    assert_eq!(a.policy, TiePolicy::Pessimistic);
+    a.run_jobs_inline();
+    assert!(screen(&a, 120, 30).contains("ties pessimistic"));
+    assert!(a.data.as_ref().unwrap().lb.is_some());
+}
+
+#[test]
+fn no_systems_and_no_queries_do_not_panic() {
+    use execscope::engine::{Engine, EngineOptions};
+    use execscope::rank::RankOptions;
+    let engine = open_engine(Some(tiny()), &EvalArgs::default()).unwrap();
+    let mut bundle = engine.bundle.clone();
+    bundle.systems.clear();
+    let opts = EngineOptions {
+        rank: RankOptions { bm25: false },
+        ..EngineOptions::default()
+    };
+    let mut a = App::with_engine(
+        Engine::from_bundle(bundle.clone(), &opts),
+        Theme::new(ThemeKind::Dark, true),
+    );
+    a.run_jobs_inline();
+    for i in 1..=7 {
+        keys(&mut a, &format!("{i}jjkGgtKd/x"));
+        key(&mut a, KeyCode::Enter);
+        key(&mut a, KeyCode::Esc);
+        let _ = screen(&a, 80, 24);
+    }
+    assert!(screen(&a, 80, 24).contains("no systems to audit"));
+    keys(&mut a, "6");
+    assert!(screen(&a, 80, 24).contains("no systems to compare"));
+    bundle.queries.clear();
+    let mut a = App::with_engine(
+        Engine::from_bundle(bundle, &EngineOptions::default()),
+        Theme::new(ThemeKind::Light, false),
+    );
+    a.run_jobs_inline();
+    for i in 1..=7 {
+        keys(&mut a, &format!("{i}jjGgtKdc"));
+        key(&mut a, KeyCode::Enter);
+        let _ = screen(&a, 80, 24);
+    }
+}

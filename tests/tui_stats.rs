@@ -1,0 +1,281 @@
+//! The dashboard's statistics are the report's: leaderboard cells with intervals equal
+//! `leaderboard::table(&lb, Some(&sig))`, the pairs pane's p and interval equal
+//! `report::pairs::pairs_table`, and the audit pane shows a retrieval audit run as a job (inline
+//! here, with the real oracle for the pairs the tiny fixture's cache lacks).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use execscope::analysis::significance::{SigConfig, Significance};
+use execscope::cli::{open_engine, EvalArgs};
+use execscope::engine::Engine;
+use execscope::metrics::TiePolicy;
+use execscope::report::{leaderboard, pairs, Table};
+use execscope::tui::jobs::Job;
+use execscope::tui::panes::leaderboard::display_table;
+use execscope::tui::view::AuditSlot;
+use execscope::tui::{frame, App, Theme, ThemeKind};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::Path;
+
+fn tiny() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny"))
+}
+
+fn engine(policy: TiePolicy) -> Engine {
+    let args = EvalArgs {
+        ties: policy,
+        ..EvalArgs::default()
+    };
+    open_engine(Some(tiny()), &args).expect("tiny fixture loads")
+}
+
+fn app_with(policy: TiePolicy) -> App {
+    let mut app = App::with_engine(engine(policy), Theme::new(ThemeKind::Dark, false));
+    app.run_jobs_inline();
+    app
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    app.run_jobs_inline();
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    t.draw(|f| frame::draw(f, app)).expect("draw");
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn reference(policy: TiePolicy) -> (Engine, Significance, Table) {
+    let e = engine(policy);
+    let sig = Significance::compute(&e, SigConfig::default());
+    let t = leaderboard::table(&leaderboard::build(&e), Some(&sig));
+    (e, sig, t)
+}
+
+#[test]
+fn leaderboard_cells_are_the_reports_with_intervals() {
+    for policy in TiePolicy::ALL {
+        let mut a = app_with(policy);
+        let (_, sig, want) = reference(policy);
+        let (got, _) = display_table(&a.view()).expect("leaderboard and significance are in");
+        // k = 1: no extra column, the very table `report` prints (cells, CI columns, † marks).
+        assert_eq!(got.headers, want.headers, "{policy}");
+        assert_eq!(got.rows, want.rows, "{policy}");
+        assert_eq!(got.caption, want.caption);
+        assert!(got.headers.iter().any(|h| h == "95% CI (Wilson)"));
+        // k = 3: the extra column carries exec@3's bootstrap interval per system.
+        keys(&mut a, "K");
+        let (got, systems) = display_table(&a.view()).unwrap();
+        assert_eq!(got.headers.last().unwrap(), "exec@3 95% CI");
+        let ci = sig.cell_index("exec@3").unwrap();
+        for (row, s) in got.rows.iter().zip(systems) {
+            let iv = &sig.intervals[ci][s];
+            let flag = if iv.degenerate { " (degenerate)" } else { "" };
+            assert_eq!(
+                row.last().unwrap().text,
+                format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high)
+            );
+        }
+    }
+    // The screen shows the marks (toy-cos is tied with the leader toy-dot under expected ties).
+    let a = app_with(TiePolicy::Expected);
+    let s = screen(&a, 120, 30);
+    assert!(s.contains("0.167†"), "{s}");
+    assert!(s.contains("leader"), "{s}");
+}
+
+#[test]
+fn leaderboard_shows_ellipsis_until_the_bootstrap_is_done() {
+    let mut a = App::with_engine(engine(TiePolicy::Row), Theme::new(ThemeKind::Dark, false));
+    let jobs = a.take_jobs();
+    let mut held = Vec::new();
+    for j in jobs {
+        if matches!(j, Job::Significance { .. }) {
+            held.push(j);
+        } else {
+            let r = j.run();
+            a.on_result(r);
+        }
+    }
+    let (t, _) = display_table(&a.view()).unwrap();
+    assert_eq!(t.headers.last().unwrap(), "exec@1 95% CI");
+    assert!(t.rows.iter().all(|r| r.last().unwrap().text == "…"));
+    let s = screen(&a, 120, 30);
+    assert!(s.contains("bootstrap running"), "{s}");
+    assert!(
+        s.contains("bootstrap intervals"),
+        "status bar names the job: {s}"
+    );
+    keys(&mut a, "6");
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("p … · Δ 95% CI …"), "{s}");
+    for j in held {
+        let r = j.run();
+        a.on_result(r);
+    }
+    let s = screen(&a, 100, 30);
+    assert!(!s.contains("Δ 95% CI …"), "{s}");
+}
+
+/// The selected pair's p and interval as the pairs report prints them (its table is in A < B
+/// byte order; the pane shows row − column).
+fn expect_pair(t: &Table, row_id: &str, col_id: &str) -> (String, String) {
+    let (a, b, flip) = if row_id.as_bytes() <= col_id.as_bytes() {
+        (row_id, col_id, false)
+    } else {
+        (col_id, row_id, true)
+    };
+    let r = t
+        .rows
+        .iter()
+        .find(|r| r[0].text == a && r[1].text == b)
+        .expect("pair in the report");
+    let p = match r[10].value {
+        Some(p) if p < 0.001 => "p<.001".to_string(),
+        Some(p) => format!("p={p:.3}"),
+        None => "p –".to_string(),
+    };
+    let ci = if flip {
+        // "[+l, +h]" of A − B is "[-h, -l]" of B − A.
+        let nums: Vec<f64> = r[9]
+            .text
+            .trim_matches(['[', ']'])
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        format!("[{:+.3}, {:+.3}]", -nums[1], -nums[0])
+    } else {
+        r[9].text.clone()
+    };
+    (p, ci)
+}
+
+#[test]
+fn pairs_pane_p_and_interval_are_the_reports() {
+    for (policy, metric_presses, key) in [
+        (TiePolicy::Pessimistic, "", "exec@1"),
+        (TiePolicy::Row, "", "exec@1"),
+        (TiePolicy::Expected, "", "exec@1"),
+        (TiePolicy::Row, "mm", "ndcg@1"),
+    ] {
+        let mut a = app_with(policy);
+        let (e, sig, _) = reference(policy);
+        let t = pairs::pairs_table(&e, &sig, key).unwrap();
+        let ids: Vec<String> = e.scores.iter().map(|s| s.id.clone()).collect();
+        keys(&mut a, &format!("6{metric_presses}"));
+        // (row, col) → keys from the default selection (0, 1).
+        for (r, c, moves) in [(0, 1, ""), (1, 0, "jh"), (2, 0, "j"), (2, 1, "l")] {
+            keys(&mut a, moves);
+            let s = screen(&a, 100, 30);
+            assert!(
+                s.contains(&format!("{} vs {} on {key}", ids[r], ids[c])),
+                "{s}"
+            );
+            let (p, ci) = expect_pair(&t, &ids[r], &ids[c]);
+            let line = s
+                .lines()
+                .find(|l| l.contains("Δ 95% CI"))
+                .expect("detail line");
+            assert!(
+                line.contains(&format!("{p} · Δ 95% CI {ci}")),
+                "{policy} {key} ({r},{c}): want {p} {ci}\n{line}"
+            );
+        }
+        let binary = sig.cells[sig.cell_index(key).unwrap()].binary;
+        let s = screen(&a, 100, 30);
+        assert_eq!(
+            s.contains("exact McNemar on discordant queries"),
+            binary,
+            "{s}"
+        );
+    }
+}
+
+/// The oracle's isolation depends on the machine: cut it out of the snapshot.
+fn redact(s: &str) -> String {
+    s.lines()
+        .map(|l| match l.find("oracle isolation") {
+            Some(i) => format!("{}<oracle>", &l[..i]),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn audit_pane_runs_the_retrieval_audit() {
+    let mut a = app_with(TiePolicy::Expected);
+    keys(&mut a, "7");
+    assert_eq!(a.pane_id(), "audit");
+    let s = screen(&a, 100, 30);
+    assert!(
+        s.contains("press Enter to run the audit for toy-cos"),
+        "{s}"
+    );
+    // Opening the pane does not start the audit.
+    assert!(matches!(a.data.as_ref().unwrap().audit, AuditSlot::Idle));
+    key(&mut a, KeyCode::Enter);
+    let done = match &a.data.as_ref().unwrap().audit {
+        AuditSlot::Done(r) => r.clone(),
+        AuditSlot::Failed(_, e) => panic!("audit failed: {e}"),
+        other => panic!("audit not finished: {other:?}"),
+    };
+    assert_eq!((done.request.k, done.request.visible), (10, 3));
+    let s = screen(&a, 100, 30);
+    insta::assert_snapshot!("audit_pane", redact(&s));
+    assert!(
+        s.contains("retrieval audit: toy-cos, top 10, 3 visible tests"),
+        "{s}"
+    );
+    // The summary row is the audit's own table.
+    let ret = &done.tables[0];
+    assert_eq!(ret.name, "audit-retrieval");
+    let row = &ret.rows[0];
+    let line = s
+        .lines()
+        .find(|l| l.contains("toy-cos") && l.contains(&row[4].text));
+    assert!(line.is_some_and(|l| l.contains(&row[5].text)), "{s}");
+    // Enter opens the selected task's candidates: labels, code and per-test outcomes.
+    assert!(!s.contains("q_0001 candidates"));
+    key(&mut a, KeyCode::Enter);
+    let s = screen(&a, 100, 30);
+    insta::assert_snapshot!("audit_candidates", redact(&s));
+    assert!(s.contains("q_0001 candidates"), "{s}");
+    assert!(s.contains("rank 1 c_0001"), "{s}");
+    assert!(s.contains("def count_vowels"), "{s}");
+    assert!(s.contains("visible") && s.contains("hidden"), "{s}");
+    // j moves to the next candidate; Esc goes back to the task list.
+    keys(&mut a, "j");
+    assert!(screen(&a, 100, 30).contains("code rank 2"));
+    key(&mut a, KeyCode::Esc);
+    assert!(!screen(&a, 100, 30).contains("q_0001 candidates"));
+    // Switching system drops the result.
+    keys(&mut a, "sdot");
+    key(&mut a, KeyCode::Enter);
+    let s = screen(&a, 100, 30);
+    assert!(
+        s.contains("press Enter to run the audit for toy-dot"),
+        "{s}"
+    );
+    assert!(matches!(a.data.as_ref().unwrap().audit, AuditSlot::Idle));
+    // v changes the visible count for the next run.
+    keys(&mut a, "v");
+    assert!(screen(&a, 100, 30).contains("4 visible tests"));
+}
