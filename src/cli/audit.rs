@@ -5,14 +5,14 @@ use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::generated::{self, Runner};
 use crate::audit::view::AuditView;
 use crate::audit::{retrieval, tables, Mode, PoolSet};
-use crate::oracle::{IsolationChoice, Oracle, OracleConfig, SuiteResult};
+use crate::oracle::lazy::LazyOracle;
+use crate::oracle::{IsolationChoice, OracleConfig};
 use crate::report::Format;
 use anyhow::{bail, Context};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 /// `execscope audit`.
@@ -64,54 +64,6 @@ fn parse_format(s: &str) -> Result<Format, String> {
     s.parse()
 }
 
-/// The oracle, started on first use (a fully cached retrieval audit never starts one).
-struct LazyOracle {
-    cfg: OracleConfig,
-    cell: OnceLock<Result<Oracle, String>>,
-}
-
-impl LazyOracle {
-    fn run(&self, jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
-        let oracle = self
-            .cell
-            .get_or_init(|| Oracle::new(self.cfg.clone()).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| anyhow::anyhow!("starting the oracle: {e}"))?;
-        let total = jobs.len();
-        let step = (total / 20).max(1);
-        let progress = |done: usize| {
-            if done.is_multiple_of(step) || done == total {
-                eprint!("\raudit: {done}/{total} pairs executed");
-                if done == total {
-                    eprintln!();
-                }
-            }
-        };
-        let results = oracle.run_batch(jobs, &progress);
-        let mut out = Vec::with_capacity(total);
-        for (i, r) in results.into_iter().enumerate() {
-            let r = r.with_context(|| format!("oracle failed on pair {i}"))?;
-            out.push(r);
-        }
-        if out.len() != total {
-            bail!("oracle returned {} results for {total} pairs", out.len());
-        }
-        Ok(out)
-    }
-
-    fn describe(&self) -> Option<String> {
-        match self.cell.get() {
-            Some(Ok(o)) => Some(format!(
-                "oracle isolation {} ({}), {}",
-                o.isolation(),
-                o.privileges(),
-                o.runner_string()
-            )),
-            _ => None,
-        }
-    }
-}
-
 pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
@@ -124,11 +76,17 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = args.workers {
         cfg.workers = w.max(1);
     }
-    let lazy = LazyOracle {
-        cfg,
-        cell: OnceLock::new(),
+    let lazy = LazyOracle::new(cfg);
+    let progress = |done: usize, total: usize| {
+        let step = (total / 20).max(1);
+        if total > 0 && (done.is_multiple_of(step) || done == total) {
+            eprint!("\raudit: {done}/{total} pairs executed");
+            if done == total {
+                eprintln!();
+            }
+        }
     };
-    let runner: &Runner<'_> = &|jobs| lazy.run(jobs);
+    let runner: &Runner<'_> = &|jobs| lazy.run(jobs, &progress);
     let mut pools: PoolSet = match (&args.pool, &args.tasks) {
         (Some(pool), Some(tasks)) => {
             if args.bundle.is_some() || args.system.is_some() {

@@ -7,6 +7,7 @@
 //! same embedded harness (`assets/harness.py`), so they give the same outcomes.
 
 pub mod cache;
+pub mod lazy;
 pub mod outcome;
 mod sandbox;
 mod server;

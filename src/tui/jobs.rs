@@ -14,13 +14,14 @@ use crate::audit::view::AuditView;
 use crate::audit::{retrieval, tables as audit_tables};
 use crate::bundle::code_sha256;
 use crate::engine::{Engine, EngineOptions};
-use crate::oracle::{Oracle, OracleConfig, SuiteResult};
+use crate::oracle::lazy::LazyOracle;
+use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
 use crate::report::{anatomy as atab, leaderboard, Table};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Lookups the browser needs per frame, computed once per bundle.
 #[derive(Debug, Default)]
@@ -152,33 +153,15 @@ fn run_audit(
         .get(req.system)
         .map(|s| s.id.clone())
         .ok_or_else(|| format!("no system #{}", req.system))?;
-    let oracle: OnceLock<Result<Oracle, String>> = OnceLock::new();
-    let runner = |jobs: &[(String, Vec<String>)]| -> anyhow::Result<Vec<SuiteResult>> {
-        progress.total.store(jobs.len(), Ordering::Relaxed);
-        if jobs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let o = oracle
-            .get_or_init(|| Oracle::new(OracleConfig::default()).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| anyhow::anyhow!("starting the oracle: {e}"))?;
-        let tick = |done: usize| progress.done.store(done, Ordering::Relaxed);
-        o.run_batch(jobs, &tick)
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| r.map_err(|e| anyhow::anyhow!("oracle failed on pair {i}: {e}")))
-            .collect()
+    let oracle = LazyOracle::new(OracleConfig::default());
+    let tick = |done: usize, total: usize| {
+        progress.total.store(total, Ordering::Relaxed);
+        progress.done.store(done, Ordering::Relaxed);
     };
+    let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &tick);
     let mut pools = retrieval::build(engine, &system, req.k, req.visible, &runner)
         .map_err(|e| format!("{e:#}"))?;
-    if let Some(Ok(o)) = oracle.get() {
-        pools.provenance.push(format!(
-            "oracle isolation {} ({}), {}",
-            o.isolation(),
-            o.privileges(),
-            o.runner_string()
-        ));
-    }
+    pools.provenance.extend(oracle.describe());
     let audits = account(&pools, &AuditConfig::default());
     Ok(AuditResult {
         request: req,
