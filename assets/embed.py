@@ -235,6 +235,24 @@ def merge_invocation(path, entry):
     os.replace(tmp, path)
 
 
+def refresh_sums(bundle):
+    """Rewrite BUNDLE/SHA256SUMS (when the bundle has one) over every non-hidden file, sorted, in
+    `sha256sum` format, so the new matrices and invocation table verify at load."""
+    sums = bundle / "SHA256SUMS"
+    if not sums.exists():
+        return
+    lines = []
+    for path in sorted(p for p in bundle.rglob("*") if p.is_file()):
+        rel = path.relative_to(bundle).as_posix()
+        if rel == "SHA256SUMS" or any(part.startswith(".") for part in rel.split("/")):
+            continue
+        lines.append(f"{sha256_file(path)}  {rel}\n")
+    tmp = sums.with_name(f".SHA256SUMS.tmp-{os.getpid()}")
+    tmp.write_text("".join(lines), encoding="utf-8")
+    os.replace(tmp, sums)
+    log(f"rewrote {sums} ({len(lines)} files)")
+
+
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
@@ -309,6 +327,7 @@ def main(argv):
                                    s_ids if with_stacked else (), s_texts if with_stacked else ())
     except (InputError, RuntimeError, OSError) as e:
         sys.exit(f"embed: {e}")
+    refresh_sums(args.bundle)
     log("timings (s): " + ", ".join(f"{m} {t:.1f}" for m, t in timings.items()))
 
 
