@@ -266,3 +266,29 @@ pub fn list_files(root: &Path) -> Result<Vec<String>, BundleError> {
     out.sort();
     Ok(out)
 }
+
+/// After execscope itself changed one file of a bundle (e.g. appended execution-cache rows), put
+/// that file's new digest into `SHA256SUMS`, when the bundle has one, so the next load verifies.
+/// Other entries are kept as they are; the manifest is rewritten atomically.
+pub fn refresh_sum(root: &Path, rel: &str) -> Result<(), BundleError> {
+    let sums_path = root.join(SUMS);
+    if !sums_path.exists() {
+        return Ok(());
+    }
+    let bytes = read(&sums_path)?;
+    let mut entries = parse_sums(&sums_path, &bytes)?;
+    let digest = sha256_hex(&read(&root.join(rel))?);
+    match entries.iter_mut().find(|(name, _, _)| name == rel) {
+        Some(e) => e.1 = digest,
+        None => entries.push((rel.to_string(), digest, 0)),
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let text: String = entries
+        .iter()
+        .map(|(name, hex, _)| format!("{hex}  {name}\n"))
+        .collect();
+    crate::atomic::write_atomic(&sums_path, text.as_bytes()).map_err(|e| BundleError::Io {
+        path: sums_path.clone(),
+        source: e,
+    })
+}

@@ -125,6 +125,7 @@ pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Eng
             let path = root.join("data/execution_cache.jsonl");
             crate::oracle::ExecCache::append(&path, &rows)
                 .with_context(|| format!("appending to {}", path.display()))?;
+            crate::bundle::files::refresh_sum(&root, "data/execution_cache.jsonl")?;
             eprintln!("appended {} rows to {}", rows.len(), path.display());
         }
     }
