@@ -10,37 +10,19 @@
 //!   mutant's output); 3 `canonical`: canonical with correct self-tests; 4 `plus-only` (when one
 //!   exists): a mutant passing the base suite and failing a plus test, self-tests from base tests.
 
+mod common;
+
+use common::oracle::run;
 use execscope::audit::account::{audit, AuditConfig};
 use execscope::audit::generated::{self};
 use execscope::audit::{Mode, PoolSet};
-use execscope::oracle::{Oracle, OracleConfig, Outcome, SuiteResult};
+use execscope::oracle::{Outcome, SuiteResult};
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 const TASKS: &str = "/work/shared/data/humaneval-tasks.jsonl";
 const WANT: usize = 20;
-
-fn oracle() -> &'static Oracle {
-    static O: std::sync::OnceLock<Oracle> = std::sync::OnceLock::new();
-    O.get_or_init(|| {
-        Oracle::new(OracleConfig {
-            timeout: Duration::from_secs(5),
-            workers: 2,
-            ..OracleConfig::default()
-        })
-        .expect("an oracle at some level")
-    })
-}
-
-fn run(jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
-    oracle()
-        .run_batch(jobs, &|_| {})
-        .into_iter()
-        .map(|r| r.map_err(anyhow::Error::from))
-        .collect()
-}
 
 /// `assert LEFT == <observed>` from `assert LEFT <op> RIGHT`, when `observed` is a literal.
 fn rewrite(test: &str, observed: &str) -> Option<String> {

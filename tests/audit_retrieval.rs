@@ -1,35 +1,15 @@
 //! Retrieval pools: hand-computed expectations on the tiny fixture (see its EXPECTED.md for the
 //! rankings and cached outcomes), and agreement with the engine's exec@1 on the MBPP bundle.
 
+mod common;
+
+use common::oracle::run;
 use execscope::audit::account::{audit, AuditConfig};
 use execscope::audit::{retrieval, tables, view::AuditView, PoolSet};
 use execscope::engine::{Engine, EngineOptions};
 use execscope::metrics::{EvalConfig, Metric, TiePolicy};
-use execscope::oracle::{Oracle, OracleConfig, SuiteResult};
 use execscope::report::Format;
 use std::path::Path;
-use std::sync::OnceLock;
-use std::time::Duration;
-
-fn oracle() -> &'static Oracle {
-    static O: OnceLock<Oracle> = OnceLock::new();
-    O.get_or_init(|| {
-        Oracle::new(OracleConfig {
-            timeout: Duration::from_secs(5),
-            workers: 2,
-            ..OracleConfig::default()
-        })
-        .expect("an oracle at some level")
-    })
-}
-
-fn run(jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
-    oracle()
-        .run_batch(jobs, &|_| {})
-        .into_iter()
-        .map(|r| r.map_err(anyhow::Error::from))
-        .collect()
-}
 
 fn tiny() -> Engine {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");

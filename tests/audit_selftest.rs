@@ -2,31 +2,12 @@
 //! oracle's sandbox: each exclusion rule of the structural screen S, the inline contract E and
 //! restricted module supply E*, the suite verdicts P_b / P+, and the reasons they keep.
 
+mod common;
+
+use common::oracle::run;
 use execscope::audit::generated::{self, PoolRow, TaskSpec};
 use execscope::audit::{Candidate, Mode, PoolSet};
-use execscope::oracle::{Oracle, OracleConfig, SuiteResult};
 use std::sync::OnceLock;
-use std::time::Duration;
-
-fn oracle() -> &'static Oracle {
-    static O: OnceLock<Oracle> = OnceLock::new();
-    O.get_or_init(|| {
-        Oracle::new(OracleConfig {
-            timeout: Duration::from_secs(2),
-            workers: 2,
-            ..OracleConfig::default()
-        })
-        .expect("an oracle at some level")
-    })
-}
-
-fn run(jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
-    oracle()
-        .run_batch(jobs, &|_| {})
-        .into_iter()
-        .map(|r| r.map_err(anyhow::Error::from))
-        .collect()
-}
 
 const ADD: &str = "def add(a, b):\n    return a + b\n";
 const GOOD: &str = "assert add(1, 1) == 2\nassert add(2, 3) == 5\nassert add(-4, 4) == 0\n";

@@ -2,61 +2,18 @@
 //! TestBackend: a snapshot of every pane, plus assertions that sorting, filtering, system
 //! switching, tie-policy toggling and the diff view change what they should.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+mod common;
+
+use common::tui::*;
+use crossterm::event::KeyCode;
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::metrics::TiePolicy;
 use execscope::report::leaderboard;
 use execscope::tui::actions::{Action, Hit};
-use execscope::tui::{frame, App, Theme, ThemeKind};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
-use std::path::Path;
-
-fn tiny() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny"))
-}
-
-fn app_with(policy: TiePolicy) -> App {
-    let args = EvalArgs {
-        ties: policy,
-        ..EvalArgs::default()
-    };
-    let engine = open_engine(Some(tiny()), &args).expect("tiny fixture loads");
-    let mut app = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    app.run_jobs_inline();
-    app
-}
+use execscope::tui::{App, Theme, ThemeKind};
 
 fn app() -> App {
     app_with(TiePolicy::Expected)
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-    app.run_jobs_inline();
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
-    }
-}
-
-/// The screen as text, one line per row, trailing spaces trimmed.
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
-    t.draw(|f| frame::draw(f, app)).expect("draw");
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        for x in 0..w {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 fn line_with<'a>(s: &'a str, needle: &str) -> Option<&'a str> {

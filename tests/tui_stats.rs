@@ -3,64 +3,18 @@
 //! `report::pairs::pairs_table`, and the audit pane shows a retrieval audit run as a job (inline
 //! here, with the real oracle for the pairs the tiny fixture's cache lacks).
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+mod common;
+
+use common::tui::*;
+use crossterm::event::KeyCode;
 use execscope::analysis::significance::{SigConfig, Significance};
-use execscope::cli::{open_engine, EvalArgs};
 use execscope::engine::Engine;
 use execscope::metrics::TiePolicy;
 use execscope::report::{leaderboard, pairs, Table};
 use execscope::tui::jobs::Job;
 use execscope::tui::panes::leaderboard::display_table;
 use execscope::tui::view::AuditSlot;
-use execscope::tui::{frame, App, Theme, ThemeKind};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
-use std::path::Path;
-
-fn tiny() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny"))
-}
-
-fn engine(policy: TiePolicy) -> Engine {
-    let args = EvalArgs {
-        ties: policy,
-        ..EvalArgs::default()
-    };
-    open_engine(Some(tiny()), &args).expect("tiny fixture loads")
-}
-
-fn app_with(policy: TiePolicy) -> App {
-    let mut app = App::with_engine(engine(policy), Theme::new(ThemeKind::Dark, false));
-    app.run_jobs_inline();
-    app
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-    app.run_jobs_inline();
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
-    }
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test backend");
-    t.draw(|f| frame::draw(f, app)).expect("draw");
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        for x in 0..w {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
+use execscope::tui::{App, Theme, ThemeKind};
 
 fn reference(policy: TiePolicy) -> (Engine, Significance, Table) {
     let e = engine(policy);

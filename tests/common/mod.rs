@@ -18,3 +18,6 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
         .map(|r| r.join("data").join(rel))
         .find(|p| p.exists())
 }
+
+pub mod oracle;
+pub mod tui;
