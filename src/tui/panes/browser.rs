@@ -360,6 +360,11 @@ impl BrowserPane {
     }
 
     fn draw_code(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, c: usize) {
+        fn canon_of_query(v: &View, b: &crate::bundle::Bundle) -> Option<usize> {
+            b.queries
+                .get(v.shared.query)
+                .and_then(|q| q.correct.first().copied())
+        }
         let th = v.theme;
         let b = &d.engine.bundle;
         let snip = &b.corpus[c];
@@ -374,8 +379,10 @@ impl BrowserPane {
             .clone()
             .unwrap_or_else(|| snip.label.as_str().to_string());
         if self.diff {
-            let Some(canon) = canon.or_else(|| meta.and_then(|m| b.corpus_row(&m.canonical_id)))
-            else {
+            // A distractor is compared with its own canonical (the edit its metadata describes),
+            // even when it was retrieved for another query; anything else with this query's.
+            let own = meta.and_then(|m| b.corpus_row(&m.canonical_id));
+            let Some(canon) = own.or(canon) else {
                 let blk = block(" diff ", false, th);
                 let inner = blk.inner(area);
                 f.render_widget(blk, area);
@@ -386,6 +393,14 @@ impl BrowserPane {
             let title = Line::from(vec![
                 Span::styled(" diff ", th.title),
                 Span::styled(format!("{} ", b.corpus[canon].id), th.diff_del),
+                Span::styled(
+                    if own.is_some() && own != canon_of_query(v, b) {
+                        "(its own canonical) "
+                    } else {
+                        ""
+                    },
+                    th.dim,
+                ),
                 Span::raw("→ "),
                 Span::styled(format!("{} ", snip.id), th.diff_add),
                 Span::styled(
