@@ -61,7 +61,7 @@ impl Default for BuildOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    #[error("{path}: {source}")]
+    #[error("{}", path.display())]
     Io {
         path: std::path::PathBuf,
         source: std::io::Error,

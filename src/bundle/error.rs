@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// A loading, validation or writing failure. `Display` always names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
-    #[error("{}: cannot read: {source}", path.display())]
+    #[error("{}: cannot read", path.display())]
     Io {
         path: PathBuf,
         #[source]

@@ -40,7 +40,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     };
     let report = build::build(&args.tasks, &args.out, &oracle, &opts)
         .with_context(|| format!("building {}", args.out.display()))?;
-    print!("{report}");
+    println!("{report}");
     println!(
         "wrote {} (details: {})",
         args.out.display(),

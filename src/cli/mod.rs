@@ -211,7 +211,7 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
 pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
     let report = crate::bundle::check(&root);
-    print!("{report}");
+    println!("{report}");
     let healthy = if args.oracle {
         println!();
         build::oracle_check(&root)?
