@@ -195,3 +195,56 @@ fn bad_inputs_name_the_file_and_line() {
     ]);
     assert!(!o.status.success());
 }
+
+#[test]
+fn retrieval_pool_order_follows_the_tie_policy() {
+    // toy-dot q_0002: the canonical c_0004 ties its own distractor c_0012 at rank 1 (score 3).
+    // Row order keeps the canonical first; pessimistic puts the passing canonical last in the tie.
+    let run = |ties: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+            .args([
+                "audit",
+                "tests/fixtures/tiny",
+                "--system",
+                "toy-dot",
+                "--k",
+                "3",
+                "--visible",
+                "1",
+                "--ties",
+                ties,
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let exec1 = |ties: &str| -> f64 {
+        let v: serde_json::Value = serde_json::from_str(&run(ties)).unwrap();
+        v["tables"][0]["rows"][0]["exec_at_1"].as_f64().unwrap()
+    };
+    // Hand-computed (tests/fixtures/tiny/EXPECTED.md): toy-dot solves q_0001 and q_0002 at rank 1
+    // only through ties with their own distractors; q_0003's canonical is rank 3.
+    assert!((exec1("row") - 2.0 / 3.0).abs() < 1e-12);
+    assert!((exec1("optimistic") - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(exec1("pessimistic"), 0.0);
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+        .args([
+            "audit",
+            "tests/fixtures/tiny",
+            "--system",
+            "toy-dot",
+            "--ties",
+            "expected",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("one pool order"));
+}

@@ -11,6 +11,7 @@ use super::generated::Runner;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use crate::bundle::{code_sha256, tests_key_fn};
 use crate::engine::Engine;
+use crate::metrics::TiePolicy;
 use crate::oracle::Outcome;
 use crate::rank;
 use anyhow::Context;
@@ -35,6 +36,25 @@ pub fn build(
     visible: usize,
     runner: &Runner<'_>,
 ) -> anyhow::Result<PoolSet> {
+    build_with_ties(engine, system, k, visible, TiePolicy::Row, runner)
+}
+
+/// [`build`] with the pool order inside score ties chosen by a tie policy: `row` (the release's
+/// order), `optimistic` / `pessimistic` (snippets that pass the whole suite first / last). The
+/// `expected` policy has no single order; the audit's order-sensitivity tables cover all orders.
+pub fn build_with_ties(
+    engine: &Engine,
+    system: &str,
+    k: usize,
+    visible: usize,
+    policy: TiePolicy,
+    runner: &Runner<'_>,
+) -> anyhow::Result<PoolSet> {
+    if policy == TiePolicy::Expected {
+        anyhow::bail!(
+            "the audit needs one pool order: use --ties row, pessimistic or optimistic (the order-sensitivity tables cover every order)"
+        );
+    }
     let s = engine.system_index(system).with_context(|| {
         let names: Vec<&str> = engine.scores.iter().map(|s| s.id.as_str()).collect();
         format!("no system {system:?} (have: {})", names.join(", "))
@@ -54,7 +74,15 @@ pub fn build(
     let code_keys: Vec<String> = bundle.corpus.iter().map(|c| code_sha256(&c.code)).collect();
     let scores = &engine.scores[s];
     let tops: Vec<Vec<u32>> = (0..bundle.queries.len())
-        .map(|q| rank::top_k(scores.row(q), k))
+        .map(|q| match policy {
+            TiePolicy::Optimistic | TiePolicy::Pessimistic => rank::ties::top_k_by_verdict(
+                scores.row(q),
+                k,
+                engine.truth.passing(q),
+                policy == TiePolicy::Optimistic,
+            ),
+            _ => rank::top_k(scores.row(q), k),
+        })
         .collect();
     // Per (query, rank): cached outcomes, or the index of a job to run.
     let mut jobs: Vec<(String, Vec<String>)> = Vec::new();

@@ -253,7 +253,7 @@ pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table>
         ]);
     }
     Some(t.caption(
-        "exec@1 under the row tie rule; exec-verified@1 returns the best-ranked top-k candidate \
+        "exec@1 of the pool order (score, then the tie order named below; the release's row rule by default); exec-verified@1 returns the best-ranked top-k candidate \
          passing the visible tests (abstains if none); gap closed = (verified − exec@1) / \
          (exec@k − exec@1); wrong admits = returned candidates failing the whole suite.",
     ))

@@ -28,6 +28,10 @@ pub struct AuditArgs {
     /// Visible tests (the first m of each suite) used as self-tests.
     #[arg(long, default_value_t = 3)]
     pub visible: usize,
+    /// Pool order inside score ties (retrieval pools): row (the release's), pessimistic or
+    /// optimistic (snippets passing the whole suite last / first).
+    #[arg(long, default_value = "row", value_parser = parse_policy)]
+    pub ties: crate::metrics::TiePolicy,
     /// Generated pool: candidates JSONL (task_id, sample_index, code, self_tests[, profile, cohort]).
     #[arg(long, requires = "tasks")]
     pub pool: Option<PathBuf>,
@@ -58,6 +62,10 @@ pub struct AuditArgs {
     /// Isolation: auto, rlimits, netns, bubblewrap.
     #[arg(long, default_value = "auto")]
     pub isolation: IsolationChoice,
+}
+
+fn parse_policy(s: &str) -> Result<crate::metrics::TiePolicy, String> {
+    s.parse()
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -110,7 +118,19 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .context("retrieval audit needs --system (or give --pool and --tasks)")?;
             let engine = open_engine(args.bundle.as_deref(), &EvalArgs::default())?;
-            retrieval::build(&engine, system, args.k, args.visible, runner)?
+            let mut pools = retrieval::build_with_ties(
+                &engine,
+                system,
+                args.k,
+                args.visible,
+                args.ties,
+                runner,
+            )?;
+            pools.provenance.push(format!(
+                "pool order inside score ties: {} (--ties)",
+                args.ties
+            ));
+            pools
         }
     };
     pools.provenance.extend(lazy.describe());

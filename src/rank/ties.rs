@@ -83,3 +83,50 @@ mod tests {
         assert_eq!(group_sizes(&row, &order), vec![2, 2, 3]);
     }
 }
+
+/// The first `k` of a ranking with each tie group ordered by a verdict instead of corpus row:
+/// `pass_first = true` puts passing snippets first inside every tie group (the optimistic order),
+/// `false` last (pessimistic); rows break the remaining ties. Which members of a group straddling
+/// the cutoff enter the top k follows the same order.
+pub fn top_k_by_verdict(row: &[f32], k: usize, passing: &[u32], pass_first: bool) -> Vec<u32> {
+    let k = k.min(row.len());
+    if k == 0 {
+        return Vec::new();
+    }
+    // Everything scoring at least the k-th score can enter the top k.
+    let kth = row[super::top_k(row, k)[k - 1] as usize];
+    let mut cand: Vec<u32> = (0..row.len() as u32)
+        .filter(|&c| row[c as usize] >= kth)
+        .collect();
+    let passes = |c: u32| passing.binary_search(&c).is_ok();
+    cand.sort_by(|&a, &b| {
+        row[b as usize]
+            .total_cmp(&row[a as usize])
+            .then_with(|| {
+                let (pa, pb) = (passes(a), passes(b));
+                if pass_first {
+                    pb.cmp(&pa)
+                } else {
+                    pa.cmp(&pb)
+                }
+            })
+            .then_with(|| a.cmp(&b))
+    });
+    cand.truncate(k);
+    cand
+}
+
+#[cfg(test)]
+mod verdict_order_tests {
+    use super::*;
+
+    #[test]
+    fn passing_first_or_last_inside_ties() {
+        // rows 0..5; scores: 0.9, 0.5, 0.5, 0.5, 0.1; row 3 passes.
+        let row = [0.9f32, 0.5, 0.5, 0.5, 0.1];
+        assert_eq!(top_k_by_verdict(&row, 2, &[3], true), vec![0, 3]);
+        assert_eq!(top_k_by_verdict(&row, 2, &[3], false), vec![0, 1]);
+        assert_eq!(top_k_by_verdict(&row, 4, &[3], false), vec![0, 1, 2, 3]);
+        assert_eq!(top_k_by_verdict(&row, 9, &[3], true), vec![0, 3, 1, 2, 4]);
+    }
+}
