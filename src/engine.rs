@@ -18,6 +18,8 @@ pub struct EngineOptions {
 /// A bundle with everything computed from it.
 pub struct Engine {
     pub bundle: Bundle,
+    /// Execution-cache lookups by (query, snippet) row.
+    pub cache: bundle::CacheIndex,
     pub truth: Truth,
     pub scores: Vec<SystemScores>,
     pub evals: Vec<SystemEval>,
@@ -35,7 +37,9 @@ impl Engine {
         let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
         let truth = Truth::from_bundle(&bundle, &key);
         let scores = rank::score_all(&bundle, &opts.rank);
+        let cache = bundle::CacheIndex::build(&bundle);
         let mut engine = Engine {
+            cache,
             bundle,
             truth,
             scores,
@@ -132,15 +136,14 @@ impl Engine {
             .collect();
         let total = jobs.len();
         let results = oracle.run_batch(&jobs, &|done| progress(done, total));
-        let key = bundle::tests_key_fn(b.tests_key_encoding.as_deref());
         let runner = oracle.runner_string();
         let mut rows = Vec::new();
         for ((q, c), r) in missing.into_iter().zip(results) {
             let Ok(r) = r else { continue };
             let ok = r.passes_all();
             rows.push(crate::bundle::ExecRecord {
-                code_sha256: bundle::code_sha256(&self.bundle.corpus[c].code),
-                tests_sha256: key(&self.bundle.queries[q].tests),
+                code_sha256: self.cache.code_hash[c].clone(),
+                tests_sha256: self.cache.tests_hash[q].clone(),
                 outcomes: r.outcomes.iter().map(ToString::to_string).collect(),
                 passes_all_tests: ok,
                 runner: runner.clone(),
@@ -148,6 +151,7 @@ impl Engine {
             self.truth.set(q, c, ok);
         }
         self.bundle.cache.extend(rows.iter().cloned());
+        self.cache = bundle::CacheIndex::build(&self.bundle);
         let cfg = self.config();
         self.reevaluate(&cfg);
         rows

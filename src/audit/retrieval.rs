@@ -9,7 +9,6 @@
 
 use super::generated::Runner;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
-use crate::bundle::{code_sha256, tests_key_fn};
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use crate::oracle::Outcome;
@@ -63,15 +62,6 @@ pub fn build_with_ties(
         anyhow::bail!("--k must be at least 1");
     }
     let bundle = &engine.bundle;
-    let key = tests_key_fn(bundle.tests_key_encoding.as_deref());
-    let mut cache: HashMap<(&str, &str), &[String]> = HashMap::new();
-    for r in &bundle.cache {
-        cache.insert(
-            (r.code_sha256.as_str(), r.tests_sha256.as_str()),
-            &r.outcomes,
-        );
-    }
-    let code_keys: Vec<String> = bundle.corpus.iter().map(|c| code_sha256(&c.code)).collect();
     let scores = &engine.scores[s];
     let tops: Vec<Vec<u32>> = (0..bundle.queries.len())
         .map(|q| match policy {
@@ -91,9 +81,8 @@ pub fn build_with_ties(
     let mut hits = 0usize;
     for (q, top) in tops.iter().enumerate() {
         let query = &bundle.queries[q];
-        let tkey = key(&query.tests);
         for &c in top {
-            match cache.get(&(code_keys[c as usize].as_str(), tkey.as_str())) {
+            match engine.cache.outcomes(bundle, q, c as usize) {
                 Some(o) if o.len() == query.tests.len() => {
                     let parsed = o
                         .iter()

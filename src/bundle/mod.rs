@@ -6,6 +6,7 @@
 //! - [`write`] writes a bundle in execscope's layout, atomically, with `SHA256SUMS`.
 //! - [`synthetic`] generates a seeded bundle of any size for benchmarks and property tests.
 
+pub mod cache_index;
 pub mod check;
 mod check_items;
 pub mod derive;
@@ -20,6 +21,7 @@ pub mod stacked;
 pub mod synth;
 pub mod write;
 
+pub use cache_index::CacheIndex;
 pub use check::{check, CheckItem, CheckReport, CheckStatus};
 pub use error::BundleError;
 pub use load::{load, LoadOptions};

@@ -3,12 +3,10 @@
 //! display policy is.
 
 use crate::atomic::write_atomic;
-use crate::bundle::code_sha256;
 use crate::engine::Engine;
 use crate::metrics::{evaluate, EvalConfig, Metric, TiePolicy};
 use crate::rank;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 const KS: [usize; 4] = [1, 3, 5, 10];
@@ -35,32 +33,20 @@ pub fn system_results(engine: &Engine, system: usize) -> Value {
         metrics.insert(format!("ndcg@{k}"), json!(ndcg));
         metrics.insert(format!("exec_ndcg_gap@{k}"), json!(exec - ndcg));
     }
-    // Cached outcomes by (code hash, tests hash) for test_results.
-    let by_key: HashMap<(&str, &str), &Vec<String>> = b
-        .cache
-        .iter()
-        .map(|r| {
-            (
-                (r.code_sha256.as_str(), r.tests_sha256.as_str()),
-                &r.outcomes,
-            )
-        })
-        .collect();
-    let key = crate::bundle::tests_key_fn(b.tests_key_encoding.as_deref());
     let per_query: Vec<Value> = b
         .queries
         .iter()
         .enumerate()
         .map(|(q, query)| {
-            let tkey = key(&query.tests);
             let row = scores.row(q);
             let top: Vec<Value> = rank::top_k(row, 10)
                 .into_iter()
                 .enumerate()
                 .map(|(i, c)| {
                     let s = &b.corpus[c as usize];
-                    let outcomes = by_key
-                        .get(&(code_sha256(&s.code).as_str(), tkey.as_str()))
+                    let outcomes = engine
+                        .cache
+                        .outcomes(b, q, c as usize)
                         .map(|o| json!(o))
                         .unwrap_or(Value::Array(Vec::new()));
                     json!({

@@ -12,7 +12,6 @@ use crate::analysis::Anatomy;
 use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::view::AuditView;
 use crate::audit::{retrieval, tables as audit_tables};
-use crate::bundle::code_sha256;
 use crate::engine::{Engine, EngineOptions};
 use crate::oracle::lazy::LazyOracle;
 use crate::oracle::OracleConfig;
@@ -23,15 +22,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Lookups the browser needs per frame, computed once per bundle.
+/// Lookups the browser needs per frame, computed once per bundle (cache lookups are the
+/// engine's own `CacheIndex`).
 #[derive(Debug, Default)]
 pub struct CorpusIndex {
-    /// Per corpus row: SHA-256 of its code (the execution cache's `code_sha256`).
-    pub code_hash: Vec<String>,
-    /// Per query: its suite's `tests_sha256` in the bundle's detected encoding.
-    pub tests_hash: Vec<String>,
-    /// (code hash, tests hash) → row of `bundle.cache`.
-    pub cache: HashMap<(String, String), usize>,
     /// Corpus id → row of `bundle.distractors`.
     pub distractor: HashMap<String, usize>,
 }
@@ -39,16 +33,7 @@ pub struct CorpusIndex {
 impl CorpusIndex {
     pub fn build(engine: &Engine) -> CorpusIndex {
         let b = &engine.bundle;
-        let key = crate::bundle::tests_key_fn(b.tests_key_encoding.as_deref());
         CorpusIndex {
-            code_hash: b.corpus.iter().map(|s| code_sha256(&s.code)).collect(),
-            tests_hash: b.queries.iter().map(|q| key(&q.tests)).collect(),
-            cache: b
-                .cache
-                .iter()
-                .enumerate()
-                .map(|(i, r)| ((r.code_sha256.clone(), r.tests_sha256.clone()), i))
-                .collect(),
             distractor: b
                 .distractors
                 .iter()
@@ -60,10 +45,7 @@ impl CorpusIndex {
 
     /// Cached per-test outcomes of snippet `c` on query `q`'s suite, if the cache holds the pair.
     pub fn outcomes<'e>(&self, engine: &'e Engine, q: usize, c: usize) -> Option<&'e [String]> {
-        let key = (self.code_hash[c].clone(), self.tests_hash[q].clone());
-        self.cache
-            .get(&key)
-            .map(|&i| engine.bundle.cache[i].outcomes.as_slice())
+        engine.cache.outcomes(&engine.bundle, q, c)
     }
 }
 
