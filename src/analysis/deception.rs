@@ -1,5 +1,5 @@
-//! Deception (paper §5.5, Figure 5), edit size (Appendix G.1, Table 8) and the
-//! canonical-vs-best-distractor gap (§5.4).
+//! Deception, edit size and the canonical-vs-best-distractor gap, as `docs/analysis.md` defines
+//! them (source: the ExecRetrieval paper §5.4–§5.5 and Appendix G.1).
 //!
 //! A (query, paired distractor, system) triple is deceived when s(q, d) ≥ s(q, canonical): a tie
 //! deceives (the paper's definition). Ties are also counted separately so a reader can see how
@@ -101,7 +101,7 @@ pub fn edit_size(canonical: &str, distractor: &str) -> usize {
     total + del.max(ins)
 }
 
-/// The paper's edit-size buckets.
+/// The edit-size buckets (`docs/analysis.md`).
 pub const EDIT_BUCKETS: [&str; 4] = ["1", "2–5", "6–20", "21+"];
 
 pub fn edit_bucket(size: usize) -> usize {

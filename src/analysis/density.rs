@@ -1,4 +1,4 @@
-//! Pool-density ablation (paper §5.3, Table 4): expected exec@1 when each query keeps only `d` of
+//! Pool-density ablation (`docs/analysis.md`): expected exec@1 when each query keeps only `d` of
 //! its own paired distractors, as the exact average over all C(n, d) retained subsets.
 //!
 //! With the score row known, the top-1 of a reduced pool comes from the first tie group of the

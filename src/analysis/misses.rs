@@ -1,4 +1,4 @@
-//! Rank-1 miss composition (paper §5.2, Table 3) and per-query difficulty (Appendix C).
+//! Rank-1 miss composition and per-query difficulty (`docs/analysis.md`).
 //!
 //! Rank-1 under ties: the top tie group decides. `row` takes its lowest corpus row; `expected`
 //! splits the query uniformly over the group's members; `pessimistic` places a failing member on

@@ -115,7 +115,7 @@ impl Anatomy {
         }
     }
 
-    /// Per pair: deception averaged over the dense systems (the Spearman input of Table 8).
+    /// Per pair: deception averaged over the dense systems (the Spearman input of the edit-size table).
     pub fn dense_pair_deception(&self) -> Vec<f64> {
         let dense: Vec<&SystemAnatomy> = self.systems.iter().filter(|s| s.dense).collect();
         if dense.is_empty() {

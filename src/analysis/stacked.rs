@@ -1,4 +1,4 @@
-//! Deception of stacked mutations (paper Appendix G.2, Table 9): does composing 2–4 verified
+//! Deception of stacked mutations (`docs/analysis.md`; source: the ExecRetrieval paper, App. G.2): does composing 2–4 verified
 //! single edits make a variant easier to tell from its canonical?
 //!
 //! For every dense system that carries vectors for the bundle's stacked variants, a variant is
@@ -13,7 +13,7 @@ use crate::rank::normalized;
 use crate::stats::Resamples;
 use ndarray::Array2;
 
-/// One row of Table 9.
+/// One row of the stacked-mutation table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackedRow {
     pub n_edits: usize,
@@ -24,7 +24,7 @@ pub struct StackedRow {
     pub delta: Option<(f64, f64, f64)>,
 }
 
-/// Table 9 for an engine.
+/// The stacked-mutation table of an engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackedDeception {
     pub systems: Vec<String>,

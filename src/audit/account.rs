@@ -1,4 +1,4 @@
-//! Admission accounting and the two selectors (paper 002 Tables 3, 6 and 7).
+//! Admission accounting and the two selectors (`docs/audit.md`; source: the audit paper).
 //!
 //! Per cohort and predicate: admitted N, admitted nonpasses X (admitted ∧ ¬P+), excluded passes L
 //! (¬admitted ∧ P+), tasks with an admitted pass T+, and task-cluster bootstrap intervals for X / N

@@ -1,4 +1,4 @@
-//! Admission, selection and return audit (paper 002; metrics.md "Admission, selection and return").
+//! Admission, selection and return audit (`docs/audit.md`; source: the audit paper).
 //!
 //! A task has a pool of candidates in a fixed order (sample index, or retrieval rank). Every
 //! candidate carries an evidence vector of separate verdicts, each with its reason (exception

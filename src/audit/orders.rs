@@ -1,4 +1,4 @@
-//! Order sensitivity of the first-admitted selector (paper 002 §5.6, Table 9).
+//! Order sensitivity of the first-admitted selector (`docs/audit.md`, "Order sensitivity").
 //!
 //! A global order is a permutation of the cohort's pool positions, applied to every task: the
 //! selector scans positions in that order and returns the first admitted candidate. All m! orders

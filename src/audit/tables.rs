@@ -80,7 +80,7 @@ pub fn admission_table(pools: &PoolSet, audits: &[CohortAudit]) -> Table {
     ))
 }
 
-/// Table 7: first-admitted and uniform selectors.
+/// First-admitted and uniform selectors (`docs/audit.md`, "Selectors").
 pub fn selection_table(audits: &[CohortAudit]) -> Table {
     let mut t = Table::new("audit-selection", "Selection: task-level returns")
         .column("cohort", "cohort", Align::Left)
@@ -114,7 +114,7 @@ pub fn selection_table(audits: &[CohortAudit]) -> Table {
     )
 }
 
-/// Table 9: passed tasks over global orders, per predicate.
+/// Passed tasks over global orders, per predicate (`docs/audit.md`, "Order sensitivity").
 pub fn orders_table(audits: &[CohortAudit]) -> Table {
     let mut t = Table::new(
         "audit-orders",
@@ -166,7 +166,7 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
     t.caption(cap)
 }
 
-/// Table 9 (contrasts): expected transitions between two predicates under a shared order.
+/// Contrasts: expected transitions between two predicates under a shared order.
 pub fn transitions_table(audits: &[CohortAudit]) -> Table {
     let mut t = Table::new(
         "audit-transitions",

@@ -1,4 +1,4 @@
-//! Reading the task file (shared/spec/task-file.md) and gate 1, schema: fields and types, unique
+//! Reading the task file (docs/task-file.md) and gate 1, schema: fields and types, unique
 //! `task_id` and `function_name`, tests that are single-line `assert` statements, at least three.
 
 use super::ast;
@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
 
-/// Fewest tests a task may have (task-file.md: "3 minimum").
+/// Fewest tests a task may have (docs/task-file.md).
 pub const MIN_TESTS: usize = 3;
 
 /// The five gates of the paper (§3.3), in the order they run.

@@ -1,4 +1,4 @@
-//! The in-memory model of a benchmark bundle (see `shared/spec/release-format.md`).
+//! The in-memory model of a benchmark bundle (see `docs/bundle-format.md`).
 //!
 //! Relations between queries and snippets are stored as corpus *row indices*, resolved once by the
 //! loader from the id lists, so nothing downstream ever infers a relation from an id's number.

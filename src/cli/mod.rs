@@ -161,7 +161,7 @@ pub struct CheckArgs {
 /// `execscope build`.
 #[derive(Args, Clone, Debug)]
 pub struct BuildArgs {
-    /// Task file (JSON lines, see shared/spec/task-file.md).
+    /// Task file (JSON lines, see docs/task-file.md).
     pub tasks: PathBuf,
     /// Output bundle directory.
     #[arg(long)]

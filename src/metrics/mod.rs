@@ -1,4 +1,4 @@
-//! Retrieval metrics exactly as `shared/spec/metrics.md` defines them: exec@k, execp@k, nDCG@k
+//! Retrieval metrics exactly as `docs/metrics.md` defines them: exec@k, execp@k, nDCG@k
 //! (the release's ideal-DCG formula), MRR — per query, mean, and per domain — under a tie policy.
 
 pub mod layout;

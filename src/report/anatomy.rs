@@ -1,5 +1,5 @@
-//! Tables of the failure anatomy: misses (paper Table 3), density (Table 4), bug types
-//! (Figure 5), edit size (Table 8), gaps (§5.4) and difficulty (Appendix C).
+//! Tables of the failure anatomy (definitions: `docs/analysis.md`): misses, density, bug types,
+//! edit size, gaps and difficulty.
 
 use super::table::{Align, Cell, Table};
 use crate::analysis::deception::{Rate, EDIT_BUCKETS};
@@ -20,7 +20,7 @@ fn rate_cell(r: &Rate) -> Cell {
     c
 }
 
-/// Table 3: rank-1 miss composition per system.
+/// Rank-1 miss composition per system.
 pub fn misses_table(a: &Anatomy) -> Table {
     let mut t = Table::new("misses", "Rank-1 miss composition")
         .column("system", "system", Align::Left)
@@ -46,7 +46,7 @@ pub fn misses_table(a: &Anatomy) -> Table {
     ))
 }
 
-/// Table 4: expected exec@1 by number of retained paired distractors.
+/// Expected exec@1 by number of retained paired distractors.
 pub fn density_table(a: &Anatomy) -> Table {
     let width = a.systems.iter().map(|s| s.density.len()).max().unwrap_or(0);
     let mut t = Table::new(
@@ -146,7 +146,7 @@ pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
     t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical.")
 }
 
-/// Table 8: deception by edit-size bucket, pooled over dense systems, with the Spearman ρ.
+/// Deception by edit-size bucket, pooled over dense systems, with the Spearman ρ.
 pub fn editsize_table(a: &Anatomy, spearman: Option<f64>) -> Table {
     let mut t = Table::new("editsize", "Deception by edit size")
         .column("edit size", "bucket", Align::Left)
@@ -234,7 +234,7 @@ pub fn difficulty_table(a: &Anatomy, bundle: &Bundle) -> Table {
     ))
 }
 
-/// Table 9: deception by number of stacked mutations on the matched queries.
+/// Deception by number of stacked mutations on the matched queries.
 pub fn stacked_table(s: &crate::analysis::stacked::StackedDeception, replicates: usize) -> Table {
     let mut t = Table::new("stacked", "Deception vs number of stacked mutations")
         .column("mutations", "n_edits", Align::Right)

@@ -1,4 +1,4 @@
-//! System pairs (paper Table 5 / all pairs) and the release-schema statistics files
+//! System pairs (`docs/statistics.md`) and the release-schema statistics files
 //! `tests/pairwise_tests.json` and `tests/confidence_intervals.json`.
 
 use super::table::{Align, Cell, Table};

@@ -1,5 +1,6 @@
 //! Binomial inference: Wilson score interval, SciPy's two-sided exact binomial test, and the
-//! exact McNemar test the paper uses for paired binary metrics (paper 000, §4.2).
+//! exact McNemar test for paired binary metrics. Definitions: `docs/statistics.md` (source: the
+//! ExecRetrieval paper, §4.2).
 
 use statrs::distribution::{Binomial, Discrete, DiscreteCDF};
 
@@ -74,7 +75,7 @@ pub fn binom_test_two_sided(k: u64, n: u64, p: f64) -> f64 {
 
 /// Exact McNemar test from the discordant counts `b` (A-only) and `c` (B-only):
 /// `min(1, 2·P[X ≤ min(b, c)])` with `X ~ Binomial(b + c, 1/2)`, and 1 when `b + c == 0`
-/// (metrics.md, "Uncertainty and paired tests"). This equals the two-sided binomial test of
+/// (`docs/statistics.md`, "Comparing two systems"). This equals the two-sided binomial test of
 /// `b` successes in `b + c` trials at p = 1/2.
 pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
     let n = b + c;

@@ -1,4 +1,5 @@
-//! Task-cluster bootstrap for the admission/return audit (paper 002; metrics.md "Intervals").
+//! Task-cluster bootstrap for the admission/return audit (`docs/statistics.md`, "Task-cluster
+//! bootstrap"; source: the audit paper).
 //!
 //! Candidates of one task are correlated, so the unit of resampling is the task: a draw picks
 //! tasks with replacement and takes all of each picked task's candidates. A conditional fraction
@@ -12,7 +13,7 @@ use serde::Serialize;
 use super::percentile::percentile_type7;
 use super::resample::Resamples;
 
-/// Draws used by the paper's audit intervals.
+/// Draws of the audit's intervals (the audit paper uses the same number).
 pub const CLUSTER_DRAWS: usize = 20_000;
 
 /// Largest share of undefined draws that still yields an interval.
@@ -35,7 +36,7 @@ pub struct ClusterInterval {
 }
 
 /// Conditional fraction Σ num / Σ den with a task-cluster bootstrap interval over `draws`
-/// resamples ([`CLUSTER_DRAWS`] in the paper). `per_task_num[t]` and `per_task_den[t]` are task
+/// resamples ([`CLUSTER_DRAWS`] in the audit). `per_task_num[t]` and `per_task_den[t]` are task
 /// t's numerator and denominator counts (e.g. admitted nonpasses, admitted candidates).
 ///
 /// # Panics

@@ -3,7 +3,7 @@
 //! callers hand in `&[f64]` vectors, one value per query in a fixed query order shared by every
 //! system, and get numbers back. Everything is deterministic for a seed, whatever the thread count.
 //!
-//! Definitions follow `spec/metrics.md` ("Uncertainty and paired tests", "Intervals").
+//! Definitions: `docs/statistics.md`.
 
 mod batch;
 mod binomial;

@@ -1,5 +1,6 @@
 //! Paired comparison of two systems on one metric cell, Holm correction, and the "tied with the
-//! leader" set (paper 000, §4.2; release `tests/pairwise_tests.json`).
+//! leader" set (`docs/statistics.md`; source: the ExecRetrieval paper §4.2 and the release's
+//! `tests/pairwise_tests.json`).
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! Tie-aware Spearman correlation (paper 000, Appendix G.1: edit size vs. per-pair deception,
+//! Tie-aware Spearman correlation (`docs/statistics.md`; used for edit size vs. per-pair deception,
 //! where most edit sizes are 1 and ties dominate).
 
 /// 1-based ranks with ties given the average of the ranks they span (scipy `rankdata` "average").
