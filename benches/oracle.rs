@@ -1,11 +1,15 @@
 //! Throughput of the pre-warmed pool against the naive runner (one fresh `python3 -I` per pair),
 //! same pairs, same isolation level, same number of workers, in one run.
 //!
-//! Pairs: the HumanEval canonicals of /work/shared/data/humaneval-tasks.jsonl with their tests,
+//! Pairs: the HumanEval canonicals of the external data (`../shared/data/humaneval-tasks.jsonl`, or
+//! the directory named by `EXECSCOPE_SHARED_DATA`) with their tests,
 //! plus a one-character variant of each to reach 200 (override the file with
 //! `EXECSCOPE_BENCH_TASKS`, the count with `EXECSCOPE_BENCH_PAIRS`, the level with
 //! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap`).
-//! Run: `cargo bench --bench oracle`.
+//! Run: `cargo bench --bench oracle`. Without the data it says so and measures nothing.
+
+#[path = "../tests/common/shared.rs"]
+mod shared;
 
 use execscope::oracle::{Oracle, OracleConfig};
 use std::time::Instant;
@@ -35,8 +39,13 @@ fn pairs(path: &str, n: usize) -> Vec<(String, Vec<String>)> {
 }
 
 fn main() {
-    let path = std::env::var("EXECSCOPE_BENCH_TASKS")
-        .unwrap_or_else(|_| "/work/shared/data/humaneval-tasks.jsonl".into());
+    let path = match std::env::var("EXECSCOPE_BENCH_TASKS") {
+        Ok(p) => p,
+        Err(_) => match shared::require_data("benches/oracle", "humaneval-tasks.jsonl") {
+            Some(p) => p.display().to_string(),
+            None => return,
+        },
+    };
     let n: usize = std::env::var("EXECSCOPE_BENCH_PAIRS")
         .ok()
         .and_then(|s| s.parse().ok())

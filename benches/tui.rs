@@ -1,7 +1,10 @@
-//! Dashboard render cost on the real MBPP bundle (read-only from /work/shared/data/mbpp-bundle,
-//! or $EXECSCOPE_BENCH_BUNDLE): one full frame of each pane at 200×60 on a TestBackend, against
+//! Dashboard render cost on the real MBPP bundle (read-only, from the external data
+//! `../shared/data/mbpp-bundle`, `$EXECSCOPE_SHARED_DATA/mbpp-bundle` or $EXECSCOPE_BENCH_BUNDLE): one full frame of each pane at 200×60 on a TestBackend, against
 //! a baseline frame that only clears the screen, plus the first frame after start (the loading
 //! screen, before the engine is ready). Skipped with a message when the bundle is absent.
+
+#[path = "../tests/common/shared.rs"]
+mod shared;
 
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::tui::{frame, App, Theme, ThemeKind};
@@ -12,10 +15,8 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 
 fn bundle() -> Option<PathBuf> {
-    let p = std::env::var_os("EXECSCOPE_BENCH_BUNDLE").map_or_else(
-        || PathBuf::from("/work/shared/data/mbpp-bundle"),
-        PathBuf::from,
-    );
+    let p = std::env::var_os("EXECSCOPE_BENCH_BUNDLE")
+        .map_or_else(|| shared::data_dir().join("mbpp-bundle"), PathBuf::from);
     p.join("data/queries.jsonl").is_file().then_some(p)
 }
 
@@ -40,7 +41,10 @@ fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> Option<R> {
 
 fn main() {
     if bundle().is_none() {
-        eprintln!("benches/tui: MBPP bundle not found (set EXECSCOPE_BENCH_BUNDLE); skipping");
+        shared::skip(
+            "benches/tui",
+            "needs the external data mbpp-bundle (set EXECSCOPE_SHARED_DATA or EXECSCOPE_BENCH_BUNDLE)",
+        );
         return;
     }
     divan::main();

@@ -23,6 +23,21 @@ pub struct Engine {
     pub truth: Truth,
     pub scores: Vec<SystemScores>,
     pub evals: Vec<SystemEval>,
+    /// The settings of the current evaluation, kept as given (never inferred from the results:
+    /// a bundle with no systems still reports the policy and cutoffs it was asked for).
+    config: EvalConfig,
+    /// Whether the BM25 baseline was scored.
+    bm25: bool,
+    /// Pairs `--execute` could not run (query id, corpus id, error), reported by the CLI.
+    execution_failures: Vec<ExecutionFailure>,
+}
+
+/// A (query, snippet) pair the oracle failed to execute; its verdict stays the label fallback.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExecutionFailure {
+    pub query_id: String,
+    pub corpus_id: String,
+    pub error: String,
 }
 
 impl Engine {
@@ -44,6 +59,9 @@ impl Engine {
             truth,
             scores,
             evals: Vec::new(),
+            config: opts.eval.clone(),
+            bm25: opts.rank.bm25,
+            execution_failures: Vec::new(),
         };
         engine.reevaluate(&opts.eval);
         engine
@@ -52,6 +70,7 @@ impl Engine {
     /// Recompute every system's metrics under a new configuration (policy, ks, eps).
     pub fn reevaluate(&mut self, cfg: &EvalConfig) {
         self.evals = self.evaluate_all(cfg);
+        self.config = cfg.clone();
     }
 
     /// Evaluate every system under `cfg` without changing the engine's current results.
@@ -62,11 +81,19 @@ impl Engine {
             .collect()
     }
 
+    /// The settings of the current evaluation, exactly as the engine was given them.
     pub fn config(&self) -> EvalConfig {
-        self.evals
-            .first()
-            .map(|e| e.config.clone())
-            .unwrap_or_default()
+        self.config.clone()
+    }
+
+    /// Whether the BM25 baseline is among the systems.
+    pub fn includes_bm25(&self) -> bool {
+        self.bm25
+    }
+
+    /// Pairs the last [`Engine::execute_missing`] could not execute.
+    pub fn execution_failures(&self) -> &[ExecutionFailure] {
+        &self.execution_failures
     }
 
     pub fn system_index(&self, id: &str) -> Option<usize> {
@@ -106,7 +133,9 @@ impl Engine {
     /// Run the oracle on every (query, snippet) pair that some system ranks in its top `depth` (or
     /// that is the query's own canonical or paired distractor) and that the cache does not hold;
     /// merge the verdicts into the truth and re-evaluate. Returns the new cache rows (keyed in the
-    /// bundle's detected encoding) so a caller may append them to the bundle's cache file.
+    /// bundle's detected encoding) so a caller may append them to the bundle's cache file. Pairs
+    /// the oracle fails to run keep their label verdict and are listed in
+    /// [`Engine::execution_failures`]; the CLI reports them and exits non-zero.
     pub fn execute_missing(
         &mut self,
         oracle: &crate::oracle::Oracle,
@@ -138,8 +167,19 @@ impl Engine {
         let results = oracle.run_batch(&jobs, &|done| progress(done, total));
         let runner = oracle.runner_string();
         let mut rows = Vec::new();
+        self.execution_failures.clear();
         for ((q, c), r) in missing.into_iter().zip(results) {
-            let Ok(r) = r else { continue };
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    self.execution_failures.push(ExecutionFailure {
+                        query_id: b.queries[q].id.clone(),
+                        corpus_id: b.corpus[c].id.clone(),
+                        error: e.to_string(),
+                    });
+                    continue;
+                }
+            };
             let ok = r.passes_all();
             rows.push(crate::bundle::ExecRecord {
                 code_sha256: self.cache.code_hash[c].clone(),

@@ -1,6 +1,6 @@
 //! The `execscope` binary: a thin command-line layer over the library.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use execscope::cli;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,6 +33,13 @@ enum Command {
     Exec(ExecArgs),
     /// Admission / selection / return audit of retrieval or generated pools.
     Audit(cli::AuditArgs),
+    /// Print a shell completion script (bash, elvish, fish, powershell, zsh) to stdout.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, e.g. `execscope man > execscope.1`.
+    Man,
 }
 
 #[derive(Args)]
@@ -47,12 +54,45 @@ enum ExecCommand {
     Verify(cli::VerifyArgs),
 }
 
+/// The man page, generated from the clap definitions: the top-level page, then one section per
+/// subcommand with its synopsis and options.
+fn man() -> anyhow::Result<ExitCode> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    let top = Cli::command();
+    for sub in top.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("execscope {}", sub.get_name());
+        let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
+        out.extend(format!(".SH \"{}\"\n{}\n", name.to_uppercase(), about).into_bytes());
+        let mut part = Vec::new();
+        let page = clap_mangen::Man::new(sub.clone().bin_name(&name));
+        page.render_synopsis_section(&mut part)?;
+        page.render_options_section(&mut part)?;
+        let part = String::from_utf8_lossy(&part)
+            .replace(".SH SYNOPSIS", ".SS Synopsis")
+            .replace(".SH OPTIONS", ".SS Options");
+        out.extend(part.into_bytes());
+    }
+    std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `execscope BUNDLE` is shorthand for `execscope tui BUNDLE`.
     if args.len() == 2 {
         let a = args[1].to_string_lossy().to_string();
-        let known = ["tui", "report", "check", "build", "exec", "audit", "help"];
+        let known = [
+            "tui",
+            "report",
+            "check",
+            "build",
+            "exec",
+            "audit",
+            "completions",
+            "man",
+            "help",
+        ];
         if !a.starts_with('-') && !known.contains(&a.as_str()) && PathBuf::from(&a).exists() {
             args.insert(1, "tui".into());
         }
@@ -68,6 +108,12 @@ fn main() -> ExitCode {
             command: ExecCommand::Verify(a),
         })) => cli::verify(&a),
         Some(Command::Audit(a)) => cli::audit(&a),
+        Some(Command::Completions { shell }) => {
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "execscope", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => man(),
     };
     match result {
         Ok(code) => code,

@@ -5,9 +5,10 @@ mod common;
 
 use common::oracle::run;
 use execscope::audit::account::{audit, AuditConfig};
-use execscope::audit::{retrieval, tables, view::AuditView, PoolSet};
+use execscope::audit::{retrieval, view::AuditView, PoolSet};
 use execscope::engine::{Engine, EngineOptions};
 use execscope::metrics::{EvalConfig, Metric, TiePolicy};
+use execscope::report::audit as tables;
 use execscope::report::Format;
 use std::path::Path;
 
@@ -123,12 +124,11 @@ fn tiny_toy_dot_top3_two_visible_tests() {
 
 #[test]
 fn mbpp_top1_matches_the_engine_exec_at_1() {
-    let root = Path::new("/work/shared/data/mbpp-bundle");
-    if !root.join("data/queries.jsonl").exists() {
-        eprintln!("skipped: {} not present", root.display());
+    let Some(root) = common::require_data("mbpp_top1_matches_the_engine_exec_at_1", "mbpp-bundle")
+    else {
         return;
-    }
-    let engine = Engine::open(root, &EngineOptions::default()).unwrap();
+    };
+    let engine = Engine::open(&root, &EngineOptions::default()).unwrap();
     let p = retrieval::build(&engine, "all-mpnet-base-v2", 1, 3, &run).unwrap();
     let a = audit(
         &p,

@@ -1,10 +1,12 @@
-//! Loading the hand-made tiny fixture and the real third-party mbpp bundle (read-only).
+//! Loading the hand-made tiny fixture and the real third-party mbpp bundle (read-only; external
+//! data, skipped by name when absent).
+
+mod common;
 
 use execscope::bundle::{check, load, CheckStatus, Label, LoadOptions, Similarity};
 use std::path::Path;
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
-const MBPP: &str = "/work/shared/data/mbpp-bundle";
 
 #[test]
 fn tiny_loads_with_every_field() {
@@ -117,12 +119,10 @@ fn tiny_check_passes_with_one_warning() {
 
 #[test]
 fn mbpp_bundle_loads() {
-    let root = Path::new(MBPP);
-    if !root.exists() {
-        eprintln!("skipped: {MBPP} not present");
+    let Some(root) = common::require_data("mbpp_bundle_loads", "mbpp-bundle") else {
         return;
-    }
-    let b = load(root, &LoadOptions::default()).unwrap();
+    };
+    let b = load(&root, &LoadOptions::default()).unwrap();
     assert_eq!(b.queries.len(), 584);
     assert_eq!(b.corpus.len(), 2872);
     assert_eq!(b.systems.len(), 3);
@@ -166,11 +166,10 @@ fn mbpp_bundle_loads() {
 
 #[test]
 fn mbpp_bundle_checks() {
-    let root = Path::new(MBPP);
-    if !root.exists() {
+    let Some(root) = common::require_data("mbpp_bundle_checks", "mbpp-bundle") else {
         return;
-    }
-    let r = check(root);
+    };
+    let r = check(&root);
     eprintln!("{r}");
     assert!(r.is_ok(), "{r}");
     assert_eq!(r.get("sha256 sums").unwrap().status, CheckStatus::Pass);

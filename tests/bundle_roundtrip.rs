@@ -1,6 +1,8 @@
 //! write → load gives back the same bundle; the synthetic generator is deterministic and
 //! internally consistent (its bundle passes `check`).
 
+mod common;
+
 use execscope::bundle::{
     check, load, synthetic, write, Bundle, CheckStatus, LoadOptions, SynthSpec,
 };
@@ -181,7 +183,9 @@ fn paper_scale() {
         );
         assert_eq!(back.systems.len(), 24);
     }
-    let root = Path::new("/work/shared/data/mbpp-bundle");
+    let Some(root) = common::require_data("paper_scale (mbpp load timings)", "mbpp-bundle") else {
+        return;
+    };
     for (name, opts) in [
         ("full", LoadOptions::default()),
         (
@@ -201,7 +205,7 @@ fn paper_scale() {
         ),
     ] {
         let t = std::time::Instant::now();
-        let ok = load(root, &opts).is_ok();
+        let ok = load(&root, &opts).is_ok();
         eprintln!("mbpp load, {name}: {:?} ({ok})", t.elapsed());
     }
 }

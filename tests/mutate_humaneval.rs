@@ -1,19 +1,22 @@
-//! `mutants()` over every HumanEval canonical in /work/shared/data (skipped where the file is
-//! absent): no error, and every mutant parses, matches the original and splices back.
+//! `mutants()` over every HumanEval canonical of the external data (skipped by name where the
+//! file is absent): no error, and every mutant parses, matches the original and splices back.
 //! Run with `--nocapture` to see the per-bug-type counts.
+
+mod common;
 
 use execscope::bundle::model::BUG_TYPES;
 use execscope::mutate::{mutants, parses};
 use std::collections::{BTreeMap, HashSet};
 
-const DATA: &str = "/work/shared/data/humaneval-tasks.jsonl";
-
 #[test]
 fn every_humaneval_canonical_mutates_cleanly() {
-    let Ok(text) = std::fs::read_to_string(DATA) else {
-        eprintln!("skipped: {DATA} not present");
+    let Some(data) = common::require_data(
+        "every_humaneval_canonical_mutates_cleanly",
+        "humaneval-tasks.jsonl",
+    ) else {
         return;
     };
+    let text = std::fs::read_to_string(&data).unwrap_or_else(|e| panic!("{}: {e}", data.display()));
     let mut per_type: BTreeMap<String, usize> = BTreeMap::new();
     let mut per_operator: BTreeMap<String, usize> = BTreeMap::new();
     let (mut tasks, mut total, mut with_four_types) = (0, 0, 0);
@@ -22,8 +25,8 @@ fn every_humaneval_canonical_mutates_cleanly() {
         if line.trim().is_empty() {
             continue;
         }
-        let row: serde_json::Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{DATA} line {}: {e}", n + 1));
+        let row: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("{} line {}: {e}", data.display(), n + 1));
         let id = row["task_id"].as_str().unwrap_or("?").to_string();
         let src = row["canonical"].as_str().expect("canonical string");
         let ms = mutants(src).unwrap_or_else(|e| panic!("{id}: {e}"));

@@ -1,5 +1,6 @@
 //! Cross-check of execscope's metrics against an independent numpy implementation written from
-//! the spec (tests/reference_metrics.py), on the real MBPP bundle of the shared data.
+//! docs/metrics.md (tests/reference_metrics.py), on the real MBPP bundle of the external data.
+//! Skipped by name when the data or numpy is absent.
 
 mod common;
 
@@ -8,21 +9,25 @@ use std::process::Command;
 
 #[test]
 fn row_policy_metrics_match_the_numpy_reference() {
-    let Some(bundle) = common::shared_data("mbpp-bundle") else {
-        panic!("shared/data/mbpp-bundle not found beside the checkout (set EXECSCOPE_SHARED)");
+    const NAME: &str = "row_policy_metrics_match_the_numpy_reference";
+    let Some(bundle) = common::require_data(NAME, "mbpp-bundle") else {
+        return;
+    };
+    let Some(python) = common::require_python(NAME, &["numpy"]) else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
     let ref_path = dir.path().join("ref.json");
-    let status = Command::new("python3")
-        .arg("tests/reference_metrics.py")
+    let status = Command::new(&python)
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/reference_metrics.py"
+        ))
         .arg(&bundle)
         .arg(&ref_path)
         .status()
-        .expect("python3 runs");
-    assert!(
-        status.success(),
-        "reference script failed (needs numpy: pip install numpy)"
-    );
+        .expect("the reference interpreter runs");
+    assert!(status.success(), "reference script failed");
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(&ref_path).unwrap()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_execscope"))

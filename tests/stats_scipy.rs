@@ -2,10 +2,13 @@
 //!
 //! The test draws seeded random inputs, exports them — including the exact bootstrap resample
 //! plan as index lists — to JSON, lets Python compute the reference values with scipy.stats and
-//! numpy.percentile, and requires agreement to 1e-9. Without scipy the test fails and says how to
-//! install it: a silently skipped cross-check would be no check at all.
+//! numpy.percentile, and requires agreement to 1e-9. The interpreter is `$EXECSCOPE_PYTHON` (which
+//! must then have scipy and numpy: CI never skips this check; `.ci/run` builds such a virtualenv),
+//! else `python3`; without scipy there the test reports itself skipped by name.
 
-use std::path::Path;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use execscope::stats::{
@@ -18,24 +21,22 @@ use serde_json::{json, Value};
 
 const TOL: f64 = 1e-9;
 
-fn run_python(input: &Value) -> Value {
+fn run_python(python: &PathBuf, input: &Value) -> Value {
     let dir = tempfile::tempdir().expect("temp dir");
     let inp = dir.path().join("in.json");
     let outp = dir.path().join("out.json");
     std::fs::write(&inp, serde_json::to_vec(input).unwrap()).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scipy_check.py");
-    let res = Command::new("python3")
+    let res = Command::new(python)
         .arg(&script)
         .arg(&inp)
         .arg(&outp)
         .output()
-        .unwrap_or_else(|e| {
-            panic!("cannot run python3 ({e}): install Python 3, then `pip install scipy numpy`")
-        });
+        .unwrap_or_else(|e| panic!("cannot run {} ({e})", python.display()));
     let stderr = String::from_utf8_lossy(&res.stderr);
     match res.status.code() {
         Some(0) => {}
-        Some(3) => panic!("SciPy cross-check cannot run: {stderr}\n→ `pip install scipy numpy`"),
+        Some(3) => panic!("SciPy cross-check cannot run: {stderr}\n→ bash .ci/run makes a virtualenv with scipy and numpy"),
         _ => panic!("scipy_check.py failed ({}): {stderr}", res.status),
     }
     serde_json::from_slice(&std::fs::read(&outp).unwrap()).unwrap()
@@ -100,6 +101,10 @@ fn vectors_for_plan(rng: &mut ChaCha8Rng, n: usize) -> Vec<Vec<f64>> {
 
 #[test]
 fn agrees_with_scipy_and_numpy() {
+    let Some(python) = common::require_python("agrees_with_scipy_and_numpy", &["scipy", "numpy"])
+    else {
+        return;
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(0x5C19E);
 
     // --- binomial test, McNemar, Wilson
@@ -211,7 +216,7 @@ fn agrees_with_scipy_and_numpy() {
             "indices": (0..p.b()).map(|r| p.replicate_indices(r)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
-    let out = run_python(&input);
+    let out = run_python(&python, &input);
 
     for (i, &(k, nn, p)) in binom.iter().enumerate() {
         close_rel(

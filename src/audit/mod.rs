@@ -11,7 +11,7 @@
 //!   sandbox under the inline and the restricted module-supply contract ([`selftest`]);
 //! - [`retrieval`]: a system's top-k per query, with the first m tests as "self-tests".
 //!
-//! The pure accounting ([`account`], [`orders`]) and the outputs ([`tables`], [`view`]) do not
+//! The pure accounting ([`account`], [`orders`]) and the outputs ([`view`]; the tables in `report::audit`) do not
 //! know which producer built the pools.
 
 pub mod account;
@@ -19,7 +19,7 @@ pub mod generated;
 pub mod orders;
 pub mod retrieval;
 pub mod selftest;
-pub mod tables;
+
 pub mod view;
 
 use crate::oracle::Outcome;

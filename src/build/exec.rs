@@ -1,5 +1,6 @@
 //! Batch execution for the builder: every pair goes through the oracle's worker pool, every result
-//! becomes an execution-cache row, and one progress bar (pairs, rate, ETA) spans all phases.
+//! becomes an execution-cache row, and one stream of progress events (phase, pairs done, pairs
+//! queued) spans all phases; the CLI draws them (the core knows no terminal).
 //!
 //! A rebuild into the same directory reuses the full results (outcomes *and* observed values,
 //! which selection needs and the cache format does not keep) of the previous build from a hidden
@@ -9,11 +10,10 @@
 
 use crate::bundle::model::{code_sha256, tests_sha256, ExecRecord};
 use crate::oracle::{record_from, ExecCache, Oracle, SuiteResult};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The memo file, relative to the bundle root (hidden: not bundle data, not in `SHA256SUMS`).
@@ -28,6 +28,19 @@ struct MemoRow {
 }
 
 type Key = (String, String);
+
+/// Where a build's execution stands: the current phase, pairs done and pairs queued so far over
+/// all phases (the total grows as phases start), and whether the run is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub phase: String,
+    pub done: u64,
+    pub total: u64,
+    pub finished: bool,
+}
+
+/// A receiver of [`Progress`] events (the CLI draws a bar from them).
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// Runs pairs and remembers them.
 pub struct Runner<'a> {
@@ -44,23 +57,14 @@ pub struct Runner<'a> {
     memo: HashMap<Key, SuiteResult>,
     /// Results of this build, in first-execution order (the next memo).
     fresh: Vec<(Key, SuiteResult)>,
-    bar: ProgressBar,
+    progress: Option<ProgressFn>,
+    done: u64,
+    total: u64,
 }
 
 impl<'a> Runner<'a> {
-    /// `show`: draw a progress bar on stderr (only ever when stderr is a terminal).
-    pub fn new(oracle: &'a Oracle, show: bool) -> Runner<'a> {
-        let bar = if show && std::io::stderr().is_terminal() {
-            let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{msg:>22} [{bar:30}] {pos}/{len} pairs, {per_sec}, ETA {eta}",
-            ) {
-                b.set_style(style.progress_chars("=> "));
-            }
-            b
-        } else {
-            ProgressBar::hidden()
-        };
+    /// `progress` receives an event whenever pairs complete or a phase starts.
+    pub fn new(oracle: &'a Oracle, progress: Option<ProgressFn>) -> Runner<'a> {
         Runner {
             oracle,
             runner: oracle.runner_string(),
@@ -70,7 +74,9 @@ impl<'a> Runner<'a> {
             reused: 0,
             memo: HashMap::new(),
             fresh: Vec::new(),
-            bar,
+            progress,
+            done: 0,
+            total: 0,
         }
     }
 
@@ -134,14 +140,25 @@ impl<'a> Runner<'a> {
         self.reused += jobs.len() - todo.len();
         if !todo.is_empty() {
             let batch: Vec<(String, Vec<String>)> = todo.iter().map(|&i| jobs[i].clone()).collect();
-            self.bar.set_message(phase.to_string());
-            self.bar.inc_length(batch.len() as u64);
-            let base = self.bar.position();
-            let bar = &self.bar;
+            self.total += batch.len() as u64;
+            let base = self.done;
+            let total = self.total;
+            let emit = |done: u64, finished: bool| {
+                if let Some(f) = &self.progress {
+                    f(&Progress {
+                        phase: phase.to_string(),
+                        done,
+                        total,
+                        finished,
+                    });
+                }
+            };
+            emit(base, false);
             let start = Instant::now();
             let out = self
                 .oracle
-                .run_batch(&batch, &|done| bar.set_position(base + done as u64));
+                .run_batch(&batch, &|done| emit(base + done as u64, false));
+            self.done = base + batch.len() as u64;
             self.busy += start.elapsed();
             self.pairs += batch.len();
             for (&i, r) in todo.iter().zip(out) {
@@ -163,7 +180,15 @@ impl<'a> Runner<'a> {
             .collect()
     }
 
+    /// Signals the end of the run (the CLI clears its bar).
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        if let Some(f) = &self.progress {
+            f(&Progress {
+                phase: String::new(),
+                done: self.done,
+                total: self.total,
+                finished: true,
+            });
+        }
     }
 }

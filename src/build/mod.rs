@@ -14,7 +14,7 @@
 
 pub mod assemble;
 pub mod ast;
-mod exec;
+pub mod exec;
 pub mod gates;
 pub mod health;
 pub mod stacked;
@@ -35,16 +35,28 @@ pub const STACKED_FILE: &str = "data/stacked_distractors.jsonl";
 /// The build report, relative to the bundle root (not covered by `SHA256SUMS`).
 pub const REPORT_FILE: &str = "build_report.json";
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BuildOptions {
     pub seed: u64,
     pub stacked: bool,
     /// Distractors per query wanted (the paper's four).
     pub max_keep: usize,
-    /// Draw the progress bar (only ever on a terminal).
-    pub progress: bool,
+    /// Receives the execution's progress events (the CLI draws a bar; `None` = silent).
+    pub progress: Option<exec::ProgressFn>,
     /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
     pub reuse: bool,
+}
+
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("seed", &self.seed)
+            .field("stacked", &self.stacked)
+            .field("max_keep", &self.max_keep)
+            .field("progress", &self.progress.is_some())
+            .field("reuse", &self.reuse)
+            .finish()
+    }
 }
 
 impl Default for BuildOptions {
@@ -53,7 +65,7 @@ impl Default for BuildOptions {
             seed: 20260510,
             stacked: false,
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
-            progress: false,
+            progress: None,
             reuse: true,
         }
     }
@@ -106,7 +118,7 @@ pub fn build(
         }
     }
 
-    let mut runner = exec::Runner::new(oracle, opts.progress);
+    let mut runner = exec::Runner::new(oracle, opts.progress.clone());
     if opts.reuse {
         runner.load_memo(out);
     }

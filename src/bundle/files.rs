@@ -282,10 +282,19 @@ pub fn refresh_sum(root: &Path, rel: &str) -> Result<(), BundleError> {
         Some(e) => e.1 = digest,
         None => entries.push((rel.to_string(), digest, 0)),
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let text: String = entries
+    let entries: Vec<(String, String)> = entries.into_iter().map(|(n, h, _)| (n, h)).collect();
+    write_sums(root, &entries)
+}
+
+/// The one writer of `SHA256SUMS`: `(path, hex digest)` entries, sorted by path, one
+/// `<hex>  <path>` line each, written atomically.
+pub fn write_sums(root: &Path, entries: &[(String, String)]) -> Result<(), BundleError> {
+    let sums_path = root.join(SUMS);
+    let mut sorted: Vec<&(String, String)> = entries.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let text: String = sorted
         .iter()
-        .map(|(name, hex, _)| format!("{hex}  {name}\n"))
+        .map(|(name, hex)| format!("{hex}  {name}\n"))
         .collect();
     crate::atomic::write_atomic(&sums_path, text.as_bytes()).map_err(|e| BundleError::Io {
         path: sums_path.clone(),

@@ -152,16 +152,14 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
         f.write_all(text.as_bytes()).map_err(|e| e.to_string())
     })?;
 
-    let mut sums = String::new();
+    let mut sums = Vec::new();
     for rel in files::list_files(root)? {
         if rel == SUMS {
             continue;
         }
         let path = root.join(&rel);
         let bytes = std::fs::read(&path).map_err(|e| BundleError::io(&path, e))?;
-        sums.push_str(&format!("{}  {rel}\n", sha256_hex(&bytes)));
+        sums.push((rel, sha256_hex(&bytes)));
     }
-    atomic(root, SUMS, |f| {
-        f.write_all(sums.as_bytes()).map_err(|e| e.to_string())
-    })
+    files::write_sums(root, &sums)
 }

@@ -1,12 +1,14 @@
 //! `execscope audit`: admission / selection / return audit of retrieval or generated pools.
 
 use super::{open_engine, EvalArgs};
+use crate::atomic::write_atomic;
 use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::generated::{self, Runner};
 use crate::audit::view::AuditView;
-use crate::audit::{retrieval, tables, Mode, PoolSet};
+use crate::audit::{retrieval, Mode, PoolSet};
 use crate::oracle::lazy::LazyOracle;
 use crate::oracle::{IsolationChoice, OracleConfig};
+use crate::report::audit as tables;
 use crate::report::Format;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -160,21 +162,25 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        // Every file through the one atomic writer: an interrupted run leaves no half file.
+        let write = |path: std::path::PathBuf, text: String| {
+            write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))
+        };
         for t in &tables {
             for f in Format::ALL {
-                let path = dir.join(format!("{}.{}", t.name, f.extension()));
-                std::fs::write(&path, t.render(f))
-                    .with_context(|| format!("writing {}", path.display()))?;
+                write(
+                    dir.join(format!("{}.{}", t.name, f.extension())),
+                    t.render(f),
+                )?;
             }
         }
-        let path = dir.join("audit.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&doc)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        write(dir.join("audit.json"), serde_json::to_string_pretty(&doc)?)?;
         let view = AuditView::build(&pools, &audits);
-        let path = dir.join("audit-view.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&view)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        write(
+            dir.join("audit-view.json"),
+            serde_json::to_string_pretty(&view)?,
+        )?;
         eprintln!(
             "wrote {} tables × {} formats, audit.json and audit-view.json under {}",
             tables.len(),

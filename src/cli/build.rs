@@ -32,10 +32,20 @@ fn bar(len: usize, what: &str) -> ProgressBar {
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let oracle = oracle()?;
+    let pb = bar(0, "");
+    let draw = pb.clone();
     let opts = BuildOptions {
         seed: args.seed,
         stacked: args.stacked,
-        progress: true,
+        progress: Some(std::sync::Arc::new(move |p: &build::exec::Progress| {
+            if p.finished {
+                draw.finish_and_clear();
+                return;
+            }
+            draw.set_message(format!("{:>22}", p.phase));
+            draw.set_length(p.total);
+            draw.set_position(p.done);
+        })),
         ..BuildOptions::default()
     };
     let report = build::build(&args.tasks, &args.out, &oracle, &opts)

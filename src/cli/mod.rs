@@ -121,6 +121,22 @@ pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Eng
             }
         });
         eprintln!("\rexecuted {} missing pairs                ", rows.len());
+        let failed = engine.execution_failures();
+        if !failed.is_empty() {
+            eprintln!(
+                "execscope: error: the oracle could not execute {} pair(s); their PASS verdicts fall back to the labels:",
+                failed.len()
+            );
+            for f in failed.iter().take(20) {
+                eprintln!(
+                    "  query {} × snippet {}: {}",
+                    f.query_id, f.corpus_id, f.error
+                );
+            }
+            if failed.len() > 20 {
+                eprintln!("  … and {} more", failed.len() - 20);
+            }
+        }
         if eval.save_cache && !rows.is_empty() {
             let path = root.join("data/execution_cache.jsonl");
             crate::oracle::ExecCache::append(&path, &rows)

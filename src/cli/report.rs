@@ -176,7 +176,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             .context("--all needs --out DIR for the files it writes")?;
         let n = write_all(&mut tables, &out, &args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit_code(&engine));
     }
     let text = if args.table == "leaderboard" && args.format == Format::Json {
         tables.leaderboard_json()
@@ -196,7 +196,17 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             root.join("results").display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(&engine))
+}
+
+/// Failure when `--execute` could not run some pairs (already reported on stderr by
+/// `open_engine`), success otherwise.
+fn exit_code(engine: &Engine) -> ExitCode {
+    if engine.execution_failures().is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// Every table in every format, plus results/*.json and tests/*.json in the release's schema

@@ -7,11 +7,7 @@ use crate::analysis::{misses, Anatomy};
 use crate::bundle::Bundle;
 
 fn pct(v: f64) -> Cell {
-    let mut c = Cell::num(v * 100.0, 1);
-    if v.is_finite() {
-        c.text.push('%');
-    }
-    c
+    Cell::pct(v, 1)
 }
 
 fn rate_cell(r: &Rate) -> Cell {
@@ -240,12 +236,15 @@ pub fn stacked_table(s: &crate::analysis::stacked::StackedDeception, replicates:
         .column("mutations", "n_edits", Align::Right)
         .column("variants", "variants", Align::Right)
         .column("deception", "deception", Align::Right)
-        .column("Δ vs 1 (pp)", "delta_pp", Align::Right)
+        .column("Δ vs 1 (pp)", "delta", Align::Right)
         .column("95% CI (pp)", "delta_ci95_pp", Align::Left);
     for r in &s.rows {
         let (d, ci) = match r.delta {
             Some((d, lo, hi)) => (
-                Cell::num(d * 100.0, 1),
+                Cell {
+                    percent: true,
+                    ..Cell::num(d * 100.0, 1)
+                },
                 Cell::text(format!("[{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)),
             ),
             None => (Cell::text("—"), Cell::text("—")),

@@ -303,7 +303,9 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
             "tests_key_encoding": b.tests_key_encoding,
         },
         "tie_policy": lb.policy,
+        "tie_eps": engine.config().tie_eps,
         "ks": lb.ks,
+        "bm25": engine.includes_bm25(),
         "pass_source": {
             "cached_pairs": engine.truth.n_cached(),
             "note": "PASS comes from the execution cache; pairs it lacks fall back to correct_corpus_ids membership",

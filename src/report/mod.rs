@@ -1,6 +1,7 @@
 //! Reports: tables built from core results and rendered as text, JSON, CSV, markdown or LaTeX.
 
 pub mod anatomy;
+pub mod audit;
 pub mod leaderboard;
 pub mod pairs;
 pub mod results;

@@ -73,6 +73,9 @@ pub struct Cell {
     pub best: bool,
     /// Marked (e.g. tied with the leader): a trailing dagger in LaTeX, `†` elsewhere.
     pub mark: bool,
+    /// `value` is a rate in percent (as the human-readable formats show it); JSON gives the
+    /// fraction, value / 100, like every other rate in JSON output.
+    pub percent: bool,
 }
 
 impl Cell {
@@ -94,6 +97,17 @@ impl Cell {
             value: Some(v),
             ..Cell::default()
         }
+    }
+
+    /// A rate `v` (a fraction) shown as a percentage with `digits` decimals and a `%` sign; JSON
+    /// keeps the fraction.
+    pub fn pct(v: f64, digits: usize) -> Cell {
+        let mut c = Cell::num(v * 100.0, digits);
+        if v.is_finite() {
+            c.text.push('%');
+        }
+        c.percent = true;
+        c
     }
 
     pub fn int(v: usize) -> Cell {
@@ -384,6 +398,7 @@ impl Table {
                 let mut m = Map::new();
                 for (k, c) in self.keys.iter().zip(r) {
                     let v = match c.value {
+                        Some(v) if v.is_finite() && c.percent => json!(v / 100.0),
                         Some(v) if v.is_finite() => json!(v),
                         Some(_) => Value::Null,
                         None => json!(c.text),

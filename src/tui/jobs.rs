@@ -10,12 +10,13 @@
 use crate::analysis::significance::{SigConfig, Significance};
 use crate::analysis::Anatomy;
 use crate::audit::account::{audit as account, AuditConfig};
+use crate::audit::retrieval;
 use crate::audit::view::AuditView;
-use crate::audit::{retrieval, tables as audit_tables};
 use crate::engine::{Engine, EngineOptions};
 use crate::oracle::lazy::LazyOracle;
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
+use crate::report::audit as audit_tables;
 use crate::report::{anatomy as atab, leaderboard, Table};
 use std::collections::HashMap;
 use std::path::PathBuf;

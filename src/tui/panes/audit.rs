@@ -2,7 +2,7 @@
 //! pool, the first m tests of each suite as the "self-tests", the whole suite as the oracle.
 //!
 //! Every number is the audit's own: the summary and admission tables are
-//! `audit::tables::all_tables` (what `execscope audit` prints) and the task list, candidates,
+//! `report::audit::all_tables` (what `execscope audit` prints) and the task list, candidates,
 //! evidence and per-test outcomes come from `audit::view::AuditView`. The audit may start the
 //! oracle and run tens of seconds on a large bundle, so it runs as a background job, only when
 //! the user presses Enter here.

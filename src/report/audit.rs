@@ -1,13 +1,21 @@
-//! The audit's report tables (format-neutral [`Table`]s, rendered in every format).
+//! The audit's report tables (format-neutral [`Table`]s, rendered in every format). They live in
+//! the report layer so the audit core knows nothing of tables (definitions: `docs/audit.md`).
 
-use super::account::{CohortAudit, Exact};
-use super::PoolSet;
-use crate::report::table::{Align, Cell, Table};
+use super::table::{Align, Cell, Table};
+use crate::audit::account::{CohortAudit, Exact};
+use crate::audit::PoolSet;
 use crate::stats::ClusterInterval;
 
 fn pct(v: Option<f64>) -> Cell {
     match v {
-        Some(v) => Cell::num(100.0 * v, 2),
+        Some(v) => {
+            // Percent in the human formats, the fraction in JSON.
+            let mut c = Cell::pct(v, 2);
+            if c.text.ends_with('%') {
+                c.text.pop();
+            }
+            c
+        }
         None => Cell::text("—"),
     }
 }
@@ -211,7 +219,7 @@ pub fn transitions_table(audits: &[CohortAudit]) -> Table {
 
 /// Retrieval only: how much of the rank-1 gap the visible tests close.
 pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table> {
-    let super::Mode::Retrieval { k, visible, .. } = &pools.mode else {
+    let crate::audit::Mode::Retrieval { k, visible, .. } = &pools.mode else {
         return None;
     };
     let mut t = Table::new(
