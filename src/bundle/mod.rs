@@ -1,9 +1,9 @@
 //! Bundle: the on-disk benchmark format, its in-memory model, loading, validation and writing.
 //!
-//! - [`load`] reads a bundle directory (the ExecRetrieval release's layout or execscope's own) into
+//! - [`load()`] reads a bundle directory (the ExecRetrieval release's layout or execscope's own) into
 //!   a [`Bundle`], stopping at the first integrity error ([`BundleError`] names file and line/row/id).
-//! - [`check`] runs every validation and records each as pass / warn / fail ([`CheckReport`]).
-//! - [`write`] writes a bundle in execscope's layout, atomically, with `SHA256SUMS`.
+//! - [`check()`] runs every validation and records each as pass / warn / fail ([`CheckReport`]).
+//! - [`write()`] writes a bundle in execscope's layout, atomically, with `SHA256SUMS`.
 //! - [`synthetic`] generates a seeded bundle of any size for benchmarks and property tests.
 
 pub mod cache_index;

@@ -47,7 +47,7 @@ pub struct ReportArgs {
     /// Write every table in every format plus the release-schema JSON files into --out.
     #[arg(long)]
     pub all: bool,
-    /// Also write results/<system>.json in the release's schema into the bundle (or --out).
+    /// Also write `results/<system>.json` in the release's schema into the bundle (or --out).
     #[arg(long = "write-results")]
     pub write_results: bool,
     /// Directory for written files (default: the bundle for --write-results; required by --all).
