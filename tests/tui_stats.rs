@@ -7,7 +7,7 @@ mod common;
 
 use common::tui::*;
 use crossterm::event::KeyCode;
-use execscope::analysis::significance::{SigConfig, Significance};
+use execscope::analysis::significance::{PairTest, SigConfig, Significance};
 use execscope::engine::Engine;
 use execscope::metrics::TiePolicy;
 use execscope::report::{leaderboard, pairs, Table};
@@ -133,8 +133,9 @@ fn pairs_pane_p_and_interval_are_the_reports() {
         let (e, sig, _) = reference(policy);
         let t = pairs::pairs_table(&e, &sig, key).unwrap();
         let ids: Vec<String> = e.scores.iter().map(|s| s.id.clone()).collect();
-        keys(&mut a, &format!("6{metric_presses}"));
-        // (row, col) → keys from the default selection (0, 1).
+        // `g`: the shared system selection (the matrix's row) to the first system.
+        keys(&mut a, &format!("6{metric_presses}g"));
+        // (row, col) → keys from the selection (0, 1).
         for (r, c, moves) in [(0, 1, ""), (1, 0, "jh"), (2, 0, "j"), (2, 1, "l")] {
             keys(&mut a, moves);
             let s = screen(&a, 100, 30);
@@ -152,13 +153,18 @@ fn pairs_pane_p_and_interval_are_the_reports() {
                 "{policy} {key} ({r},{c}): want {p} {ci}\n{line}"
             );
         }
-        let binary = sig.cells[sig.cell_index(key).unwrap()].binary;
+        let test = sig.cells[sig.cell_index(key).unwrap()].test;
         let s = screen(&a, 100, 30);
-        assert_eq!(
-            s.contains("exact McNemar on discordant queries"),
-            binary,
-            "{s}"
-        );
+        let want = match test {
+            PairTest::ExactMcNemar => "Test: exact McNemar on the discordant counts",
+            PairTest::TieAveragedMcNemar => "Test: exact McNemar averaged over the orders",
+            PairTest::BootstrapOnly => "Test: continuous metric: paired bootstrap only",
+        };
+        assert!(s.contains(want), "{policy} {key}: want {want}\n{s}");
+        // Under the default `expected` policy exec@k has p-values too.
+        if key.starts_with("exec@") {
+            assert!(test != PairTest::BootstrapOnly);
+        }
     }
 }
 

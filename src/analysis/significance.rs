@@ -3,9 +3,11 @@
 //!
 //! Under a deterministic tie policy exec@k is 0/1 per query and pairs get the exact McNemar test
 //! (tiers: McNemar against the leader, Holm across the comparisons). Under `expected`, per-query
-//! exec@k values are fractional expectations, so McNemar does not apply: pairs report the paired
-//! bootstrap interval only, and a system is tied with the leader when that 95% interval of the
-//! difference contains 0. Every table says which test produced its marks.
+//! exec@k values are pass probabilities over the orders of score ties; pairs then get the exact
+//! McNemar p averaged over those orders (`stats::mcnemar_tie_averaged`, defined in
+//! docs/significance-under-ties.md) and the tiers use it the same way, so p-values and marks
+//! exist under every policy. Intervals are the paired bootstrap on the per-query values in both
+//! cases. Every table says which test produced its marks.
 
 use crate::engine::Engine;
 use crate::metrics::{metric_keys, Metric, SystemEval};
@@ -37,6 +39,45 @@ pub struct CellKey {
     pub key: String,
     /// Per-query values are 0/1 (exec@k under a deterministic tie policy).
     pub binary: bool,
+    /// Which paired test the pairs of this cell carry.
+    pub test: PairTest,
+}
+
+/// The paired test behind a cell's p-values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairTest {
+    /// Exact McNemar on 0/1 outcomes.
+    ExactMcNemar,
+    /// Exact McNemar averaged over the orders of score ties (pass probabilities per query).
+    TieAveragedMcNemar,
+    /// Continuous metric: paired bootstrap interval only.
+    BootstrapOnly,
+}
+
+impl PairTest {
+    /// One line naming the test, for captions.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PairTest::ExactMcNemar => "exact McNemar on the discordant counts (two-sided)",
+            PairTest::TieAveragedMcNemar => {
+                "exact McNemar averaged over the orders of score ties (per-query values are pass probabilities; docs/significance-under-ties.md)"
+            }
+            PairTest::BootstrapOnly => "continuous metric: paired bootstrap only",
+        }
+    }
+
+    /// Short name for narrow places.
+    pub fn short(self) -> &'static str {
+        match self {
+            PairTest::ExactMcNemar => "McNemar",
+            PairTest::TieAveragedMcNemar => "tie-averaged McNemar",
+            PairTest::BootstrapOnly => "bootstrap",
+        }
+    }
+
+    pub fn has_p(self) -> bool {
+        self != PairTest::BootstrapOnly
+    }
 }
 
 /// Tier of systems not distinguishable from the leader on one cell.
@@ -77,18 +118,27 @@ impl Significance {
     pub fn from_evals(evals: &[SystemEval], cfg: SigConfig) -> Significance {
         let ecfg = evals.first().map(|e| e.config.clone()).unwrap_or_default();
         let deterministic = ecfg.policy.is_deterministic();
+        let columns: Vec<Vec<Vec<f64>>> = metric_keys(&ecfg.ks)
+            .iter()
+            .map(|(metric, ki, _)| evals.iter().map(|e| e.column(*metric, *ki)).collect())
+            .collect();
         let cells: Vec<CellKey> = metric_keys(&ecfg.ks)
             .into_iter()
-            .map(|(metric, ki, key)| CellKey {
-                metric,
-                ki,
-                key,
-                binary: metric.is_binary() && deterministic,
+            .zip(&columns)
+            .map(|((metric, ki, key), cols)| {
+                let zero_one = cols.iter().all(|v| stats::is_zero_one(v));
+                CellKey {
+                    metric,
+                    ki,
+                    key,
+                    binary: metric.is_binary() && deterministic,
+                    test: match (metric.is_binary(), zero_one) {
+                        (false, _) => PairTest::BootstrapOnly,
+                        (true, true) => PairTest::ExactMcNemar,
+                        (true, false) => PairTest::TieAveragedMcNemar,
+                    },
+                }
             })
-            .collect();
-        let columns: Vec<Vec<Vec<f64>>> = cells
-            .iter()
-            .map(|c| evals.iter().map(|e| e.column(c.metric, c.ki)).collect())
             .collect();
         let n = evals.first().map_or(0, |e| e.per_query.len());
         let plan = Resamples::new(n, cfg.replicates, cfg.seed);
@@ -96,7 +146,7 @@ impl Significance {
             .iter()
             .zip(&columns)
             .map(|(c, cols)| MetricCell {
-                binary: c.binary,
+                binary: c.test.has_p(),
                 per_system: cols.iter().map(Vec::as_slice).collect(),
             })
             .collect();
@@ -126,14 +176,18 @@ impl Significance {
             let leader = (0..means.len())
                 .max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
                 .unwrap_or(0);
-            let tier = if c.binary {
+            let tier = if c.test.has_p() {
                 let slices: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
                 let t = stats::tied_with_leader(&slices, leader, stats::ALPHA);
                 Tier {
                     leader,
                     tied: (0..cols.len()).map(|s| t.tied.contains(&s)).collect(),
                     adjusted_p: t.adjusted_p,
-                    method: "exact McNemar vs the leader, Holm-corrected, α = 0.05".into(),
+                    method: if c.test == PairTest::ExactMcNemar {
+                        "exact McNemar vs the leader, Holm-corrected, α = 0.05".into()
+                    } else {
+                        "exact McNemar averaged over tie orders vs the leader, Holm-corrected, α = 0.05".into()
+                    },
                 }
             } else {
                 let tied = (0..cols.len())

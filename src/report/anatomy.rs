@@ -6,6 +6,16 @@ use crate::analysis::deception::{Rate, EDIT_BUCKETS};
 use crate::analysis::{misses, Anatomy};
 use crate::bundle::Bundle;
 
+/// A fraction shown as a percentage with one decimal (`12.5%`; `—` when undefined): the one
+/// formatter of rates shared by the report and the dashboard.
+pub fn pct_text(v: f64) -> String {
+    if v.is_finite() {
+        format!("{:.1}%", v * 100.0)
+    } else {
+        "—".to_string()
+    }
+}
+
 fn pct(v: f64) -> Cell {
     Cell::pct(v, 1)
 }
@@ -74,8 +84,28 @@ pub fn density_table(a: &Anatomy) -> Table {
     ))
 }
 
-/// Figure 5 as a table: deception by bug type (columns: systems pooled, then each system).
-pub fn bugtypes_table(a: &Anatomy) -> Table {
+/// One row of the bug-type deception table: a bug type (or the overall total) with the dense
+/// systems pooled and each system's own rate. The report's table and the dashboard's bars are both
+/// drawn from these rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BugTypeRow {
+    /// The bug type; `None` for the overall row.
+    pub bug_type: Option<String>,
+    /// Dense systems pooled.
+    pub pooled: Rate,
+    /// Per system (in `Anatomy::systems` order): its rate on this bug type.
+    pub per_system: Vec<Rate>,
+}
+
+impl BugTypeRow {
+    /// The label shown (`overall` for the total row).
+    pub fn label(&self) -> &str {
+        self.bug_type.as_deref().unwrap_or("overall")
+    }
+}
+
+/// Bug types in name order, then the overall row.
+pub fn bugtype_rows(a: &Anatomy) -> Vec<BugTypeRow> {
     let pooled = a.dense_by_bug_type();
     let mut types: Vec<String> = a
         .systems
@@ -84,6 +114,34 @@ pub fn bugtypes_table(a: &Anatomy) -> Table {
         .collect();
     types.sort();
     types.dedup();
+    let mut rows: Vec<BugTypeRow> = types
+        .into_iter()
+        .map(|ty| BugTypeRow {
+            pooled: pooled.get(&ty).copied().unwrap_or_default(),
+            per_system: a
+                .systems
+                .iter()
+                .map(|s| s.by_bug_type.get(&ty).copied().unwrap_or_default())
+                .collect(),
+            bug_type: Some(ty),
+        })
+        .collect();
+    let mut total = Rate::default();
+    for x in pooled.values() {
+        total.deceived += x.deceived;
+        total.tied += x.tied;
+        total.total += x.total;
+    }
+    rows.push(BugTypeRow {
+        bug_type: None,
+        pooled: total,
+        per_system: a.systems.iter().map(|s| s.deception).collect(),
+    });
+    rows
+}
+
+/// Figure 5 as a table: deception by bug type (columns: systems pooled, then each system).
+pub fn bugtypes_table(a: &Anatomy) -> Table {
     let mut t = Table::new("bugtypes", "Deception by bug type")
         .column("bug type", "bug_type", Align::Left)
         .column("dense pooled", "dense_pooled", Align::Right)
@@ -91,29 +149,13 @@ pub fn bugtypes_table(a: &Anatomy) -> Table {
     for s in &a.systems {
         t = t.column(&s.id, &s.id, Align::Right);
     }
-    let mut all_rows = types.clone();
-    all_rows.push("overall".to_string());
-    for ty in &all_rows {
-        let p = if ty == "overall" {
-            let mut r = Rate::default();
-            for x in pooled.values() {
-                r.deceived += x.deceived;
-                r.tied += x.tied;
-                r.total += x.total;
-            }
-            r
-        } else {
-            pooled.get(ty).copied().unwrap_or_default()
-        };
-        let mut row = vec![Cell::text(ty), rate_cell(&p), pct(p.tie_share())];
-        for s in &a.systems {
-            let r = if ty == "overall" {
-                s.deception
-            } else {
-                s.by_bug_type.get(ty).copied().unwrap_or_default()
-            };
-            row.push(pct(r.rate()));
-        }
+    for r in bugtype_rows(a) {
+        let mut row = vec![
+            Cell::text(r.label()),
+            rate_cell(&r.pooled),
+            pct(r.pooled.tie_share()),
+        ];
+        row.extend(r.per_system.iter().map(|x| pct(x.rate())));
         t.push(row);
     }
     t.caption(
@@ -142,27 +184,51 @@ pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
     t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical.")
 }
 
+/// One edit-size bucket: its label, the number of (query, distractor) pairs and the dense
+/// systems' pooled deception.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditSizeRow {
+    pub bucket: String,
+    pub pairs: usize,
+    pub deception: Rate,
+}
+
+/// The edit-size buckets in order.
+pub fn editsize_rows(a: &Anatomy) -> Vec<EditSizeRow> {
+    let mut pairs = [0usize; 4];
+    for &s in &a.edit_sizes {
+        pairs[crate::analysis::deception::edit_bucket(s)] += 1;
+    }
+    EDIT_BUCKETS
+        .iter()
+        .enumerate()
+        .map(|(b, name)| {
+            let mut r = Rate::default();
+            for s in a.systems.iter().filter(|s| s.dense) {
+                r.deceived += s.by_edit_bucket[b].deceived;
+                r.tied += s.by_edit_bucket[b].tied;
+                r.total += s.by_edit_bucket[b].total;
+            }
+            EditSizeRow {
+                bucket: format!("{name} char"),
+                pairs: pairs[b],
+                deception: r,
+            }
+        })
+        .collect()
+}
+
 /// Deception by edit-size bucket, pooled over dense systems, with the Spearman ρ.
 pub fn editsize_table(a: &Anatomy, spearman: Option<f64>) -> Table {
     let mut t = Table::new("editsize", "Deception by edit size")
         .column("edit size", "bucket", Align::Left)
         .column("pairs", "pairs", Align::Right)
         .column("deception (dense pooled)", "deception", Align::Right);
-    let mut pairs = [0usize; 4];
-    for &s in &a.edit_sizes {
-        pairs[crate::analysis::deception::edit_bucket(s)] += 1;
-    }
-    for (b, name) in EDIT_BUCKETS.iter().enumerate() {
-        let mut r = Rate::default();
-        for s in a.systems.iter().filter(|s| s.dense) {
-            r.deceived += s.by_edit_bucket[b].deceived;
-            r.tied += s.by_edit_bucket[b].tied;
-            r.total += s.by_edit_bucket[b].total;
-        }
+    for r in editsize_rows(a) {
         t.push(vec![
-            Cell::text(format!("{name} char")),
-            Cell::int(pairs[b]),
-            rate_cell(&r),
+            Cell::text(r.bucket),
+            Cell::int(r.pairs),
+            rate_cell(&r.deception),
         ]);
     }
     let rho = spearman.map_or("undefined".to_string(), |r| format!("{r:+.3}"));

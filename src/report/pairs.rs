@@ -2,7 +2,7 @@
 //! `tests/pairwise_tests.json` and `tests/confidence_intervals.json`.
 
 use super::table::{Align, Cell, Table};
-use crate::analysis::significance::Significance;
+use crate::analysis::significance::{PairTest, Significance};
 use crate::engine::Engine;
 use crate::metrics::Metric;
 use crate::stats::PairResult;
@@ -19,6 +19,8 @@ pub fn flipped(p: &PairResult) -> PairResult {
         b_rate: p.a_rate,
         delta: -p.delta,
         mcnemar_exact_p: p.mcnemar_exact_p,
+        mcnemar_tie_averaged_p: p.mcnemar_tie_averaged_p,
+        tie_orders_rejecting: p.tie_orders_rejecting,
         bootstrap_ci_95: [-p.bootstrap_ci_95[1], -p.bootstrap_ci_95[0]],
     }
 }
@@ -63,10 +65,20 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Tab
         .column("A", "a_rate", Align::Right)
         .column("B", "b_rate", Align::Right)
         .column("Δ (A − B)", "delta", Align::Right)
-        .column("Δ 95% CI", "ci95", Align::Left)
-        .column("McNemar p", "mcnemar_exact_p", Align::Right);
+        .column("Δ 95% CI", "ci95", Align::Left);
+    let averaged = cell.test == PairTest::TieAveragedMcNemar;
+    t = if averaged {
+        t.column(
+            "McNemar p (tie-avg)",
+            "mcnemar_tie_averaged_p",
+            Align::Right,
+        )
+        .column("orders p≤.05", "tie_orders_rejecting", Align::Right)
+    } else {
+        t.column("McNemar p", "mcnemar_exact_p", Align::Right)
+    };
     for (a, b, r) in named_pairs(engine, sig, ci) {
-        t.push(vec![
+        let mut row = vec![
             Cell::text(a),
             Cell::text(b),
             Cell::int(r.a_only as usize),
@@ -80,22 +92,26 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Tab
                 "[{:+.3}, {:+.3}]",
                 r.bootstrap_ci_95[0], r.bootstrap_ci_95[1]
             )),
-            match r.mcnemar_exact_p {
+            match r.p_value() {
                 Some(p) => Cell::num(p, 4),
                 None => Cell::text("n/a"),
             },
-        ]);
+        ];
+        if averaged {
+            row.push(match r.tie_orders_rejecting {
+                Some(x) => Cell::num(x, 3),
+                None => Cell::text("n/a"),
+            });
+        }
+        t.push(row);
     }
-    let test = if cell.binary {
-        "exact McNemar on the discordant counts (two-sided)".to_string()
-    } else if cell.metric == Metric::Exec {
-        format!(
-            "McNemar not applicable: per-query exec values are expectations under the `{}` tie policy",
+    let mut test = cell.test.describe().to_string();
+    if averaged {
+        test.push_str(&format!(
+            " under the `{}` tie policy; \"orders p≤.05\": probability over tie orders that the exact test rejects at α = 0.05",
             sig.policy
-        )
-    } else {
-        "continuous metric: paired bootstrap only".to_string()
-    };
+        ));
+    }
     Some(t.caption(format!(
         "Δ interval: paired query-level bootstrap ({} replicates, seed {}). Test: {test}. Counts for continuous metrics treat a value > 0 as a success.",
         sig.config.replicates, sig.config.seed
@@ -160,6 +176,8 @@ mod tests {
             b_rate: 0.3,
             delta: 0.2,
             mcnemar_exact_p: Some(0.625),
+            mcnemar_tie_averaged_p: None,
+            tie_orders_rejecting: None,
             bootstrap_ci_95: [0.1, 0.4],
         };
         let f = flipped(&p);

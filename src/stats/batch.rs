@@ -3,13 +3,15 @@
 
 use rayon::prelude::*;
 
-use super::pairwise::{pair_from_replicates, PairResult};
+use super::pairwise::{is_zero_one, pair_from_replicates_with, PairResult};
 use super::resample::{Interval, Resamples};
 
 /// One metric cell (e.g. exec@1) across systems: `per_system[s]` is system s's per-query vector.
 #[derive(Debug, Clone)]
 pub struct MetricCell<'a> {
-    /// Binary metric (exec@k): adds the exact McNemar test to pair results.
+    /// Binary metric (exec@k): adds a McNemar test to pair results — exact when every system's
+    /// values are 0/1, averaged over tie orders when any holds pass probabilities (decided once
+    /// for the whole cell).
     pub binary: bool,
     pub per_system: Vec<&'a [f64]>,
 }
@@ -62,6 +64,10 @@ pub fn pairwise_all(cells: &[MetricCell<'_>], plan: &Resamples) -> Vec<PairRow> 
         .par_iter()
         .map(|c| plan.replicate_means_many(&c.per_system))
         .collect();
+    let zero_one: Vec<bool> = cells
+        .iter()
+        .map(|c| c.per_system.iter().all(|v| is_zero_one(v)))
+        .collect();
     pair_indices(n_sys)
         .into_par_iter()
         .map(|(a, b)| PairRow {
@@ -70,8 +76,16 @@ pub fn pairwise_all(cells: &[MetricCell<'_>], plan: &Resamples) -> Vec<PairRow> 
             cells: cells
                 .iter()
                 .zip(&reps)
-                .map(|(c, r)| {
-                    pair_from_replicates(c.per_system[a], c.per_system[b], &r[a], &r[b], c.binary)
+                .zip(&zero_one)
+                .map(|((c, r), &z)| {
+                    pair_from_replicates_with(
+                        c.per_system[a],
+                        c.per_system[b],
+                        &r[a],
+                        &r[b],
+                        c.binary,
+                        z,
+                    )
                 })
                 .collect(),
         })

@@ -20,7 +20,10 @@ pub use cluster::{
     cluster_bootstrap_fraction, cluster_bootstrap_unconditional, cluster_bootstrap_with_plan,
     ClusterInterval, CLUSTER_DRAWS,
 };
-pub use pairwise::{holm, pairwise, tied_with_leader, Discordance, LeaderTies, PairResult};
+pub use pairwise::{
+    holm, is_zero_one, mcnemar_tie_averaged, pairwise, tied_with_leader, Discordance, LeaderTies,
+    PairResult, TieAveraged,
+};
 pub use percentile::percentile_type7;
 pub use rank_corr::{average_ranks, spearman};
 pub use resample::{Interval, Resamples};

@@ -51,14 +51,38 @@ pub struct PairResult {
     pub b_rate: f64,
     /// Mean of the per-query differences A − B.
     pub delta: f64,
-    /// Exact McNemar p on (a_only, b_only); binary metrics only, omitted from JSON otherwise.
+    /// Exact McNemar p on (a_only, b_only); binary metrics with 0/1 values only, omitted from
+    /// JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mcnemar_exact_p: Option<f64>,
+    /// Binary metrics whose per-query values are pass probabilities (exec@k under the `expected`
+    /// tie policy): the exact McNemar p averaged over every order of the score ties
+    /// ([`mcnemar_tie_averaged`]). Omitted from JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcnemar_tie_averaged_p: Option<f64>,
+    /// With `mcnemar_tie_averaged_p`: the probability, over tie orders, that the exact McNemar
+    /// test rejects at α = 0.05.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tie_orders_rejecting: Option<f64>,
     /// Paired percentile bootstrap 95% interval of `delta`.
     pub bootstrap_ci_95: [f64; 2],
 }
 
-/// Compares systems A and B on one metric cell. `binary` adds the exact McNemar test.
+impl PairResult {
+    /// The McNemar p-value of this pair, exact or averaged over tie orders, if either applies.
+    pub fn p_value(&self) -> Option<f64> {
+        self.mcnemar_exact_p.or(self.mcnemar_tie_averaged_p)
+    }
+}
+
+/// Whether every value is exactly 0 or 1 (NaN counts as 0, as in [`Discordance`]).
+pub fn is_zero_one(v: &[f64]) -> bool {
+    v.iter().all(|&x| x == 0.0 || x == 1.0 || x.is_nan())
+}
+
+/// Compares systems A and B on one metric cell. `binary` adds a McNemar test: exact when both
+/// vectors are 0/1, averaged over tie orders ([`mcnemar_tie_averaged`]) when either holds pass
+/// probabilities.
 pub fn pairwise(a: &[f64], b: &[f64], binary: bool, plan: &Resamples) -> PairResult {
     assert_eq!(a.len(), b.len(), "paired vectors differ in length");
     pair_from_replicates(
@@ -79,8 +103,23 @@ pub(crate) fn pair_from_replicates(
     rb: &[f64],
     binary: bool,
 ) -> PairResult {
+    pair_from_replicates_with(a, b, ra, rb, binary, is_zero_one(a) && is_zero_one(b))
+}
+
+/// [`pair_from_replicates`] with the McNemar variant chosen by the caller: `zero_one` selects the
+/// exact test on the counts, otherwise the tie-averaged one (a batch decides once per cell, so a
+/// table never mixes the two).
+pub(crate) fn pair_from_replicates_with(
+    a: &[f64],
+    b: &[f64],
+    ra: &[f64],
+    rb: &[f64],
+    binary: bool,
+    zero_one: bool,
+) -> PairResult {
     let d = Discordance::from_vectors(a, b);
     let (low, high) = diff_interval(ra, rb);
+    let averaged = (binary && !zero_one).then(|| mcnemar_tie_averaged(a, b, super::ALPHA));
     PairResult {
         a_only: d.a_only,
         b_only: d.b_only,
@@ -89,8 +128,89 @@ pub(crate) fn pair_from_replicates(
         a_rate: mean(a),
         b_rate: mean(b),
         delta: mean_diff(a, b),
-        mcnemar_exact_p: binary.then(|| mcnemar_exact(d.a_only, d.b_only)),
+        mcnemar_exact_p: (binary && zero_one).then(|| mcnemar_exact(d.a_only, d.b_only)),
+        mcnemar_tie_averaged_p: averaged.map(|t| t.mean_p),
+        tie_orders_rejecting: averaged.map(|t| t.rejecting),
         bootstrap_ci_95: [low, high],
+    }
+}
+
+/// The exact McNemar test averaged over tie orders (docs/significance-under-ties.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TieAveraged {
+    /// Expected exact-McNemar p-value over every order of the score ties.
+    pub mean_p: f64,
+    /// Probability, over tie orders, that the exact McNemar p is ≤ α.
+    pub rejecting: f64,
+}
+
+/// Exact McNemar test of two pass-probability vectors, averaged over the orders of score ties.
+///
+/// Under the `expected` tie policy a query's exec@k value is the probability that a passing
+/// snippet reaches the top k when each score tie is put in a uniformly random order. Drawing
+/// those orders independently per query and per system makes each query's outcome a Bernoulli
+/// draw: A-only with probability `a(1 − b)`, B-only with `b(1 − a)`, concordant otherwise. The
+/// discordant counts `(A-only, B-only)` therefore have an exact joint distribution, computed here
+/// by dynamic programming over the queries whose outcome is not certain; the result is the
+/// expectation of [`mcnemar_exact`] under that distribution and the probability that it is ≤
+/// `alpha`. With 0/1 vectors both reduce to the ordinary exact test (`rejecting` is 0 or 1).
+/// Values are clamped to [0, 1]; NaN counts as 0.
+///
+/// # Panics
+/// If the vectors differ in length.
+pub fn mcnemar_tie_averaged(a: &[f64], b: &[f64], alpha: f64) -> TieAveraged {
+    assert_eq!(a.len(), b.len(), "paired vectors differ in length");
+    let clamp = |x: f64| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    let (mut a0, mut b0) = (0u64, 0u64);
+    let mut uncertain: Vec<(f64, f64)> = Vec::new();
+    for (&x, &y) in a.iter().zip(b) {
+        let (x, y) = (clamp(x), clamp(y));
+        let pa = x * (1.0 - y);
+        let pb = y * (1.0 - x);
+        if pa == 1.0 {
+            a0 += 1;
+        } else if pb == 1.0 {
+            b0 += 1;
+        } else if pa > 0.0 || pb > 0.0 {
+            uncertain.push((pa, pb));
+        }
+    }
+    let w = uncertain.len() + 1;
+    // dist[i * w + j]: probability of i extra A-only and j extra B-only queries so far.
+    let mut dist = vec![0.0f64; w * w];
+    dist[0] = 1.0;
+    for (t, &(pa, pb)) in uncertain.iter().enumerate() {
+        let pn = 1.0 - pa - pb;
+        // Cells with i + j ≤ t, visited so that (i + 1, j) and (i, j + 1) are already updated.
+        for i in (0..=t).rev() {
+            for j in (0..=t - i).rev() {
+                let v = dist[i * w + j];
+                if v == 0.0 {
+                    continue;
+                }
+                dist[i * w + j] = v * pn;
+                dist[(i + 1) * w + j] += v * pa;
+                dist[i * w + j + 1] += v * pb;
+            }
+        }
+    }
+    let (mut mean_p, mut rejecting) = (0.0, 0.0);
+    for i in 0..w {
+        for j in 0..w - i {
+            let v = dist[i * w + j];
+            if v == 0.0 {
+                continue;
+            }
+            let p = mcnemar_exact(a0 + i as u64, b0 + j as u64);
+            mean_p += v * p;
+            if p <= alpha {
+                rejecting += v;
+            }
+        }
+    }
+    TieAveraged {
+        mean_p: mean_p.min(1.0),
+        rejecting: rejecting.min(1.0),
     }
 }
 
@@ -126,7 +246,8 @@ pub struct LeaderTies {
     pub adjusted_p: Vec<Option<f64>>,
 }
 
-/// Exact McNemar test of every system against `leader` on binary per-query vectors, Holm over
+/// Exact McNemar test of every system against `leader` on binary per-query vectors (averaged
+/// over tie orders when any vector holds pass probabilities, see [`mcnemar_tie_averaged`]), Holm over
 /// the N − 1 comparisons; a system is tied unless its adjusted p ≤ `alpha` (0.05 in the report).
 ///
 /// # Panics
@@ -134,11 +255,16 @@ pub struct LeaderTies {
 pub fn tied_with_leader(systems: &[&[f64]], leader: usize, alpha: f64) -> LeaderTies {
     assert!(leader < systems.len(), "leader index {leader} out of range");
     let others: Vec<usize> = (0..systems.len()).filter(|&s| s != leader).collect();
+    let zero_one = systems.iter().all(|v| is_zero_one(v));
     let raw: Vec<f64> = others
         .iter()
         .map(|&s| {
-            let d = Discordance::from_vectors(systems[leader], systems[s]);
-            mcnemar_exact(d.a_only, d.b_only)
+            if zero_one {
+                let d = Discordance::from_vectors(systems[leader], systems[s]);
+                mcnemar_exact(d.a_only, d.b_only)
+            } else {
+                mcnemar_tie_averaged(systems[leader], systems[s], alpha).mean_p
+            }
         })
         .collect();
     let adj = holm(&raw);
@@ -207,6 +333,105 @@ mod tests {
         assert!(r.mcnemar_exact_p.is_none());
         let j = serde_json::to_string(&r).unwrap();
         assert!(!j.contains("mcnemar") && j.contains("\"bootstrap_ci_95\":["));
+    }
+
+    /// Brute force over every outcome combination of the uncertain queries (A-only, B-only or
+    /// concordant, with their probabilities), independent of the dynamic programme.
+    fn brute(a: &[f64], b: &[f64], alpha: f64) -> (f64, f64) {
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            a: &[f64],
+            b: &[f64],
+            i: usize,
+            ao: u64,
+            bo: u64,
+            w: f64,
+            alpha: f64,
+            acc: &mut (f64, f64),
+        ) {
+            if i == a.len() {
+                let p = mcnemar_exact(ao, bo);
+                acc.0 += w * p;
+                if p <= alpha {
+                    acc.1 += w;
+                }
+                return;
+            }
+            let (x, y) = (a[i], b[i]);
+            for (pa, pb) in [(1.0, 1.0), (1.0, 0.0), (0.0, 1.0), (0.0, 0.0)] {
+                let wx = if pa == 1.0 { x } else { 1.0 - x };
+                let wy = if pb == 1.0 { y } else { 1.0 - y };
+                if wx * wy == 0.0 {
+                    continue;
+                }
+                let (na, nb) = match (pa == 1.0, pb == 1.0) {
+                    (true, false) => (ao + 1, bo),
+                    (false, true) => (ao, bo + 1),
+                    _ => (ao, bo),
+                };
+                go(a, b, i + 1, na, nb, w * wx * wy, alpha, acc);
+            }
+        }
+        let mut acc = (0.0, 0.0);
+        go(a, b, 0, 0, 0, 1.0, alpha, &mut acc);
+        acc
+    }
+
+    #[test]
+    fn tie_averaged_equals_exact_on_zero_one() {
+        let a = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+        let b = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0];
+        let t = mcnemar_tie_averaged(&a, &b, 0.05);
+        assert!((t.mean_p - 14.0 / 64.0).abs() < 1e-14);
+        assert_eq!(t.rejecting, 0.0);
+        let r = pairwise(&a, &b, true, &Resamples::new(7, 50, 1));
+        assert!(r.mcnemar_tie_averaged_p.is_none() && r.mcnemar_exact_p.is_some());
+    }
+
+    #[test]
+    fn tie_averaged_by_hand_and_brute_force() {
+        // One uncertain query: A passes with 1/2, B fails; five certain A-only. Half the orders
+        // give (6, 0): p = 2/64; the other half (5, 0): p = 2/32.
+        let a = [1.0, 1.0, 1.0, 1.0, 1.0, 0.5];
+        let b = [0.0; 6];
+        let t = mcnemar_tie_averaged(&a, &b, 0.05);
+        assert!((t.mean_p - (0.5 * 2.0 / 64.0 + 0.5 * 2.0 / 32.0)).abs() < 1e-15);
+        assert!((t.rejecting - 0.5).abs() < 1e-15);
+        // Random fractional vectors against the brute force.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..20 {
+            let n = 9;
+            let pick = |u: f64, v: f64| {
+                if u < 0.3 {
+                    0.0
+                } else if u < 0.6 {
+                    1.0
+                } else {
+                    v
+                }
+            };
+            let a: Vec<f64> = (0..n).map(|_| pick(next(), next())).collect();
+            let b: Vec<f64> = (0..n).map(|_| pick(next(), next())).collect();
+            let t = mcnemar_tie_averaged(&a, &b, 0.05);
+            let (p, r) = brute(&a, &b, 0.05);
+            assert!(
+                (t.mean_p - p).abs() < 1e-12,
+                "{a:?} {b:?}: {} vs {p}",
+                t.mean_p
+            );
+            assert!((t.rejecting - r).abs() < 1e-12);
+            let r = pairwise(&a, &b, true, &Resamples::new(n, 50, 1));
+            if !is_zero_one(&a) || !is_zero_one(&b) {
+                assert_eq!(r.mcnemar_tie_averaged_p, Some(t.mean_p));
+                assert_eq!(r.mcnemar_exact_p, None);
+            }
+        }
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! Pane 3: deception — how often a paired distractor scores at least as high as its canonical,
 //! by bug type (dense systems pooled, and the current system), by edit size, and the
 //! canonical-vs-best-distractor gap histogram of the current system. Every number is a cell of
-//! the report's `bugtypes`, `editsize` and `gaps` tables.
+//! the report's `bugtypes`, `editsize` and `gaps` tables, drawn from the same typed rows
+//! (`report::anatomy::bugtype_rows`, `editsize_rows`, `GapSummary`) and the same formatter.
 
 use super::{message, step, Cx, Pane};
+use crate::report::anatomy::{bugtype_rows, editsize_rows, pct_text};
 use crate::tui::actions::Action;
 use crate::tui::frame::block;
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::histogram;
-use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::text::{fit, fit_pad};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -36,7 +38,7 @@ impl Pane for DeceptionPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(_, t)| t.bugtypes.rows.len());
+            .map_or(0, |(a, _)| bugtype_rows(a).len());
         match action {
             Action::Up
             | Action::Down
@@ -55,7 +57,7 @@ impl Pane for DeceptionPane {
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
-        let Some((a, t)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some((a, _)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("failure anatomy"), th.accent);
             return;
         };
@@ -69,41 +71,69 @@ impl Pane for DeceptionPane {
         let title = Line::from(vec![
             Span::styled(" Deception by bug type ", th.title),
             Span::styled("■ dense pooled ", th.bar),
-            Span::styled(format!("■ {sys_id} "), th.bar_alt),
+            Span::styled(
+                format!(
+                    "■ {} ",
+                    fit(&sys_id, (left.width as usize).saturating_sub(43))
+                ),
+                th.bar_alt,
+            ),
         ]);
         let blk = block(title, true, th);
         let inner = blk.inner(left);
         f.render_widget(blk, left);
-        let bt = &t.bugtypes;
-        let sys_col = bt.keys.iter().position(|k| *k == sys_id);
+        let bt = bugtype_rows(a);
         let label_w = 24usize.min(inner.width as usize / 3);
-        let text_w = 16usize;
-        let bar_w = (inner.width as usize)
-            .saturating_sub(label_w + text_w + 10)
-            .max(4);
+        // The widest text after a bar (" 100.0% (12/34)  tie 50.0%") decides the bar width;
+        // where even a short bar leaves no room, the tie share is dropped rather than cut.
+        let suffix = |r: &crate::report::anatomy::BugTypeRow| {
+            (
+                format!(
+                    " {} ({}/{})",
+                    pct_text(r.pooled.rate()),
+                    r.pooled.deceived,
+                    r.pooled.total
+                ),
+                format!("  tie {}", pct_text(r.pooled.tie_share())),
+            )
+        };
+        let widest = |with_tie: bool| {
+            bt.iter()
+                .map(|r| {
+                    let (a, b) = suffix(r);
+                    a.chars().count() + if with_tie { b.chars().count() } else { 0 }
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        let room = (inner.width as usize).saturating_sub(label_w + 1);
+        let show_tie = room >= widest(true) + 4;
+        let bar_w = room.saturating_sub(widest(show_tie)).clamp(1, 40);
         let mut lines = Vec::new();
         let per = 2usize;
         let visible = (inner.height as usize / per).max(1);
         self.page.set(visible);
-        let start = self.scroll.min(bt.rows.len().saturating_sub(visible));
-        for row in bt.rows.iter().skip(start).take(visible) {
-            let name: String = row[0].text.chars().take(label_w).collect();
-            let pooled = &row[1];
+        let start = self.scroll.min(bt.len().saturating_sub(visible));
+        for row in bt.iter().skip(start).take(visible) {
+            let pooled = row.pooled.rate();
             lines.push(Line::from(vec![
-                Span::styled(format!("{name:<label_w$} "), th.accent),
-                Span::styled(bar(pooled.value.unwrap_or(f64::NAN) / 100.0, bar_w), th.bar),
-                Span::raw(format!(" {}", pooled.text)),
-                Span::styled(format!("  tie {}", row[2].text), th.dim),
+                Span::styled(format!("{} ", fit_pad(row.label(), label_w)), th.accent),
+                Span::styled(bar(pooled, bar_w), th.bar),
+                Span::raw(suffix(row).0),
+                Span::styled(
+                    if show_tie {
+                        suffix(row).1
+                    } else {
+                        String::new()
+                    },
+                    th.dim,
+                ),
             ]));
-            if let Some(c) = sys_col {
-                let cell = &row[c];
+            if let Some(r) = row.per_system.get(sys) {
                 lines.push(Line::from(vec![
                     Span::raw(" ".repeat(label_w + 1)),
-                    Span::styled(
-                        bar(cell.value.unwrap_or(f64::NAN) / 100.0, bar_w),
-                        th.bar_alt,
-                    ),
-                    Span::raw(format!(" {}", cell.text)),
+                    Span::styled(bar(r.rate(), bar_w), th.bar_alt),
+                    Span::raw(format!(" {}", pct_text(r.rate()))),
                 ]));
             }
         }
@@ -116,53 +146,66 @@ impl Pane for DeceptionPane {
         );
         let inner = blk.inner(right);
         f.render_widget(blk, right);
-        let order: Vec<usize> = (0..t.editsize.rows.len()).collect();
-        TableView {
-            table: &t.editsize,
-            order: &order,
-            selected: None,
-            focused: false,
-            sort: None,
-            frozen: 1,
-            focus_col: None,
-            cell_style: None,
-            list: 30,
+        let mut lines = Vec::new();
+        let w = inner.width as usize;
+        let edits = editsize_rows(a);
+        // Bucket label, pairs and the pooled rate: shortest form that fits.
+        for r in &edits {
+            let rate = pct_text(r.deception.rate());
+            let long = format!("{} {}", r.pairs, rate);
+            let label_w = w.saturating_sub(long.chars().count() + 1).max(4);
+            lines.push(Line::from(vec![
+                Span::styled(format!("{} ", fit_pad(&r.bucket, label_w)), th.accent),
+                Span::raw(fit(&long, w.saturating_sub(label_w + 1))),
+            ]));
         }
-        .render(f, inner, th, v.hits);
-        // Overall deception of every system (the bug-type table's `overall` row).
-        let rows_h = t.editsize.rows.len() as u16 + 2;
-        if let Some(overall) = bt.rows.iter().find(|r| r[0].text == "overall") {
-            if inner.height > rows_h {
-                let mut lines = vec![Line::styled("overall, per system", th.accent)];
-                for (c, key) in bt.keys.iter().enumerate().skip(3) {
-                    let st = if *key == sys_id { th.bar_alt } else { th.base };
-                    lines.push(Line::from(vec![
-                        Span::styled(format!("{key:<16}"), st),
-                        Span::raw(format!("{:>7}", overall[c].text)),
-                    ]));
-                }
-                let r = Rect::new(
-                    inner.x,
-                    inner.y + rows_h,
-                    inner.width,
-                    inner.height - rows_h,
-                );
-                f.render_widget(Paragraph::new(lines), r);
+        lines.push(Line::styled(
+            fit("pairs · dense-pooled deception", w),
+            th.dim,
+        ));
+        // Overall deception of every system (the bug-type rows' overall row).
+        if let Some(overall) = bt.last() {
+            lines.push(Line::styled(fit("overall, per system", w), th.accent));
+            let val_w = 6usize;
+            let name_w = w.saturating_sub(val_w + 1).max(3);
+            for (i, r) in overall.per_system.iter().enumerate() {
+                let st = if i == sys { th.bar_alt } else { th.base };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{} ", fit_pad(v.system_id(i), name_w)), st),
+                    Span::raw(format!("{:>val_w$}", pct_text(r.rate()))),
+                ]));
             }
         }
+        f.render_widget(Paragraph::new(lines), inner);
         // Gap histogram of the current system.
         let Some(s) = a.systems.get(sys) else { return };
         let g = &s.gap_summary;
-        let gaps_row = t.gaps.rows.iter().find(|r| r[0].text == sys_id);
-        let summary = gaps_row.map_or(String::new(), |r| {
-            format!(
-                "gap<0 {} · gap=0 {} · median {} · mean {}",
-                r[2].text, r[3].text, r[4].text, r[5].text
-            )
-        });
+        let summary = format!(
+            "gap<0 {} · gap=0 {} · median {:.4} · mean {:.4}",
+            pct_text(g.below_zero),
+            pct_text(g.zero),
+            g.median,
+            g.mean
+        );
         let title = Line::from(vec![
             Span::styled(format!(" Canonical − best distractor, {sys_id} "), th.title),
-            Span::styled(format!("({} queries) {summary} ", g.n), th.dim),
+            Span::styled(
+                {
+                    // Whole items only: drop the trailing ones that do not fit the border.
+                    let room = (bottom.width as usize).saturating_sub(sys_id.chars().count() + 34);
+                    let mut shown = format!("({} queries)", g.n);
+                    for item in summary.split(" · ") {
+                        if shown.chars().count() + item.chars().count() + 3 > room {
+                            break;
+                        }
+                        shown.push_str(if shown.ends_with(')') { " " } else { " · " });
+                        shown.push_str(item);
+                    }
+                    shown.push(' ');
+                    shown
+                },
+                th.dim,
+            ),
         ]);
         let bars: Vec<(String, u64)> = g
             .histogram

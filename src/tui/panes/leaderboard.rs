@@ -4,10 +4,12 @@
 
 use super::{message, step, Cx, Effect, Pane};
 use crate::report::leaderboard::metric_keys;
+use crate::report::leaderboard::Leaderboard;
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::forest::{self, ForestRow};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -122,6 +124,45 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
     lines
 }
 
+/// Position in `order` of the row of `system` (the one selection shared by every pane).
+fn selected_row(order: &[usize], lb: &Leaderboard, system: usize) -> Option<usize> {
+    order.iter().position(|&r| lb.rows[r].system == system)
+}
+
+/// The forest plot of exec@k: every system's bootstrap interval, in table order,
+/// † for systems not distinguishable from the leader. `None` until the bootstrap job is done.
+pub fn forest_rows(v: &View, k: usize, order: &[usize], selected: usize) -> Option<Vec<ForestRow>> {
+    let d = v.data?;
+    let (lb, _, _) = d.lb.as_ref()?;
+    let sig = d.sig.as_ref()?;
+    let key = format!("exec@{k}");
+    let ci = sig.cell_index(&key)?;
+    let tier = sig.tier(&key);
+    let best = lb
+        .rows
+        .iter()
+        .map(|r| sig.intervals[ci][r.system].mean)
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some(
+        order
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| {
+                let s = lb.rows[r].system;
+                let iv = &sig.intervals[ci][s];
+                ForestRow {
+                    label: lb.rows[r].id.clone(),
+                    mean: iv.mean,
+                    low: iv.low,
+                    high: iv.high,
+                    mark: tier.is_some_and(|t| t.tied[s]) && iv.mean < best,
+                    selected: i == selected,
+                }
+            })
+            .collect(),
+    )
+}
+
 impl LeaderboardPane {
     fn sort_on(&mut self, col: usize, t: &Table) {
         self.focus_col = col;
@@ -166,7 +207,12 @@ impl Pane for LeaderboardPane {
             | Action::Bottom
             | Action::ScrollUp
             | Action::ScrollDown => {
-                self.selected = step(self.selected, n, action, self.page.get());
+                let order = sorted_order(table, &self.sort);
+                let cur = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                self.selected = step(cur, n, action, self.page.get());
+                if let Some(&r) = order.get(self.selected) {
+                    cx.shared.system = lb.rows[r].system;
+                }
             }
             Action::Left | Action::Right => {
                 let col = if *action == Action::Left {
@@ -193,7 +239,13 @@ impl Pane for LeaderboardPane {
                 self.focus_col = *col;
                 self.sort.click(*col);
             }
-            Action::Click(Hit::Row { list: LIST, index }) => self.selected = *index,
+            Action::Click(Hit::Row { list: LIST, index }) => {
+                self.selected = *index;
+                let order = sorted_order(table, &self.sort);
+                if let Some(&r) = order.get(*index) {
+                    cx.shared.system = lb.rows[r].system;
+                }
+            }
             Action::Enter => {
                 let order = sorted_order(table, &self.sort);
                 if let Some(&r) = order.get(self.selected) {
@@ -233,11 +285,13 @@ impl Pane for LeaderboardPane {
         let inner = b.inner(top);
         f.render_widget(b, top);
         let order = sorted_order(&t, &self.sort);
+        let selected = selected_row(&order, lb, v.shared.system)
+            .unwrap_or(self.selected.min(order.len().saturating_sub(1)));
         self.page.set(inner.height.saturating_sub(1) as usize);
         TableView {
             table: &t,
             order: &order,
-            selected: Some(self.selected.min(order.len().saturating_sub(1))),
+            selected: Some(selected),
             focused: true,
             sort: Some(self.sort),
             frozen: 2,
@@ -247,7 +301,7 @@ impl Pane for LeaderboardPane {
         }
         .render(f, inner, th, v.hits);
         // Details of the selected system.
-        let Some(&r) = order.get(self.selected) else {
+        let Some(&r) = order.get(selected) else {
             return;
         };
         let row = &lb.rows[r];
@@ -285,17 +339,79 @@ impl Pane for LeaderboardPane {
             )),
         ];
         lines.extend(interval_lines(d, v, s));
-        lines.extend([
-            Line::from(Span::styled(
-                format!("Enter: browse {}'s queries", v.system_id(s)),
-                th.dim,
-            )),
-            Line::from(Span::styled(t.caption.clone(), th.dim)),
-        ]);
+        lines.push(Line::from(Span::styled(
+            format!("Enter: browse {}'s queries", v.system_id(s)),
+            th.dim,
+        )));
+        // The free space below the details holds the forest plot of the systems in view.
+        let plot = |k: usize| {
+            forest_rows(v, k, &order, selected)
+                .map(|rows| {
+                    forest::lines(&rows, bottom.width.saturating_sub(2) as usize, th, |r| {
+                        if r.mark {
+                            th.warn
+                        } else {
+                            th.base
+                        }
+                    })
+                })
+                .unwrap_or_default()
+        };
+        let mut forest = plot(v.k());
+        // Rows the details take once wrapped (the box is 2 columns narrower than the pane).
+        let inner_w = bottom.width.saturating_sub(2).max(1) as usize;
+        let wrapped = |l: &Line| l.width().div_ceil(inner_w).max(1) as u16;
+        let detail_h = (lines.iter().map(wrapped).sum::<u16>() + 2).min(bottom.height);
+        let forest_h = forest.len() as u16 + 2;
+        // The caption only where it fits whole (never cut off at the bottom of the box).
+        let caption = Line::from(Span::styled(t.caption.clone(), th.dim));
+        let room = bottom
+            .height
+            .saturating_sub(detail_h + if forest.is_empty() { 0 } else { forest_h });
+        let detail_h = if wrapped(&caption) < room {
+            lines.push(caption.clone());
+            detail_h + wrapped(&caption)
+        } else {
+            detail_h
+        };
+        // Room to spare: the other cutoffs' forests below the current one.
+        let mut used = detail_h + forest_h;
+        if !forest.is_empty() {
+            for &k in lb.ks.iter().filter(|&&k| k != v.k()) {
+                let more = plot(k);
+                if used + more.len() as u16 + 1 > bottom.height {
+                    break;
+                }
+                used += more.len() as u16 + 1;
+                forest.push(Line::styled(format!("exec@{k}"), th.title));
+                forest.extend(more);
+            }
+        }
+        let forest_h = forest.len() as u16 + 2;
+        let (detail_area, forest_area) =
+            if !forest.is_empty() && bottom.height >= detail_h + forest_h {
+                let [a, b] =
+                    Layout::vertical([Constraint::Length(detail_h), Constraint::Min(forest_h)])
+                        .areas(bottom);
+                (a, Some(b))
+            } else {
+                (bottom, None)
+            };
         let b = block(" Selected system ", false, th);
         f.render_widget(
             Paragraph::new(lines).block(b).wrap(Wrap { trim: true }),
-            bottom,
+            detail_area,
         );
+        if let Some(area) = forest_area {
+            let key = format!("exec@{}", v.k());
+            let title = Line::from(vec![
+                Span::styled(
+                    format!(" {key} (and other cutoffs below) with 95% bootstrap intervals "),
+                    th.title,
+                ),
+                Span::styled("(† not distinguishable from the leader) ", th.dim),
+            ]);
+            f.render_widget(Paragraph::new(forest).block(block(title, false, th)), area);
+        }
     }
 }

@@ -86,20 +86,19 @@ pub fn step(sel: usize, len: usize, action: &Action, page: usize) -> usize {
     }
 }
 
-/// A centred one-line message (waiting, empty states).
+/// A centred message (waiting, empty states), wrapped at word boundaries when it is wider than
+/// the pane rather than cut.
 pub fn message(f: &mut Frame, area: Rect, text: &str, style: ratatui::style::Style) {
-    use ratatui::widgets::Paragraph;
-    let y = area.y + area.height / 2;
-    let r = Rect::new(
-        area.x,
-        y.min(area.bottom().saturating_sub(1)),
-        area.width,
-        1,
-    );
+    use ratatui::widgets::{Paragraph, Wrap};
+    let w = area.width.max(1) as usize;
+    let lines = (text.chars().count().div_ceil(w) as u16 + 1).min(area.height.max(1));
+    let y = area.y + area.height.saturating_sub(lines) / 2;
+    let r = Rect::new(area.x, y, area.width, lines);
     f.render_widget(
         Paragraph::new(text.to_string())
             .style(style)
-            .alignment(ratatui::layout::Alignment::Center),
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(Wrap { trim: true }),
         r,
     );
 }

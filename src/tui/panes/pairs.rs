@@ -7,13 +7,14 @@
 //! show counts and Δ from the engine's per-query columns, with `…` for p and the interval.
 
 use super::{message, step, Cx, Pane};
-use crate::analysis::significance::Significance;
+use crate::analysis::significance::{PairTest, Significance};
 use crate::metrics::Metric;
 use crate::report::pairs::flipped;
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
 use crate::tui::frame::block;
 use crate::tui::view::View;
+use crate::tui::widgets::text::{fit, fit_pad, letter};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -49,6 +50,8 @@ pub fn counts(a: &[f64], b: &[f64]) -> PairResult {
         b_rate: b.iter().sum::<f64>() / n,
         delta: a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n,
         mcnemar_exact_p: None,
+        mcnemar_tie_averaged_p: None,
+        tie_orders_rejecting: None,
         bootstrap_ci_95: [f64::NAN, f64::NAN],
     }
 }
@@ -81,7 +84,7 @@ impl Default for PairsPane {
 }
 
 fn fmt_p(c: &PairCell) -> String {
-    match c.result.mcnemar_exact_p {
+    match c.result.p_value() {
         _ if !c.tested => "p …".to_string(),
         Some(p) if p < 0.001 => "p<.001".to_string(),
         Some(p) => format!("p={p:.3}"),
@@ -102,8 +105,8 @@ fn fmt_ci(c: &PairCell) -> String {
 pub struct Matrix {
     /// `cells[a][b]` compares system a (row) with b (column).
     pub cells: Vec<Vec<PairCell>>,
-    /// Per-query values are 0/1, so McNemar applies.
-    pub binary: bool,
+    /// The paired test behind the p-values.
+    pub test: PairTest,
     /// The significance it came from (`None`: counts only, bootstrap still running).
     pub sig: Option<(usize, usize, u64)>,
 }
@@ -133,7 +136,7 @@ impl PairsPane {
                 .collect();
             return Some(Matrix {
                 cells,
-                binary: sig.cells[ci].binary,
+                test: sig.cells[ci].test,
                 sig: Some((ci, sig.config.replicates, sig.config.seed)),
             });
         }
@@ -151,7 +154,11 @@ impl PairsPane {
             .collect();
         Some(Matrix {
             cells,
-            binary: metric.is_binary() && v.policy.is_deterministic(),
+            test: match (metric.is_binary(), v.policy.is_deterministic()) {
+                (false, _) => PairTest::BootstrapOnly,
+                (true, true) => PairTest::ExactMcNemar,
+                (true, false) => PairTest::TieAveragedMcNemar,
+            },
             sig: None,
         })
     }
@@ -177,7 +184,11 @@ impl Pane for PairsPane {
             | Action::ScrollUp
             | Action::ScrollDown
             | Action::PageUp
-            | Action::PageDown => self.row = step(self.row, n, action, n),
+            | Action::PageDown => {
+                // Rows follow the one selected system shared by every pane.
+                self.row = step(cx.shared.system, n, action, n);
+                cx.shared.system = self.row;
+            }
             Action::Left => self.col = self.col.saturating_sub(1),
             Action::Right => self.col = (self.col + 1).min(n.saturating_sub(1)),
             _ => return false,
@@ -198,50 +209,92 @@ impl Pane for PairsPane {
             return;
         }
         let metric = METRICS[self.metric].key(v.k());
+        // Labels: full names when they fit, else letters with a legend (never cut).
+        let longest = (0..n)
+            .map(|s| v.system_id(s).chars().count())
+            .max()
+            .unwrap_or(1);
+        let letters = longest > 14 || longest + 1 > (area.width as usize) / 4;
+        let label = |s: usize| -> String {
+            if letters {
+                letter(s)
+            } else {
+                v.system_id(s).to_string()
+            }
+        };
+        let label_w = (0..n).map(|s| label(s).chars().count()).max().unwrap_or(1);
+        let legend: Vec<String> = if letters {
+            let mut out = Vec::new();
+            let mut line = String::new();
+            let w = area.width.saturating_sub(2) as usize;
+            for s in 0..n {
+                let item = format!("{}={}  ", letter(s), v.system_id(s));
+                if !line.is_empty() && line.chars().count() + item.chars().count() > w {
+                    out.push(std::mem::take(&mut line));
+                }
+                line.push_str(&item);
+            }
+            out.push(line);
+            out
+        } else {
+            Vec::new()
+        };
+        let want = n as u16 * 2 + 3 + legend.len() as u16;
+        let top_h = want.min(area.height.saturating_sub(7)).max(5);
         let [top, bottom] =
-            Layout::vertical([Constraint::Length(n as u16 * 2 + 4), Constraint::Min(3)])
-                .areas(area);
+            Layout::vertical([Constraint::Length(top_h), Constraint::Min(3)]).areas(area);
         let blk = block(
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
-                Span::styled(format!("(ties: {}; m metric, K cutoff) ", v.policy), th.dim),
+                Span::styled(
+                    format!("(ties: {}; m metric, K cutoff, arrows move) ", v.policy),
+                    th.dim,
+                ),
             ]),
             true,
             th,
         );
         let inner = blk.inner(top);
         f.render_widget(blk, top);
-        let label_w = (0..n)
-            .map(|s| v.system_id(s).chars().count())
-            .max()
-            .unwrap_or(6)
-            .min(24);
         let avail = (inner.width as usize).saturating_sub(label_w + 1);
-        let cell_w = (avail / n.max(1)).clamp(7, 16);
-        let with_p = cell_w >= 14;
-        let name = |s: usize, w: usize| -> String {
-            let id = v.system_id(s);
-            let t: String = id.chars().take(w).collect();
-            format!("{t:<w$}")
-        };
-        let mut header = vec![Span::raw(" ".repeat(label_w + 1))];
-        for b in 0..n {
-            let id: String = v.system_id(b).chars().take(cell_w - 1).collect();
+        let cell_w = (avail / n.max(1)).clamp(8, 16);
+        let with_p = cell_w >= 8;
+        let vis_cols = (avail / cell_w).clamp(1, n);
+        let (sel_row, sel_col) = (v.shared.system.min(n - 1), self.col.min(n - 1));
+        let col_off = (sel_col + 1).saturating_sub(vis_cols).min(n - vis_cols);
+        let body_h = (inner.height as usize).saturating_sub(1 + legend.len());
+        let vis_rows = (body_h / 2).clamp(1, n);
+        let row_off = (sel_row + 1).saturating_sub(vis_rows).min(n - vis_rows);
+        let more_left = col_off > 0;
+        let more_right = col_off + vis_cols < n;
+        let mut header = vec![Span::raw(format!(
+            "{:<w$} ",
+            if more_left { "◀" } else { "" },
+            w = label_w
+        ))];
+        for b in col_off..col_off + vis_cols {
+            let id = fit(&label(b), cell_w - 1);
             header.push(Span::styled(format!("{id:>cell_w$}"), th.header));
         }
+        if more_right {
+            header.push(Span::styled("▶", th.dim));
+        }
         let mut lines = vec![Line::from(header)];
-        for (a, row) in cells.iter().enumerate() {
-            let mut spans = vec![Span::styled(format!("{} ", name(a, label_w)), th.accent)];
+        for (a, row) in cells.iter().enumerate().skip(row_off).take(vis_rows) {
+            let mut spans = vec![Span::styled(
+                format!("{} ", fit_pad(&label(a), label_w)),
+                th.accent,
+            )];
             let mut second = vec![Span::raw(" ".repeat(label_w + 1))];
-            for (b, c) in row.iter().enumerate() {
-                let sel = a == self.row && b == self.col;
+            for (b, c) in row.iter().enumerate().skip(col_off).take(vis_cols) {
+                let sel = a == sel_row && b == sel_col;
                 let (t1, t2, st) = if a == b {
                     ("·".to_string(), String::new(), th.dim)
                 } else {
                     (
                         format!("{:+.3}", c.result.delta),
                         if with_p { fmt_p(c) } else { String::new() },
-                        th.p_value(c.result.mcnemar_exact_p),
+                        th.p_value(c.result.p_value()),
                     )
                 };
                 let st = if sel { st.patch(th.selected) } else { st };
@@ -254,9 +307,12 @@ impl Pane for PairsPane {
             lines.push(Line::from(spans));
             lines.push(Line::from(second));
         }
+        for l in &legend {
+            lines.push(Line::styled(l.clone(), th.dim));
+        }
         f.render_widget(Paragraph::new(lines), inner);
         // Details of the selected pair.
-        let (a, b) = (self.row.min(n - 1), self.col.min(n - 1));
+        let (a, b) = (sel_row, sel_col);
         let c = &cells[a][b];
         let r = &c.result;
         let mut text = vec![
@@ -280,17 +336,23 @@ impl Pane for PairsPane {
             )),
         ];
         let test = match m.sig {
-            Some((_, reps, seed)) if m.binary => format!(
-                "exact McNemar on discordant queries; Δ interval: paired bootstrap, {reps} replicates, seed {seed}"
+            Some((_, reps, seed)) => format!(
+                "{}; Δ interval: paired bootstrap, {reps} replicates, seed {seed}",
+                m.test.describe()
             ),
-            Some(_) => "paired bootstrap only (McNemar needs 0/1 outcomes: row/pessimistic/optimistic ties)".to_string(),
-            None => format!("{} bootstrap running: counts only, p and interval …", v.spinner),
+            None => format!(
+                "{} bootstrap running: counts only, p and interval …",
+                v.spinner
+            ),
         };
-        if m.sig.is_some() && !m.binary && METRICS[self.metric] == Metric::Exec {
-            text.push(Line::styled(
-                "exec under expected ties is a fractional expectation per query: press t for a 0/1 policy.",
-                th.warn,
-            ));
+        if let (true, Some(share)) = (
+            m.test == PairTest::TieAveragedMcNemar && a != b,
+            r.tie_orders_rejecting,
+        ) {
+            text.push(Line::from(format!(
+                "p is averaged over tie orders; {:.0}% of tie orders give p ≤ 0.05",
+                share * 100.0
+            )));
         }
         text.push(Line::styled(
             format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),

@@ -3,6 +3,8 @@
 pub mod bar;
 pub mod code;
 pub mod diff;
+pub mod forest;
 pub mod histogram;
 pub mod ranking;
 pub mod table;
+pub mod text;
