@@ -654,10 +654,13 @@ def main():
     for line in sys.stdin.buffer:
         if not line.strip():
             continue
+        nonce = None
         try:
-            resp = h.handle(json.loads(line))
+            req = json.loads(line)
+            nonce = req.get("nonce")
+            resp = h.handle(req)
         except Exception as e:  # a malformed request: answer, never die
-            resp = {"error": "{}: {}".format(exc_name(e), e)}
+            resp = {"nonce": nonce, "error": "{}: {}".format(exc_name(e), e)}
         send(resp)
         if mode == "--once":
             break

@@ -481,13 +481,18 @@ def judge_one(test, res, planned):
         return "ERROR:Other", None
     if "code" in res:
         return "ERROR:" + exc_label(res["code"]), None
+    if not isinstance(planned, tuple):
+        return "FAIL:" + UNJUDGED, None
     kind, data, srcs = planned
     if kind == "syntax":
         return "FAIL:" + data, None
     results = res.get("units")
     if not isinstance(results, list) or len(results) != len(srcs):
-        raise ValueError("unit count mismatch")
-    vals = _unit_values(results)
+        return "FAIL:" + UNJUDGED, None  # the sandbox answered something else: never a pass
+    try:
+        vals = _unit_values(results)
+    except (ValueError, TypeError, IndexError):
+        return "FAIL:" + UNJUDGED, None
     if kind == "whole":
         k, v = vals[0]
         if k == "x":

@@ -186,7 +186,14 @@ impl Launcher {
                 ]);
                 // bwrap itself dies with execscope (spawned from the long-lived spawner thread,
                 // see `spawn`), and the sandbox with bwrap.
-                c.args(["--unshare-cgroup-try", "--new-session", "--die-with-parent"]);
+                // The harness is the pid namespace's init: a pair cannot signal it (not even
+                // `kill(-1)`), and no bwrap process shares its stdout inside the namespace.
+                c.args([
+                    "--unshare-cgroup-try",
+                    "--new-session",
+                    "--die-with-parent",
+                    "--as-pid-1",
+                ]);
                 if !self.root {
                     c.arg("--unshare-user");
                 }
@@ -247,6 +254,8 @@ impl Launcher {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
                 if netns {
                     if let Some((u, g)) = &userns {
+                        // execscope is non-dumpable, which makes /proc/self root-owned.
+                        libc::prctl(libc::PR_SET_DUMPABLE, 1 as libc::c_ulong);
                         enter_userns(u.as_bytes(), g.as_bytes())?;
                     }
                     enter_netns(mask_root, &root_dirs, &prefix)?;

@@ -106,8 +106,17 @@ impl Server {
         {
             return Err(Fail::Died);
         }
-        let reply = self.read_line(Instant::now() + timeout + BACKSTOP)?;
-        parse_reply(&reply, &nonce).map_err(Fail::Protocol)
+        // Lines that do not carry this request's nonce (forged by a pair that reached the pipe,
+        // or a stale reply after such a forgery) are skipped, never taken for the reply.
+        let deadline = Instant::now() + timeout + BACKSTOP;
+        loop {
+            let line = self.read_line(deadline)?;
+            match parse_reply(&line, &nonce) {
+                Err(Mismatch::Nonce) => continue,
+                Err(Mismatch::Bad(m)) => return Err(Fail::Protocol(m)),
+                Ok(r) => return Ok(r),
+            }
+        }
     }
 
     /// Kills the harness's whole process group and reaps it.
@@ -219,7 +228,12 @@ pub struct Reply {
     pub wall_ms: u64,
 }
 
-fn parse_reply(line: &str, nonce: &str) -> Result<Reply, String> {
+enum Mismatch {
+    Nonce,
+    Bad(String),
+}
+
+fn parse_reply(line: &str, nonce: &str) -> Result<Reply, Mismatch> {
     #[derive(serde::Deserialize)]
     struct Raw {
         nonce: String,
@@ -228,16 +242,22 @@ fn parse_reply(line: &str, nonce: &str) -> Result<Reply, String> {
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
         if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
-            return Err(format!(
+            if v.get("nonce").and_then(|n| n.as_str()) != Some(nonce) {
+                return Err(Mismatch::Nonce);
+            }
+            return Err(Mismatch::Bad(format!(
                 "harness rejected the request: {}",
                 super::outcome::escape_text(e, 200)
-            ));
+            )));
         }
     }
-    let r: Raw = serde_json::from_str(line)
-        .map_err(|e| format!("bad reply {}: {e}", super::outcome::escape_text(line, 200)))?;
+    let r: Raw = match serde_json::from_str(line) {
+        Ok(r) => r,
+        // Not a reply at all: text that reached the pipe from elsewhere.
+        Err(_) => return Err(Mismatch::Nonce),
+    };
     if r.nonce != nonce {
-        return Err("reply does not answer this request (nonce mismatch)".into());
+        return Err(Mismatch::Nonce);
     }
     Ok(Reply {
         results_json: r.results_json,
