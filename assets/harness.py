@@ -182,6 +182,8 @@ def exc_record(e):
         mod = type.__getattribute__(t, "__module__")
         if mod == "builtins" and getattr(builtins, tn, None) is t:
             name = tn
+        elif tn == "ExecscopeNegativeControl":  # build's oracle-health control (a fixed word)
+            name = tn
         elif isinstance(mod, str) and mod.split(".")[0] in STDLIB:
             if getattr(sys.modules.get(mod), tn, None) is t:
                 name = tn
