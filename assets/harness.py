@@ -5,17 +5,23 @@
 #
 # Protocol on stdin/stdout (one JSON object per line):
 #   harness -> host   {"ready": true, "python": "3.11.7", "uid": <uid or -1>}
-#   host -> harness   {"code": str, "tests": [str], "timeout": float, "mem": int}
-#   harness -> host   {"outcomes": [str], "observed": [str|null], "wall_ms": int}
+#   host -> harness   {"nonce": str, "code": str, "units": [[["e"|"s", src]]], "timeout": float,
+#                      "mem": int}
+#   harness -> host   {"nonce": str, "results_json": str, "wall_ms": int}
 # `--once` answers one request and exits (the naive runner); `--server` loops until EOF.
 #
+# This process and its children are the *untrusted* half of the oracle: they never see a test,
+# only the units execscope's judge (assets/judge.py) cut out of each test (e.g. the call `f(3)`
+# of `assert f(3) == 5`), and they return the units' values in a plain data encoding (or the
+# exception a unit raised). Nothing here decides an outcome, so nothing the code under test can
+# reach here (this file's functions, `json`, the report pipe, the nonce) can forge a pass.
+#
 # Each (code, tests) pair runs in a forked child: own process group, rlimits, fresh work dir,
-# unprivileged uid when the harness runs as root, stdio on /dev/null. The child streams one line
-# per test over a private pipe, tagged with a per-fork nonce and checked against its pid, so text
-# the code prints (or a process it forks) cannot pass for a result. A child that dies mid-suite
-# is replaced by a fresh one that resumes at the next test, so each test's outcome is its own.
+# unprivileged uid when the harness runs as root, stdio on /dev/null, no descriptor but its
+# report pipe. The child streams one line per test over that pipe, tagged with a per-fork nonce
+# and checked against its pid. A child that dies mid-suite is replaced by a fresh one that
+# resumes at the next test, so each test's result is its own.
 
-import ast
 import builtins
 import io
 import json
@@ -37,30 +43,81 @@ PRELOAD = (
     "abc contextlib io csv uuid urllib.parse time queue types weakref ctypes reprlib"
 ).split()
 
-OBS_NAME = "__execscope_observed__"
-OBS_MAX = 200
 SINK_MAX = 1 << 16
+LINE_MAX = 256 << 20
 
 
 def exc_name(e):
     return type(e).__name__
 
 
-class CappedSink:
-    """Stands in for sys.stdout/stderr of the code: keeps at most SINK_MAX chars, drops the rest."""
+class CappedBytes(io.RawIOBase):
+    """`sys.stdout.buffer` of the code: counts what it is given, keeps nothing."""
 
     def __init__(self):
         self.n = 0
 
+    def writable(self):
+        return True
+
+    def write(self, b):
+        n = len(memoryview(b))
+        self.n = min(SINK_MAX, self.n + n)
+        return n
+
+
+class CappedSink(io.TextIOBase):
+    """Stands in for sys.stdout/stderr of the code: the full text-stream interface (`encoding`,
+    `errors`, `writelines`, `buffer`, `isatty`, ...), keeping nothing of what is written, so a
+    completion that calls `doctest.testmod()` or reads `sys.stdout.encoding` behaves as under a
+    terminal-less interpreter and nothing it prints reaches execscope."""
+
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+        self._buffer = CappedBytes()
+
+    @property
+    def encoding(self):
+        return "utf-8"
+
+    @property
+    def errors(self):
+        return "strict"
+
+    @property
+    def newlines(self):
+        return None
+
+    @property
+    def buffer(self):
+        return self._buffer
+
+    @property
+    def line_buffering(self):
+        return False
+
+    def writable(self):
+        return True
+
     def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not " + type(s).__name__)
         self.n = min(SINK_MAX, self.n + len(s))
         return len(s)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
 
     def flush(self):
         pass
 
     def isatty(self):
         return False
+
+    def fileno(self):
+        raise io.UnsupportedOperation("fileno")
 
 
 class _Raises:
@@ -112,59 +169,183 @@ def pytest_shim():
     return m
 
 
-def safe_repr(v):
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+def exc_record(e):
+    """["x", name, builtin-mro-names, message]: the name only when the class *is* a builtin or a
+    stdlib exception (the judge further restricts it to a fixed vocabulary)."""
+    t = type(e)
+    name = "Other"
     try:
-        r = repr(v)
-    except BaseException as e:  # noqa: B902 - a hostile __repr__ may raise anything
-        return "<repr failed: {}>".format(exc_name(e))
-    return r[:OBS_MAX]
+        tn = type.__getattribute__(t, "__name__")
+        mod = type.__getattribute__(t, "__module__")
+        if mod == "builtins" and getattr(builtins, tn, None) is t:
+            name = tn
+        elif tn == "ExecscopeNegativeControl":  # build's oracle-health control (a fixed word)
+            name = tn
+        elif isinstance(mod, str) and mod.split(".")[0] in STDLIB:
+            if getattr(sys.modules.get(mod), tn, None) is t:
+                name = tn
+    except BaseException:
+        pass
+    mro = []
+    try:
+        for c in type.__getattribute__(t, "__mro__"):
+            if getattr(builtins, type.__getattribute__(c, "__name__"), None) is c:
+                mro.append(c.__name__)
+    except BaseException:
+        pass
+    msg = ""
+    try:
+        msg = BaseException.__str__(e)[:1000] if isinstance(e, BaseException) else ""
+    except BaseException:
+        pass
+    return ["x", name, mro, msg]
 
 
-def run_test(code_obj, code_err, test):
-    """One test in a fresh namespace: (outcome, observed)."""
+MAX_NODES = 1_000_000
+MAX_ITEMS = 100_000
+MAX_DEPTH = 200
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _opaque(v):
+    try:
+        n = type.__getattribute__(type(v), "__name__")
+    except BaseException:
+        n = "?"
+    return ["o", n if isinstance(n, str) else "?"]
+
+
+def _iter_types():
+    def gen():
+        yield 1
+
+    d = {1: 1}
+    ts = {
+        type(gen()), map, filter, zip, enumerate, reversed, type(iter([])), type(iter(())),
+        type(iter("")), type(iter(range(1))), type(iter(set())), type(iter(d)),
+        type(iter(d.values())), type(iter(d.items())), type(iter(b"")),
+    }
+    return frozenset(ts)
+
+
+ITER_TYPES = _iter_types()
+KEYS_T, VALUES_T, ITEMS_T = type({}.keys()), type({}.values()), type({}.items())
+
+
+def encode(v, budget, depth=0):
+    """A plain-data encoding of v: only builtin types survive, rebuilt through their base-type
+    methods (a subclass's overrides are never consulted); anything else is ["o", type name]."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_DEPTH:
+        raise _TooBig()
+    t = type(v)
+    if v is None or t is bool:
+        return v
+    if issubclass(t, str):
+        v = str.__str__(v)
+        if v.isascii():
+            return v
+        return ["u", v.encode("utf-8", "surrogatepass").hex()]
+    if issubclass(t, bool):
+        return bool(v)
+    if issubclass(t, int):
+        return ["i", format(int.__int__(v), "x")]
+    if issubclass(t, float):
+        return ["f", float.__repr__(float.__float__(v))]
+    if t is complex:
+        return ["c", float.__repr__(v.real), float.__repr__(v.imag)]
+    if issubclass(t, (bytes, bytearray)):
+        return ["b", bytes.hex(v) if issubclass(t, bytes) else bytearray.hex(v)]
+    d = depth + 1
+    if issubclass(t, list):
+        return ["l", [encode(x, budget, d) for x in list.copy(v)]]
+    if issubclass(t, tuple):
+        return ["t", [encode(x, budget, d) for x in tuple.__getitem__(v, slice(None))]]
+    if issubclass(t, frozenset):
+        return ["F", [encode(x, budget, d) for x in frozenset.copy(v)]]
+    if issubclass(t, set):
+        return ["s", [encode(x, budget, d) for x in set.copy(v)]]
+    if issubclass(t, dict):
+        c = dict.copy(v)
+        return ["d", [["p", [encode(k, budget, d), encode(x, budget, d)]] for k, x in dict.items(c)]]
+    if t is range:
+        return ["r", format(v.start, "x"), format(v.stop, "x"), format(v.step, "x")]
+    if t is KEYS_T:
+        return ["K", [encode(x, budget, d) for x in list(v)]]
+    if t is VALUES_T:
+        return ["V", [encode(x, budget, d) for x in list(v)]]
+    if t is ITEMS_T:
+        return ["I", [["p", [encode(k, budget, d), encode(x, budget, d)]] for k, x in list(v)]]
+    frac = sys.modules.get("fractions")
+    if frac is not None and t is getattr(frac, "Fraction", None):
+        return ["q", format(v.numerator, "x"), format(v.denominator, "x")]
+    dec = sys.modules.get("decimal")
+    if dec is not None and t is getattr(dec, "Decimal", None):
+        return ["D", str(v)]
+    if t in ITER_TYPES:
+        items = []
+        for x in v:
+            if len(items) >= MAX_ITEMS:
+                raise _TooBig()
+            items.append(encode(x, budget, d))
+        return ["g", items]
+    return _opaque(v)
+
+
+def value_record(v):
+    try:
+        return ["v", encode(v, [MAX_NODES])]
+    except BaseException:
+        return ["v", _opaque(v)]
+
+
+def run_test(code_obj, code_err, units):
+    """One test in a fresh namespace: the code, then each unit the judge asked for.
+    Returns {"code": name} or {"units": [record]}; never a verdict."""
     if code_err is not None:
-        return "ERROR:" + code_err, None
+        return {"code": code_err}
     ns = {}
     try:
         exec(code_obj, ns)
     except BaseException as e:
-        return "ERROR:" + exc_name(e), None
-    try:
-        tree = ast.parse(test)
-    except BaseException as e:
-        return "FAIL:" + exc_name(e), None
-    observed = None
-    try:
-        if len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert):
-            node = tree.body[0]
-            target = node.test.left if isinstance(node.test, ast.Compare) else node.test
-            value = eval(compile(ast.Expression(target), "<test>", "eval"), ns)
-            observed = safe_repr(value)
-            ns[OBS_NAME] = value
-            name = ast.copy_location(ast.Name(id=OBS_NAME, ctx=ast.Load()), target)
-            if isinstance(node.test, ast.Compare):
-                node.test.left = name
+        return {"code": exc_record(e)[1]}
+    out = []
+    for kind, src in units:
+        try:
+            if kind == "e":
+                value = eval(compile(src, "<test>", "eval"), ns)
             else:
-                node.test = name
-            exec(compile(ast.fix_missing_locations(tree), "<test>", "exec"), ns)
-        else:
-            exec(compile(tree, "<test>", "exec"), ns)
-    except AssertionError:
-        return "FAIL", observed
-    except BaseException as e:
-        return "FAIL:" + exc_name(e), observed
-    return "pass", observed
+                exec(compile(src, "<test>", "exec"), ns)
+                value = None
+        except BaseException as e:
+            out.append(exc_record(e))
+            continue
+        out.append(value_record(value))
+    return {"units": out}
 
 
-def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, readcap, workdir):
+def child_main(wfd, nonce, code, units, start, timeout, mem, uid, readcap, workdir):
     mypid = os.getpid()
     prefix = (nonce + " ").encode()
 
-    def report(i, outcome, observed):
-        if os.getpid() != mypid:  # a process the code forked never reports
-            os._exit(0)
-        line = prefix + json.dumps([i, outcome, observed]).encode() + b"\n"
-        os.write(wfd, line)
+    dumps, write, getpid, exit_ = json.dumps, os.write, os.getpid, os._exit
+
+    def report(i, result):
+        # Bound before the code runs, so replacing json.dumps or os.write costs nothing but the
+        # pair's own results (a lie here can only misstate values: the judge decides).
+        if getpid() != mypid:  # a process the code forked never reports
+            exit_(0)
+        try:
+            line = prefix + dumps([i, result]).encode() + b"\n"
+        except BaseException:
+            line = prefix + dumps([i, {"units": [["v", ["o", "?"]]] * len(units[i])}]).encode() + b"\n"
+        write(wfd, line)
 
     try:
         import ctypes
@@ -201,10 +382,9 @@ def child_main(wfd, nonce, code, tests, start, timeout, mem, uid, readcap, workd
     try:
         code_obj = compile(code, "<code>", "exec")
     except BaseException as e:
-        code_err = exc_name(e)
-    for i in range(start, len(tests)):
-        outcome, observed = run_test(code_obj, code_err, tests[i])
-        report(i, outcome, observed)
+        code_err = exc_record(e)[1]
+    for i in range(start, len(units)):
+        report(i, run_test(code_obj, code_err, units[i]))
 
 
 def drop_privileges(uid, readcap):
@@ -260,6 +440,27 @@ def uid_mode(uid):
     return None
 
 
+def children_of(ppid):
+    """Pids whose parent is `ppid` (from /proc)."""
+    out = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for n in names:
+        if not n.isdigit():
+            continue
+        try:
+            with open("/proc/" + n + "/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            if int(fields[1]) == ppid:
+                out.append(int(n))
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
 class Harness:
     def __init__(self, uid, tmp, readcap):
         self.uid = uid
@@ -274,7 +475,8 @@ class Harness:
 
     def sweep(self, pgid):
         """Kill the child's group and, when a sandbox uid is in use, every process of that uid
-        (grandchildren that left the group), then reap whatever was reparented to us."""
+        (grandchildren that left the group); then every process reparented to us (we are a
+        child subreaper, so a double-forked daemon that left the group ends up here), and reap."""
         try:
             os.killpg(pgid, signal.SIGKILL)
         except OSError:
@@ -289,17 +491,29 @@ class Harness:
                 finally:
                     os._exit(0)
             os.waitpid(pid, 0)
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
+        me = os.getpid()
+        for _ in range(50):
+            orphans = children_of(me)
+            for pid in orphans:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            while True:
+                try:
+                    pid, _ = os.waitpid(-1, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if pid == 0:
+                    break
+            if not orphans:
                 break
 
-    def run_child(self, code, tests, start, deadline, timeout, mem, outcomes, observed):
+
+    def run_child(self, code, units, start, deadline, timeout, mem, results):
         """Run tests[start:] in one child; returns (next unreported index, status) where status
-        is "done", "timeout", or the crash outcome of the test that was running."""
+        is "done", "timeout", or the crash outcome of the test that was running. The child's
+        lines only carry values (see run_test); the verdict is the judge's."""
         r, w = os.pipe()
         nonce = secrets.token_hex(16)
         workdir = tempfile.mkdtemp(prefix="pair-", dir=self.tmp)
@@ -309,7 +523,8 @@ class Harness:
         if pid == 0:
             try:
                 os.close(r)
-                child_main(w, nonce, code, tests, start, timeout, mem, self.uid, self.readcap, workdir)
+                close_fds_except(w)
+                child_main(w, nonce, code, units, start, timeout, mem, self.uid, self.readcap, workdir)
             finally:
                 os._exit(0)
         os.close(w)
@@ -318,7 +533,7 @@ class Harness:
         except OSError:
             pass
         prefix = (nonce + " ").encode()
-        nxt, buf, timed_out = start, b"", False
+        nxt, buf, timed_out, flooded = start, b"", False, False
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -327,7 +542,7 @@ class Harness:
             ready, _, _ = select.select([r], [], [], left)
             if not ready:
                 continue
-            chunk = os.read(r, 65536)
+            chunk = os.read(r, 1 << 20)
             if not chunk:
                 break
             buf += chunk
@@ -336,13 +551,15 @@ class Harness:
                 if not line.startswith(prefix):
                     continue
                 try:
-                    i, out, obs = json.loads(line[len(prefix):])
+                    i, res = json.loads(line[len(prefix):])
                 except ValueError:
                     continue
-                if i == nxt and isinstance(out, str):
-                    outcomes[i] = out
-                    observed[i] = obs if isinstance(obs, str) else None
+                if i == nxt and isinstance(res, dict):
+                    results[i] = res
                     nxt += 1
+            if len(buf) > LINE_MAX:
+                flooded = True
+                break
         os.close(r)
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -355,8 +572,10 @@ class Harness:
             pass
         self.sweep(pid)
         shutil.rmtree(workdir, ignore_errors=True)
-        if nxt >= len(tests):
+        if nxt >= len(units):
             return nxt, "done"
+        if flooded:
+            return nxt, "ERROR:OutputLimit"
         if timed_out:
             return nxt, "timeout"
         if os.WIFSIGNALED(status):
@@ -370,23 +589,37 @@ class Harness:
 
     def handle(self, req):
         t0 = time.monotonic()
-        code, tests = req["code"], req["tests"]
+        code, units = req["code"], req["units"]
         timeout, mem = float(req["timeout"]), int(req["mem"])
-        n = len(tests)
-        outcomes, observed = [None] * n, [None] * n
+        n = len(units)
+        results = [None] * n
         deadline = t0 + timeout
         start = 0
         while start < n:
             if time.monotonic() >= deadline:
                 break
-            nxt, status = self.run_child(code, tests, start, deadline, timeout, mem, outcomes, observed)
+            nxt, status = self.run_child(code, units, start, deadline, timeout, mem, results)
             if status in ("done", "timeout"):
                 break
-            outcomes[nxt] = status
+            results[nxt] = {"status": status}
             start = nxt + 1
-        outcomes = [o if o is not None else "TIMEOUT" for o in outcomes]
+        results = [r if r is not None else {"status": "TIMEOUT"} for r in results]
         wall_ms = int((time.monotonic() - t0) * 1000)
-        return {"outcomes": outcomes, "observed": observed, "wall_ms": wall_ms}
+        return {"nonce": req.get("nonce"), "results_json": json.dumps(results), "wall_ms": wall_ms}
+
+
+def close_fds_except(keep):
+    """Closes every descriptor above 2 but `keep` (nothing the harness holds reaches a pair)."""
+    try:
+        fds = [int(f) for f in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = range(3, 1024)
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def main():
@@ -395,6 +628,15 @@ def main():
     try:  # the harness source arrived as an inherited fd: the code must not get it
         os.close(int(cfg.get("close_fd", -1)))
     except OSError:
+        pass
+    close_fds_except(-1)  # nothing inherited beyond stdin/stdout/stderr
+    try:
+        import ctypes
+
+        # PR_SET_DUMPABLE 0: a pair (same uid when execscope is not root) can neither ptrace the
+        # harness nor open its descriptors through /proc/<ppid>/fd.
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+    except BaseException:
         pass
     for name in PRELOAD if mode == "--server" else ():  # a server's children start warm
         try:
@@ -414,10 +656,13 @@ def main():
     for line in sys.stdin.buffer:
         if not line.strip():
             continue
+        nonce = None
         try:
-            resp = h.handle(json.loads(line))
+            req = json.loads(line)
+            nonce = req.get("nonce")
+            resp = h.handle(req)
         except Exception as e:  # a malformed request: answer, never die
-            resp = {"error": "{}: {}".format(exc_name(e), e)}
+            resp = {"nonce": nonce, "error": "{}: {}".format(exc_name(e), e)}
         send(resp)
         if mode == "--once":
             break

@@ -222,7 +222,7 @@ fn naive_runner_agrees_with_pool() {
 fn runner_string_names_contract_and_python() {
     let s = oracle().runner_string();
     assert!(s.starts_with("execscope-oracle/"), "{s}");
-    assert!(s.contains("contract/1") && s.contains("python 3."), "{s}");
+    assert!(s.contains("contract/2") && s.contains("python 3."), "{s}");
 }
 
 /// Every explicitly requested level either works (and says so) or is refused as unavailable,

@@ -7,6 +7,7 @@
 //! same embedded harness (`assets/harness.py`), so they give the same outcomes.
 
 pub mod cache;
+mod judge;
 pub mod lazy;
 pub mod outcome;
 mod sandbox;
@@ -18,6 +19,7 @@ pub use cache::{
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 pub use server::HARNESS_KILLED;
 
+use judge::Judge;
 use sandbox::Launcher;
 use server::Server;
 use std::path::PathBuf;
@@ -29,7 +31,18 @@ use std::time::{Duration, Instant};
 const HARNESS: &str = include_str!("../../assets/harness.py");
 
 /// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
-pub const CONTRACT: u32 = 1;
+/// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.
+pub const CONTRACT: u32 = 2;
+
+/// Why `Auto` refuses every level below bubblewrap when execscope is not root.
+const WEAK_REFUSED: &str = "no adequate sandbox for untrusted code here: pairs would run as your \
+    own user, able to signal and read your processes and write your files. Install bubblewrap \
+    (e.g. `apt install bubblewrap`; it needs unprivileged user namespaces, which most kernels \
+    allow), or accept the weaker level explicitly with `--isolation netns|rlimits` or \
+    EXECSCOPE_ISOLATION=netns|rlimits (see docs/threat-model.md)";
+
+/// Longest `observed` repr kept (characters).
+const OBSERVED_MAX: usize = 200;
 
 /// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,13 +142,29 @@ pub struct Oracle {
     readcap: bool,
     naive_seq: AtomicU32,
     uid_base: u32,
+    /// Idle judges (trusted processes that plan tests and decide outcomes).
+    judges: Mutex<Vec<Judge>>,
 }
 
 impl Oracle {
     /// Resolves the interpreter, writes the harness to a private temp dir and selects the
     /// isolation level, checking by a probe run that it really works (and, above `Rlimits`, that
     /// a pair cannot reach a listener on the host's loopback).
-    pub fn new(cfg: OracleConfig) -> Result<Oracle, OracleError> {
+    pub fn new(mut cfg: OracleConfig) -> Result<Oracle, OracleError> {
+        if cfg.isolation == IsolationChoice::Auto {
+            if let Ok(s) = std::env::var("EXECSCOPE_ISOLATION") {
+                cfg.isolation = s.parse().map_err(|e| OracleError::Unavailable {
+                    level: IsolationLevel::Rlimits,
+                    reason: format!("EXECSCOPE_ISOLATION: {e}"),
+                })?;
+            }
+        }
+        // Neither a pair nor anything else of the same uid may ptrace execscope or read its
+        // memory, environment or descriptors through /proc.
+        // SAFETY: prctl with constant arguments.
+        unsafe {
+            libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
+        }
         let python = sandbox::python()?;
         let dir = tempfile::Builder::new()
             .prefix("execscope-oracle-")
@@ -175,6 +204,18 @@ impl Oracle {
             let attempt = Launcher::new(level, python.clone(), handle, &work)
                 .and_then(|l| probe(&l, &cfg, base).map(|s| (l, s)));
             match attempt {
+                Ok((_, server))
+                    if cfg.isolation == IsolationChoice::Auto
+                        && !server.drops_uid
+                        && level != IsolationLevel::Bubblewrap =>
+                {
+                    // Same uid as execscope and no pid namespace: a pair could signal, read and
+                    // write everything the user can. Not chosen silently.
+                    last = Some(OracleError::Unavailable {
+                        level,
+                        reason: WEAK_REFUSED.into(),
+                    });
+                }
                 Ok((launcher, server)) => {
                     let workers = cfg.workers.clamp(1, (UID_BLOCK / 2) as usize);
                     let mut slots: Vec<Mutex<Option<Server>>> =
@@ -198,6 +239,7 @@ impl Oracle {
                         readcap,
                         naive_seq: AtomicU32::new(0),
                         uid_base: base,
+                        judges: Mutex::new(Vec::new()),
                     });
                 }
                 Err(e) => last = Some(e),
@@ -233,8 +275,10 @@ impl Oracle {
     pub fn runner_string(&self) -> String {
         format!(
             "execscope-oracle/{} contract/{CONTRACT} (python {} -I, fresh process per (code, \
-             tests) pair, fresh namespace per test: code exec'd then assert evaluated; suite \
-             wall {}s with process-group kill; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT)",
+             tests) pair, fresh namespace per test: code exec'd, then the test's calls evaluated \
+             in the sandbox and the assertion judged by a separate process on their plain values; \
+             suite wall {}s with process-group kill; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|\
+             TIMEOUT, <Exc> a builtin or stdlib exception name, else Other)",
             crate::version(),
             self.python_version,
             self.cfg.timeout.as_secs_f64()
@@ -267,6 +311,7 @@ impl Oracle {
         code: &str,
         tests: &[String],
     ) -> Result<SuiteResult, OracleError> {
+        let units = self.plan(code, tests)?;
         let mut guard = self.slots[slot].lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
             *guard = Some(Server::spawn(
@@ -277,45 +322,95 @@ impl Oracle {
         }
         let server = guard.as_mut().expect("just set");
         let start = Instant::now();
-        let level = self.isolation();
-        match server.request(code, tests, self.cfg.timeout, self.cfg.mem_bytes, level) {
-            Ok(r) => Ok(r),
-            Err(fail) => {
-                // The server is dead or wedged: replace it on next use.
-                server.kill();
-                *guard = None;
-                match fail {
-                    server::Fail::Protocol(m) => Err(OracleError::Protocol(m)),
-                    f => Ok(server::failed_result(
-                        tests.len(),
-                        &f,
-                        level,
-                        start.elapsed(),
-                    )),
-                }
-            }
+        let reply = server.request(code, &units, self.cfg.timeout, self.cfg.mem_bytes);
+        if reply.is_err() {
+            // The server is dead or wedged: replace it on next use.
+            server.kill();
+            *guard = None;
         }
+        drop(guard);
+        self.conclude(code, tests, reply, start)
+    }
+
+    /// The sandbox's reply turned into a result by a judge (or, when the harness died or stopped
+    /// answering, the outcome that says so for every test).
+    fn conclude(
+        &self,
+        code: &str,
+        tests: &[String],
+        reply: Result<server::Reply, server::Fail>,
+        start: Instant,
+    ) -> Result<SuiteResult, OracleError> {
+        let level = self.isolation();
+        let reply = match reply {
+            Ok(r) => r,
+            Err(server::Fail::Protocol(m)) => return Err(OracleError::Protocol(m)),
+            Err(f) => {
+                return Ok(server::failed_result(
+                    tests.len(),
+                    &f,
+                    level,
+                    start.elapsed(),
+                ))
+            }
+        };
+        let (outcomes, observed) =
+            self.with_judge(|j| j.judge(code, tests, &reply.results_json))?;
+        let outcomes = outcomes
+            .iter()
+            .map(|s| s.parse::<Outcome>().map_err(OracleError::Protocol))
+            .collect::<Result<Vec<_>, _>>()?;
+        let observed = observed
+            .into_iter()
+            .map(|o| o.map(|s| outcome::escape_text(&s, OBSERVED_MAX)))
+            .collect();
+        Ok(SuiteResult {
+            outcomes,
+            observed,
+            isolation: level,
+            wall_ms: reply.wall_ms,
+        })
+    }
+
+    /// Runs `f` on an idle judge (started on demand); a judge that failed is discarded.
+    fn with_judge<T>(
+        &self,
+        f: impl FnOnce(&mut Judge) -> Result<T, OracleError>,
+    ) -> Result<T, OracleError> {
+        let idle = self.judges.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut judge = match idle {
+            Some(j) => j,
+            None => Judge::spawn(&self.launcher.python.exe)?,
+        };
+        let r = f(&mut judge);
+        if r.is_ok() {
+            self.judges
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(judge);
+        }
+        r
+    }
+
+    /// Per test, the units the sandbox must evaluate (they depend on the names the code binds,
+    /// so a judge plans every pair; it caches plans by test and bound names).
+    fn plan(&self, code: &str, tests: &[String]) -> Result<Vec<serde_json::Value>, OracleError> {
+        if tests.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.with_judge(|j| j.plan(code, tests))
     }
 
     /// The baseline: a fresh interpreter (inside the same sandbox) for this one pair.
     pub fn run_naive(&self, code: &str, tests: &[String]) -> Result<SuiteResult, OracleError> {
         let seq = self.naive_seq.fetch_add(1, Ordering::Relaxed);
         let uid = self.uid_base + UID_BLOCK / 2 + seq % (UID_BLOCK / 2);
+        let units = self.plan(code, tests)?;
         let start = Instant::now();
-        let level = self.isolation();
         let mut server = Server::spawn(&self.launcher, "--once", uid)?;
-        let res = server.request(code, tests, self.cfg.timeout, self.cfg.mem_bytes, level);
+        let reply = server.request(code, &units, self.cfg.timeout, self.cfg.mem_bytes);
         server.finish(Duration::from_secs(2));
-        match res {
-            Ok(r) => Ok(r),
-            Err(server::Fail::Protocol(m)) => Err(OracleError::Protocol(m)),
-            Err(f) => Ok(server::failed_result(
-                tests.len(),
-                &f,
-                level,
-                start.elapsed(),
-            )),
-        }
+        self.conclude(code, tests, reply, start)
     }
 
     /// Runs many pairs over all workers; results in input order. `progress` gets the number of
@@ -395,15 +490,26 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         "assert 1 + 1 == 2".to_string(),
         "assert net() == 1".to_string(),
     ];
-    let r = server
+    let units = [serde_json::json!([]), serde_json::json!([["e", "net()"]])];
+    let reply = server
         .request(
             &code,
-            &tests,
+            &units,
             cfg.timeout.max(Duration::from_secs(3)),
             cfg.mem_bytes,
-            level,
         )
         .map_err(|f| unavailable(format!("probe run failed: {f:?}")))?;
+    let mut judge = Judge::spawn(&launcher.python.exe)?;
+    let (outcomes, _) = judge.judge(&code, &tests, &reply.results_json)?;
+    let r = SuiteResult {
+        outcomes: outcomes
+            .iter()
+            .map(|s| s.parse::<Outcome>().map_err(OracleError::Protocol))
+            .collect::<Result<Vec<_>, _>>()?,
+        observed: Vec::new(),
+        isolation: level,
+        wall_ms: reply.wall_ms,
+    };
     if !r.outcomes[0].is_pass() {
         return Err(unavailable(format!("probe test gave {}", r.outcomes[0])));
     }

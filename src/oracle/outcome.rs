@@ -51,9 +51,9 @@ impl FromStr for Outcome {
             "FAIL" => Outcome::Fail,
             "TIMEOUT" => Outcome::Timeout,
             _ => {
-                if let Some(e) = s.strip_prefix("FAIL:") {
+                if let Some(e) = s.strip_prefix("FAIL:").filter(|e| is_exc_name(e)) {
                     Outcome::FailExc(e.to_string())
-                } else if let Some(e) = s.strip_prefix("ERROR:") {
+                } else if let Some(e) = s.strip_prefix("ERROR:").filter(|e| is_exc_name(e)) {
                     Outcome::Error(e.to_string())
                 } else {
                     return Err(format!("unknown test outcome {s:?}"));
@@ -61,6 +61,34 @@ impl FromStr for Outcome {
             }
         })
     }
+}
+
+/// Whether `s` can be the name in `FAIL:<name>` / `ERROR:<name>`: an identifier of at most 64
+/// ASCII characters. (The judge only ever produces names of a fixed vocabulary: builtin and
+/// common-stdlib exception names, signal names, `Other`, `Unjudged`, `ProcessExit`,
+/// `OracleKilled`, `OutputLimit`; this check keeps any other text out of outcome strings.)
+pub fn is_exc_name(s: &str) -> bool {
+    let mut c = s.chars();
+    matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
+        && s.len() <= 64
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// Text that came from a snippet (an `observed` repr, a message) made safe to show: control and
+/// invisible formatting characters (bidi overrides, zero-width) escaped as `\u{..}`, at most
+/// `max_chars` characters kept.
+pub fn escape_text(s: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for ch in s.chars().take(max_chars) {
+        let invisible =
+            matches!(ch as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF);
+        if ch.is_control() || invisible {
+            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 impl Serialize for Outcome {
@@ -135,5 +163,26 @@ mod tests {
             assert_eq!(o.to_string(), s);
         }
         assert!("nope".parse::<Outcome>().is_err());
+        // A name is an identifier, never free text.
+        for bad in [
+            "FAIL:",
+            "FAIL:LEAK=secret",
+            "ERROR:a b",
+            "FAIL:\u{1b}[31m",
+            "FAIL:1x",
+        ] {
+            assert!(bad.parse::<Outcome>().is_err(), "{bad:?}");
+        }
+        assert!(format!("FAIL:{}", "A".repeat(65))
+            .parse::<Outcome>()
+            .is_err());
+    }
+
+    #[test]
+    fn escape_text_neutralises_terminal_and_bidi() {
+        assert_eq!(escape_text("a\u{1b}[2Jb", 200), "a\\u{1b}[2Jb");
+        assert_eq!(escape_text("x\u{202e}y\n", 200), "x\\u{202e}y\\u{a}");
+        assert_eq!(escape_text("abcdef", 3), "abc");
+        assert_eq!(escape_text("héllo", 200), "héllo");
     }
 }

@@ -156,18 +156,27 @@ impl Launcher {
         let mut cmd = match self.level {
             IsolationLevel::Bubblewrap => {
                 let mut c = Command::new(self.bwrap.as_ref().expect("checked in new"));
-                c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
-                c.args(["--perms", "1777", "--tmpfs", "/tmp"]);
-                if Path::new("/root").is_dir() {
-                    c.args(["--tmpfs", "/root"]);
-                    if let Some(dirs) = dirs_under_root(&self.python.prefix) {
-                        // bwrap would create the parents 0700: make them traversable.
-                        for d in &dirs[..dirs.len().saturating_sub(1)] {
-                            c.args(["--perms", "0755", "--dir"]).arg(d);
-                        }
-                        c.arg("--ro-bind").arg(&self.python.prefix);
-                        c.arg(&self.python.prefix);
+                // A read-only view of the system directories and the interpreter only: the
+                // user's files, the task files (the answer key), the output dir and the cache
+                // are not in the sandbox at all.
+                for d in SYSTEM_DIRS {
+                    c.args(["--ro-bind-try", d, d]);
+                }
+                c.args(["--dev", "/dev", "--proc", "/proc"]);
+                // Scratch space is RAM: capped.
+                c.args(["--perms", "1777", "--size", TMPFS_BYTES, "--tmpfs", "/tmp"]);
+                if !SYSTEM_DIRS
+                    .iter()
+                    .any(|d| self.python.prefix.starts_with(d))
+                {
+                    // bwrap would create the parents 0700: make them traversable.
+                    let mut parents: Vec<&Path> = self.python.prefix.ancestors().skip(1).collect();
+                    parents.reverse();
+                    for d in parents.iter().filter(|d| d.parent().is_some()) {
+                        c.args(["--perms", "0755", "--dir"]).arg(d);
                     }
+                    c.arg("--ro-bind").arg(&self.python.prefix);
+                    c.arg(&self.python.prefix);
                 }
                 c.args([
                     "--unshare-net",
@@ -175,9 +184,16 @@ impl Launcher {
                     "--unshare-ipc",
                     "--unshare-uts",
                 ]);
-                // No --die-with-parent: its parent-death signal fires when the *thread* that spawned
-                // bwrap exits, not the process. The harness exits on stdin EOF instead.
-                c.args(["--unshare-cgroup-try", "--new-session"]);
+                // bwrap itself dies with execscope (spawned from the long-lived spawner thread,
+                // see `spawn`), and the sandbox with bwrap.
+                // The harness is the pid namespace's init: a pair cannot signal it (not even
+                // `kill(-1)`), and no bwrap process shares its stdout inside the namespace.
+                c.args([
+                    "--unshare-cgroup-try",
+                    "--new-session",
+                    "--die-with-parent",
+                    "--as-pid-1",
+                ]);
                 if !self.root {
                     c.arg("--unshare-user");
                 }
@@ -196,8 +212,7 @@ impl Launcher {
             .env("PATH", "/usr/bin:/bin")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .process_group(0);
+            .stderr(Stdio::null());
         let fd = self.harness.as_raw_fd();
         let netns = self.level == IsolationLevel::Netns;
         let root_dirs: Vec<CString> = if Path::new("/root").is_dir() {
@@ -210,6 +225,15 @@ impl Launcher {
             Vec::new()
         };
         let mask_root = Path::new("/root").is_dir();
+        // Not root: a user namespace first (mapping our own ids), which grants the mount and
+        // network namespaces to an ordinary user where the kernel allows it.
+        let userns = if self.root {
+            None
+        } else {
+            // SAFETY: getuid/getgid have no preconditions.
+            let (u, g) = unsafe { (libc::getuid(), libc::getgid()) };
+            Some((format!("{u} {u} 1\n"), format!("{g} {g} 1\n")))
+        };
         let prefix = cstr(&self.python.prefix);
         // SAFETY: the closure only makes raw syscalls on data prepared before the fork.
         unsafe {
@@ -221,7 +245,19 @@ impl Launcher {
                 } else if libc::dup2(fd, 3) != 3 {
                     return Err(std::io::Error::last_os_error());
                 }
+                // Nothing the shell that started execscope left open reaches the harness (or
+                // bwrap, which would pass it on), and no controlling terminal: a new session.
+                close_fds_from(4);
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
                 if netns {
+                    if let Some((u, g)) = &userns {
+                        // execscope is non-dumpable, which makes /proc/self root-owned.
+                        libc::prctl(libc::PR_SET_DUMPABLE, 1 as libc::c_ulong);
+                        enter_userns(u.as_bytes(), g.as_bytes())?;
+                    }
                     enter_netns(mask_root, &root_dirs, &prefix)?;
                 }
                 Ok(())
@@ -229,6 +265,97 @@ impl Launcher {
         }
         cmd
     }
+}
+
+/// Read-only inside bubblewrap: everything a Python installation and its stdlib may need.
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+];
+
+/// Size cap of the sandbox's `/tmp` (a tmpfs, i.e. RAM) under bubblewrap.
+pub const TMPFS_BYTES: &str = "268435456";
+
+/// Spawns `cmd` from one long-lived thread, so that a parent-death signal set in `pre_exec`
+/// (`PR_SET_PDEATHSIG`, which fires when the spawning *thread* exits) fires only when execscope
+/// itself exits: harness, bwrap and judge processes die with execscope.
+pub(crate) fn spawn(mut cmd: Command) -> std::io::Result<std::process::Child> {
+    use std::sync::mpsc;
+    type Job = (Command, mpsc::Sender<std::io::Result<std::process::Child>>);
+    static SPAWNER: OnceLock<std::sync::Mutex<mpsc::Sender<Job>>> = OnceLock::new();
+    let tx = SPAWNER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let started = std::thread::Builder::new()
+            .name("execscope-spawner".into())
+            .spawn(move || {
+                for (mut cmd, reply) in rx {
+                    let _ = reply.send(cmd.spawn());
+                }
+            });
+        if started.is_err() {
+            // No thread: fall back to the caller's (the channel's receiver is gone).
+        }
+        std::sync::Mutex::new(tx)
+    });
+    let (rtx, rrx) = mpsc::channel();
+    let sent = tx
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((cmd, rtx));
+    match sent {
+        Ok(()) => rrx
+            .recv()
+            .unwrap_or_else(|_| Err(std::io::Error::other("spawner thread gone"))),
+        Err(mpsc::SendError((c, _))) => {
+            cmd = c;
+            cmd.spawn()
+        }
+    }
+}
+
+/// Closes every descriptor from `low` up (between fork and exec: one syscall, or a bounded loop
+/// where `close_range` is missing).
+pub(crate) fn close_fds_from(low: u32) {
+    // SAFETY: closing descriptors of this (child) process only.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, low, u32::MAX, 0) != 0 {
+            let max = match libc::sysconf(libc::_SC_OPEN_MAX) {
+                n if n > 0 => n.min(1 << 20) as i32,
+                _ => 65536,
+            };
+            for fd in low as i32..max {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// A new user namespace in which this process keeps its own uid and gid (written before the
+/// fork by the caller): the capabilities it holds there until `exec` let it create the mount and
+/// network namespaces; the interpreter it then runs has none.
+///
+/// # Safety
+/// Called between fork and exec: raw syscalls only, no allocation.
+unsafe fn enter_userns(uid_map: &[u8], gid_map: &[u8]) -> std::io::Result<()> {
+    let err = std::io::Error::last_os_error;
+    if libc::unshare(libc::CLONE_NEWUSER) != 0 {
+        return Err(err());
+    }
+    for (path, data) in [
+        (c"/proc/self/setgroups", &b"deny"[..]),
+        (c"/proc/self/uid_map", uid_map),
+        (c"/proc/self/gid_map", gid_map),
+    ] {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(err());
+        }
+        let n = libc::write(fd, data.as_ptr().cast(), data.len());
+        libc::close(fd);
+        if n != data.len() as isize {
+            return Err(err());
+        }
+    }
+    Ok(())
 }
 
 /// New network and mount namespaces: no interfaces but a down loopback, private `/tmp`,

@@ -46,9 +46,7 @@ pub struct Server {
 impl Server {
     /// Starts a harness and waits for its `ready` line.
     pub fn spawn(launcher: &Launcher, mode: &str, uid: u32) -> Result<Server, OracleError> {
-        let mut child = launcher
-            .command(mode, uid)
-            .spawn()
+        let mut child = super::sandbox::spawn(launcher.command(mode, uid))
             .map_err(|e| OracleError::Spawn(format!("{}: {e}", launcher.level)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -79,64 +77,24 @@ impl Server {
     }
 
     fn read_line(&mut self, deadline: Instant) -> Result<String, Fail> {
-        let fd = self.stdout.as_raw_fd();
-        loop {
-            if let Some(pos) = self.buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=pos).collect();
-                return String::from_utf8(line)
-                    .map(|s| s.trim_end().to_string())
-                    .map_err(|_| Fail::Protocol("reply is not UTF-8".into()));
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(Fail::Timeout);
-            }
-            let mut pfd = libc::pollfd {
-                fd,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let ms = left.as_millis().min(i32::MAX as u128) as i32;
-            // SAFETY: one valid pollfd.
-            let r = unsafe { libc::poll(&mut pfd, 1, ms.max(1)) };
-            if r < 0 {
-                let e = std::io::Error::last_os_error();
-                if e.kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(Fail::Protocol(format!("poll: {e}")));
-            }
-            if r == 0 {
-                continue;
-            }
-            let mut chunk = [0u8; 65536];
-            // SAFETY: reading into a stack buffer of the given length.
-            let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
-            if n < 0 {
-                let e = std::io::Error::last_os_error();
-                if e.kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(Fail::Died);
-            }
-            if n == 0 {
-                return Err(Fail::Died);
-            }
-            self.buf.extend_from_slice(&chunk[..n as usize]);
-        }
+        read_line(self.stdout.as_raw_fd(), &mut self.buf, deadline)
     }
 
-    /// Sends one pair and waits for its reply.
+    /// Sends one pair (its code and, per test, the units the judge cut out) and waits for the
+    /// reply: the per-test results as a JSON text (for the judge, never parsed here) and the wall
+    /// time. A reply that does not echo this request's fresh nonce is a protocol failure (a line
+    /// forged by a pair for a later request cannot match).
     pub fn request(
         &mut self,
         code: &str,
-        tests: &[String],
+        units: &[serde_json::Value],
         timeout: Duration,
         mem: u64,
-        isolation: IsolationLevel,
-    ) -> Result<SuiteResult, Fail> {
+    ) -> Result<Reply, Fail> {
+        let nonce = format!("{:032x}", rand::random::<u128>());
         let req = serde_json::json!({
-            "code": code, "tests": tests, "timeout": timeout.as_secs_f64(), "mem": mem,
+            "nonce": nonce, "code": code, "units": units, "timeout": timeout.as_secs_f64(),
+            "mem": mem,
         });
         let stdin = self.stdin.as_mut().ok_or(Fail::Died)?;
         let mut line = req.to_string();
@@ -148,8 +106,17 @@ impl Server {
         {
             return Err(Fail::Died);
         }
-        let reply = self.read_line(Instant::now() + timeout + BACKSTOP)?;
-        parse_reply(&reply, tests.len(), isolation).map_err(Fail::Protocol)
+        // Lines that do not carry this request's nonce (forged by a pair that reached the pipe,
+        // or a stale reply after such a forgery) are skipped, never taken for the reply.
+        let deadline = Instant::now() + timeout + BACKSTOP;
+        loop {
+            let line = self.read_line(deadline)?;
+            match parse_reply(&line, &nonce) {
+                Err(Mismatch::Nonce) => continue,
+                Err(Mismatch::Bad(m)) => return Err(Fail::Protocol(m)),
+                Ok(r) => return Ok(r),
+            }
+        }
     }
 
     /// Kills the harness's whole process group and reaps it.
@@ -186,6 +153,54 @@ impl Drop for Server {
     }
 }
 
+/// Reads one line from `fd` (buffering in `buf`), giving up at `deadline`.
+pub(crate) fn read_line(fd: i32, buf: &mut Vec<u8>, deadline: Instant) -> Result<String, Fail> {
+    loop {
+        if let Some(pos) = buf.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = buf.drain(..=pos).collect();
+            return String::from_utf8(line)
+                .map(|s| s.trim_end().to_string())
+                .map_err(|_| Fail::Protocol("reply is not UTF-8".into()));
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Fail::Timeout);
+        }
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd.
+        let r = unsafe { libc::poll(&mut pfd, 1, ms.max(1)) };
+        if r < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(Fail::Protocol(format!("poll: {e}")));
+        }
+        if r == 0 {
+            continue;
+        }
+        let mut chunk = [0u8; 65536];
+        // SAFETY: reading into a stack buffer of the given length.
+        let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(Fail::Died);
+        }
+        if n == 0 {
+            return Err(Fail::Died);
+        }
+        buf.extend_from_slice(&chunk[..n as usize]);
+    }
+}
+
 /// The result for a pair during which the harness died or stopped answering.
 pub fn failed_result(
     n: usize,
@@ -205,35 +220,47 @@ pub fn failed_result(
     }
 }
 
-fn parse_reply(line: &str, n: usize, isolation: IsolationLevel) -> Result<SuiteResult, String> {
+/// What a harness returns for one pair.
+#[derive(Debug)]
+pub struct Reply {
+    /// Per test: a unit-value record, the code's own exception, or a status (see the judge).
+    pub results_json: String,
+    pub wall_ms: u64,
+}
+
+enum Mismatch {
+    Nonce,
+    Bad(String),
+}
+
+fn parse_reply(line: &str, nonce: &str) -> Result<Reply, Mismatch> {
     #[derive(serde::Deserialize)]
-    struct Reply {
-        outcomes: Vec<String>,
-        observed: Vec<Option<String>>,
+    struct Raw {
+        nonce: String,
+        results_json: String,
         wall_ms: u64,
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
         if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
-            return Err(format!("harness rejected the request: {e}"));
+            if v.get("nonce").and_then(|n| n.as_str()) != Some(nonce) {
+                return Err(Mismatch::Nonce);
+            }
+            return Err(Mismatch::Bad(format!(
+                "harness rejected the request: {}",
+                super::outcome::escape_text(e, 200)
+            )));
         }
     }
-    let r: Reply = serde_json::from_str(line).map_err(|e| format!("bad reply {line:?}: {e}"))?;
-    if r.outcomes.len() != n || r.observed.len() != n {
-        return Err(format!(
-            "reply has {} outcomes / {} observed for {n} tests",
-            r.outcomes.len(),
-            r.observed.len()
-        ));
+    let r: Raw = match serde_json::from_str(line) {
+        Ok(r) => r,
+        // Not a reply at all: text that reached the pipe from elsewhere.
+        Err(_) => return Err(Mismatch::Nonce),
+    };
+    if r.nonce != nonce {
+        return Err(Mismatch::Nonce);
     }
-    let outcomes = r
-        .outcomes
-        .iter()
-        .map(|s| s.parse::<Outcome>())
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(SuiteResult {
-        outcomes,
-        observed: r.observed,
-        isolation,
+    Ok(Reply {
+        results_json: r.results_json,
         wall_ms: r.wall_ms,
     })
 }
