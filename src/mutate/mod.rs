@@ -53,6 +53,13 @@ pub const MAX_LINES: usize = 1000;
 /// Longest source [`mutants`] accepts, in bytes (the same bound for sources of few long lines).
 pub const MAX_BYTES: usize = 64 * 1024;
 
+/// Most mutation sites [`mutants`] turns into mutants. A source with more sites (a function of
+/// some hundreds of lines) gets an evenly spaced, deterministic subset of its sites in offset
+/// order, so the mutants still cover the whole function while the work (each mutant is a full
+/// copy, re-parsed, then executed by the builder) stays bounded. The canonicals of the paper's
+/// benchmark have far fewer sites.
+pub const MAX_SITES: usize = 600;
+
 /// Why a source could not be mutated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MutateError {
@@ -72,7 +79,8 @@ pub enum MutateError {
     },
 }
 
-/// Every single-edit mutant of `src`, one per (site, rule), in deterministic order: by byte offset
+/// Every single-edit mutant of `src` (of at most [`MAX_SITES`] sites, see there), one per
+/// (site, rule), in deterministic order: by byte offset
 /// of the edit, then operator name. Mutants that do not parse, or whose code equals the original or
 /// an earlier mutant's, are dropped (so the list is free of textual duplicates).
 pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
@@ -85,6 +93,17 @@ pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
     sites.sort_by(|a, b| {
         (a.start, &a.operator, a.end, &a.after).cmp(&(b.start, &b.operator, b.end, &b.after))
     });
+    if sites.len() > MAX_SITES {
+        let n = sites.len();
+        let keep: std::collections::BTreeSet<usize> =
+            (0..MAX_SITES).map(|i| i * n / MAX_SITES).collect();
+        sites = sites
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
     // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
     // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
     // subtree the splice does not touch, so a parse costs about the edit, not the source.
