@@ -134,6 +134,7 @@ fn p(rel: &str) -> PathBuf {
 /// Run `target` on every seed and on `PER_TARGET` mutations; returns the number of executions.
 fn drive(name: &str, seeds: &[Vec<u8>], target: &dyn Fn(&[u8])) -> usize {
     assert!(!seeds.is_empty(), "{name}: no seeds");
+    let started = std::time::Instant::now();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ name.len() as u64);
     let mut crashes = Vec::new();
     let mut run = |label: String, input: &[u8]| {
@@ -155,7 +156,13 @@ fn drive(name: &str, seeds: &[Vec<u8>], target: &dyn Fn(&[u8])) -> usize {
         run(format!("seed {s} mutation {m}"), &input);
     }
     assert!(crashes.is_empty(), "{name}: panics on {crashes:#?}");
-    seeds.len() + PER_TARGET
+    let n = seeds.len() + PER_TARGET;
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "fuzz smoke {name}: {n} inputs in {secs:.2} s ({:.0}/s)",
+        n as f64 / secs
+    );
+    n
 }
 
 fn quiet() {
