@@ -160,7 +160,7 @@ fn bad_inputs_name_the_file_and_line() {
         ),
         (
             write("unknown.jsonl", &row("T/9", 0)),
-            "pool line 1: task T/9 is not in the task file",
+            "unknown.jsonl:1: task T/9 is not in the task file",
         ),
     ];
     for (pool, want) in cases {

@@ -303,8 +303,9 @@ fn missing_field_names_line_and_key() {
 #[test]
 fn checksum_mismatch_and_missing_file_named() {
     let (_d, root) = copy_tiny(true);
+    // A change that keeps the rows valid (a runner string), so only the digest tells.
     edit(&root, "data/execution_cache.jsonl", |s| {
-        s.replacen("pass", "FAIL", 1)
+        s.replacen("make_tiny.py", "make_tiny.PY", 1)
     });
     std::fs::remove_file(root.join("embeddings/toy-dot.npz")).unwrap();
     let e = err(&root);
@@ -316,8 +317,8 @@ fn checksum_mismatch_and_missing_file_named() {
         &e,
         &[
             "SHA256SUMS",
-            "data/execution_cache.jsonl (line 3)",
-            "embeddings/toy-dot.npz (line 6): listed but missing",
+            "SHA256SUMS:3: data/execution_cache.jsonl",
+            "SHA256SUMS:6: embeddings/toy-dot.npz: listed but missing",
         ],
     );
     // Verification can be turned off; then the missing npz is simply not loaded.
@@ -403,7 +404,7 @@ fn checksum_failure_explains_a_parse_error() {
     std::fs::write(&p, &s[..s.len() / 2]).unwrap();
     let e = err(&root);
     assert!(matches!(e, BundleError::Checksum { .. }), "{e}");
-    assert_names(&e, &["SHA256SUMS", "data/corpus.jsonl (line 1)"]);
+    assert_names(&e, &["SHA256SUMS:1: data/corpus.jsonl"]);
     // Without verification the parse error itself names the file and line.
     let e = load(
         &root,

@@ -8,7 +8,7 @@
 use super::selftest::{self, Screen};
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use crate::oracle::{Outcome, SuiteResult};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -58,24 +58,33 @@ struct RawRow {
     cohort: Option<String>,
 }
 
-fn lines(path: &Path) -> anyhow::Result<Vec<(usize, String)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l.to_string()))
-        .collect())
+/// The non-blank lines of a JSON Lines file, read as every JSON file of execscope is (regular
+/// file, bounded read, UTF-8 errors with their line, byte-order mark ignored).
+fn lines(path: &Path) -> anyhow::Result<String> {
+    let bytes = crate::bundle::files::read(path)?;
+    Ok(crate::bundle::files::json_text(path, &bytes)?.to_string())
 }
 
-/// Reads the task file; errors name the file and line.
+fn numbered(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// Reads the task file; errors name the file and line. A file without tasks is an error.
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<TaskSpec>> {
+    parse_tasks(path, &lines(path)?)
+}
+
+/// [`read_tasks`] on text already read (`path` names it in messages).
+pub fn parse_tasks(path: &Path, text: &str) -> anyhow::Result<Vec<TaskSpec>> {
     let mut out: Vec<TaskSpec> = Vec::new();
     let mut seen = BTreeSet::new();
-    for (n, l) in lines(path)? {
+    for (n, l) in numbered(text) {
         let at = || format!("{}:{n}", path.display());
-        let r: RawTask = serde_json::from_str(&l).with_context(|| format!("{}: bad task", at()))?;
+        let r: RawTask =
+            serde_json::from_str(l).map_err(|e| anyhow::anyhow!("{}: bad task: {e}", at()))?;
         let base = match (r.base_tests, r.tests) {
             (Some(b), _) => b,
             (None, Some(t)) => t,
@@ -97,16 +106,27 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<TaskSpec>> {
             plus: r.plus_tests.unwrap_or_default(),
         });
     }
+    if out.is_empty() {
+        bail!(
+            "{}: the task file holds no tasks (every line is blank); an audit needs the tasks its pool answers",
+            path.display()
+        );
+    }
     Ok(out)
 }
 
-/// Reads the pool file; errors name the file and line.
+/// Reads the pool file; errors name the file and line. A pool without rows is an error.
 pub fn read_pool(path: &Path) -> anyhow::Result<Vec<PoolRow>> {
+    parse_pool(path, &lines(path)?)
+}
+
+/// [`read_pool`] on text already read (`path` names it in messages).
+pub fn parse_pool(path: &Path, text: &str) -> anyhow::Result<Vec<PoolRow>> {
     let mut out = Vec::new();
     let mut seen = HashMap::new();
-    for (n, l) in lines(path)? {
-        let r: RawRow = serde_json::from_str(&l)
-            .with_context(|| format!("{}:{n}: bad candidate row", path.display()))?;
+    for (n, l) in numbered(text) {
+        let r: RawRow = serde_json::from_str(l)
+            .map_err(|e| anyhow::anyhow!("{}:{n}: bad candidate row: {e}", path.display()))?;
         let cohort = match (r.cohort, r.profile) {
             (Some(c), Some(p)) => format!("{c}/{p}"),
             (Some(c), None) => c,
@@ -130,6 +150,12 @@ pub fn read_pool(path: &Path) -> anyhow::Result<Vec<PoolRow>> {
             self_tests: r.self_tests,
             cohort,
         });
+    }
+    if out.is_empty() {
+        bail!(
+            "{}: the pool holds no candidate rows (every line is blank); nothing to audit",
+            path.display()
+        );
     }
     Ok(out)
 }
@@ -267,14 +293,32 @@ pub fn build(
     mode: Mode,
 ) -> anyhow::Result<PoolSet> {
     let by_id: HashMap<&str, &TaskSpec> = tasks.iter().map(|t| (t.task_id.as_str(), t)).collect();
+    let (pool_name, tasks_name) = match &mode {
+        Mode::Generated { pool, tasks } => (pool.as_str(), tasks.as_str()),
+        _ => ("pool", "the task file"),
+    };
+    if rows.is_empty() {
+        bail!("{pool_name}: the pool holds no candidate rows; nothing to audit");
+    }
     let mut specs = Vec::with_capacity(rows.len());
     for r in rows {
-        let t = by_id.get(r.task_id.as_str()).with_context(|| {
-            format!(
-                "pool line {}: task {} is not in the task file",
-                r.line, r.task_id
-            )
-        })?;
+        let Some(t) = by_id.get(r.task_id.as_str()) else {
+            let mut known: Vec<&str> = by_id.keys().copied().collect();
+            known.sort_unstable();
+            let shown = known.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+            bail!(
+                "{pool_name}:{}: task {} is not in the task file {tasks_name} ({} tasks{}{})",
+                r.line,
+                r.task_id,
+                known.len(),
+                if known.is_empty() { "" } else { ": " },
+                if known.len() > 5 {
+                    format!("{shown}, …")
+                } else {
+                    shown
+                }
+            );
+        };
         specs.push(*t);
     }
     let mut first = Jobs::default();

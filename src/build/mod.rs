@@ -82,6 +82,9 @@ pub enum BuildError {
     Bundle(#[from] crate::bundle::BundleError),
     #[error("internal id integrity failure: {0}")]
     Integrity(String),
+    /// No task to build from: an empty task file, or every task refused.
+    #[error("{0}")]
+    Empty(String),
 }
 
 /// Builds `out` from the task file at `tasks` (see the module docs). Refused tasks are reported,
@@ -96,10 +99,14 @@ pub fn build(
         let path = path.to_path_buf();
         move |source| BuildError::Io { path, source }
     };
-    let text = std::fs::read_to_string(tasks).map_err(io(tasks))?;
     let source = tasks.display().to_string();
-    let (read, refusals) = task::read_tasks(&text);
+    let (read, refusals) = task::read_task_file(tasks)?;
     let tasks_read = read.len() + refusals.len();
+    if tasks_read == 0 {
+        return Err(BuildError::Empty(format!(
+            "{source}: the task file holds no tasks (every line is blank); nothing to build"
+        )));
+    }
     let mut log = gates::GateLog {
         refusals,
         ..Default::default()
@@ -126,6 +133,10 @@ pub fn build(
     let admitted = gates::distractor_gate(&mut runner, passing, opts.max_keep, opts.seed, &mut log);
     let admitted = gates::integrity_gate(&mut runner, admitted, &mut log);
     log.refusals.sort_by_key(|r| r.line);
+    if admitted.is_empty() {
+        runner.finish();
+        return Err(BuildError::Empty(task::all_refused(&source, &log.refusals)));
+    }
 
     let prov = assemble::Provenance {
         source: source.clone(),

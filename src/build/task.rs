@@ -249,18 +249,34 @@ pub fn read_tasks(text: &str) -> (Vec<Task>, Vec<Refusal>) {
     (tasks, refusals)
 }
 
-/// Gate 2, AST semantics: the canonical parses, defines `function_name` at top level, and every
-/// test calls it.
+/// Reads a task file: UTF-8 (an invalid byte is an error naming its line), a leading byte-order
+/// mark ignored as in every JSON file execscope reads, then [`read_tasks`]. Only an unreadable
+/// file is an error; bad lines are refusals.
+pub fn read_task_file(
+    path: &std::path::Path,
+) -> Result<(Vec<Task>, Vec<Refusal>), crate::bundle::BundleError> {
+    let bytes = crate::bundle::files::read(path)?;
+    let text = crate::bundle::files::json_text(path, &bytes)?;
+    Ok(read_tasks(text))
+}
+
+/// Gate 2, AST semantics: the canonical is within the size the builder mutates, parses, defines
+/// `function_name` at top level, and every test calls it.
 pub fn ast_gate(t: &Task) -> Result<(), String> {
-    if let Err(crate::mutate::MutateError::Parse {
-        line,
-        column,
-        problem,
-    }) = crate::mutate::mutants(&t.canonical).map(|_| ())
-    {
-        return Err(format!(
-            "canonical does not parse: {problem} at line {line}, column {column}"
-        ));
+    match crate::mutate::parse_problem(&t.canonical) {
+        None => {}
+        Some(crate::mutate::MutateError::Parse {
+            line,
+            column,
+            problem,
+        }) => {
+            return Err(format!(
+                "canonical does not parse: {problem} at line {line}, column {column}"
+            ))
+        }
+        Some(e @ crate::mutate::MutateError::TooLarge { .. }) => {
+            return Err(format!("canonical is too large to mutate: {e}"))
+        }
     }
     let defs = ast::top_level_defs(&t.canonical);
     if !defs.iter().any(|d| d == &t.function_name) {
@@ -284,6 +300,39 @@ pub fn ast_gate(t: &Task) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The message of a build whose every task was refused: how many, at which gates, and the first
+/// few reasons.
+pub fn all_refused(source: &str, refusals: &[Refusal]) -> String {
+    let mut by_gate: Vec<(Gate, usize)> = Vec::new();
+    for g in Gate::ALL {
+        let n = refusals.iter().filter(|r| r.gate == g).count();
+        if n > 0 {
+            by_gate.push((g, n));
+        }
+    }
+    let gates: Vec<String> = by_gate.iter().map(|(g, n)| format!("{n} at {g}")).collect();
+    let mut msg = format!(
+        "{source}: every one of its {} tasks was refused ({}); nothing to build",
+        refusals.len(),
+        gates.join(", ")
+    );
+    for r in refusals.iter().take(3) {
+        let id = if r.task_id.is_empty() {
+            "(no task_id)"
+        } else {
+            &r.task_id
+        };
+        msg.push_str(&format!(
+            "\n  {source}:{}: `{id}` refused at gate {}: {}",
+            r.line, r.gate, r.reason
+        ));
+    }
+    if refusals.len() > 3 {
+        msg.push_str(&format!("\n  … {} more", refusals.len() - 3));
+    }
+    msg
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::check_items::{cache_coverage, cache_rows, distractor_meta, relations};
+use super::check_items::{cache_coverage, distractor_meta, relations};
 use super::embed::{load_system, parse_similarity, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, INVOCATION, QUERIES, SUMS};
-use super::load::{derive_fields, invocation_table, npz_files, optional_rows};
+use super::load::{derive_fields, invocation_table, npz_entries, optional_rows};
 use super::model::{DistractorMeta, ExecRecord, Similarity, Snippet};
 use super::parse;
+use super::stacked::STACKED;
 
 /// Outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +140,7 @@ pub fn check(root: &Path) -> CheckReport {
         .into_iter()
         .filter(|f| !root.join(f).is_file())
         .collect();
-    let systems = npz_files(root).unwrap_or_default();
+    let (systems, refused_systems) = npz_entries(root).unwrap_or_default();
     if !missing_req.is_empty() {
         r.push(
             "files present",
@@ -168,7 +169,7 @@ pub fn check(root: &Path) -> CheckReport {
     if root.join(SUMS).is_file() {
         match files::verify_sums(root) {
             Ok(p) => {
-                let listed: HashSet<String> = std::fs::read(root.join(SUMS))
+                let listed: HashSet<String> = files::read_in(root, SUMS)
                     .ok()
                     .and_then(|b| files::parse_sums(&root.join(SUMS), &b).ok())
                     .map(|v| v.into_iter().map(|(n, _, _)| n).collect())
@@ -209,7 +210,7 @@ pub fn check(root: &Path) -> CheckReport {
     let mut sha = BTreeMap::new();
     let qpath = root.join(QUERIES);
     let cpath = root.join(CORPUS);
-    let raw_q = match files::read(&qpath)
+    let raw_q = match files::read_in(root, QUERIES)
         .and_then(|b| files::jsonl(&qpath, &b))
         .and_then(|rows| parse::queries(&qpath, rows))
     {
@@ -226,7 +227,7 @@ pub fn check(root: &Path) -> CheckReport {
             None
         }
     };
-    let corpus = match files::read(&cpath)
+    let corpus = match files::read_in(root, CORPUS)
         .and_then(|b| files::jsonl(&cpath, &b))
         .and_then(|rows| parse::corpus(&cpath, rows))
     {
@@ -244,7 +245,7 @@ pub fn check(root: &Path) -> CheckReport {
         }
     };
     let distractors: Vec<DistractorMeta> = optional_typed(&mut r, root, DISTRACTORS, &mut sha);
-    let cache: Vec<ExecRecord> = optional_typed(&mut r, root, CACHE, &mut sha);
+    let cache_lines: Vec<(usize, ExecRecord)> = optional_typed_lines(&mut r, root, CACHE, &mut sha);
     let table = match invocation_table(root, &mut sha) {
         Ok(t) => {
             if root.join(INVOCATION).is_file() {
@@ -322,7 +323,17 @@ pub fn check(root: &Path) -> CheckReport {
         distractor_meta(&mut r, &queries, &corpus, &index, &distractors);
     }
     if root.join(CACHE).is_file() {
-        cache_rows(&mut r, &cache);
+        let problems = parse::cache_problems(&root.join(CACHE), &cache_lines);
+        r.list(
+            "cache rows",
+            Fail,
+            format!(
+                "{} rows well-formed, one verdict per pair",
+                cache_lines.len()
+            ),
+            strings(problems),
+        );
+        let cache: Vec<ExecRecord> = cache_lines.into_iter().map(|(_, c)| c).collect();
         cache_coverage(&mut r, &queries, &corpus, &cache);
     }
 
@@ -334,6 +345,9 @@ pub fn check(root: &Path) -> CheckReport {
         corpus_ids: &corpus_ids,
     };
     let mut widths = HashMap::new();
+    for e in &refused_systems {
+        r.push("embeddings entry", Fail, e.to_string());
+    }
     for (id, path) in &systems {
         let inv = table.get(id);
         let sim = inv
@@ -357,14 +371,29 @@ pub fn check(root: &Path) -> CheckReport {
             Err(e) => r.push(format!("system {id}"), Fail, e.to_string()),
         }
     }
+    if std::fs::symlink_metadata(root.join(STACKED)).is_ok() {
+        let loaded: Vec<(String, PathBuf, usize)> = systems
+            .iter()
+            .filter_map(|(id, p)| widths.get(id).map(|&w| (id.clone(), p.clone(), w)))
+            .collect();
+        stacked_checks(&mut r, root, &queries, &corpus, &loaded);
+    }
     if root.join(INVOCATION).is_file() {
         let mut problems = Vec::new();
         let mut ids: Vec<&String> = table.keys().collect();
         ids.sort();
         for id in ids {
             let inv = &table[id];
-            if !inv.file.is_empty() && !root.join(&inv.file).is_file() {
-                problems.push(format!("`{id}`: file {} does not exist", inv.file));
+            if !inv.file.is_empty() {
+                match files::confine(root, &inv.file) {
+                    Ok(_) => {}
+                    Err(files::ConfineError::Missing) => {
+                        problems.push(format!("`{id}`: file {} does not exist", inv.file))
+                    }
+                    Err(files::ConfineError::Refused(why)) => {
+                        problems.push(format!("`{id}`: file refused: {why}"))
+                    }
+                }
             }
             if !systems.iter().any(|(s, _)| s == id) {
                 problems.push(format!("`{id}`: no embeddings/{id}.npz"));
@@ -400,6 +429,56 @@ pub fn check(root: &Path) -> CheckReport {
     r
 }
 
+/// The stacked file's rows (every rule the stacked analysis relies on) and each system's
+/// `stacked` / `stacked_ids` arrays against them.
+fn stacked_checks(
+    r: &mut CheckReport,
+    root: &Path,
+    queries: &[super::model::Query],
+    corpus: &[Snippet],
+    widths: &[(String, PathBuf, usize)],
+) {
+    let path = root.join(STACKED);
+    let parsed = files::read_in(root, STACKED)
+        .and_then(|bytes| super::stacked::rows(&path, &bytes, queries, corpus));
+    let (variants, errors) = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            r.push(format!("parse {STACKED}"), CheckStatus::Fail, e.to_string());
+            return;
+        }
+    };
+    let n_bad = errors.len();
+    r.list(
+        "stacked variants",
+        CheckStatus::Fail,
+        format!(
+            "{} rows consistent with queries, corpus and their outcomes",
+            variants.len()
+        ),
+        strings(errors),
+    );
+    if n_bad > 0 {
+        return;
+    }
+    let ids: Vec<String> = variants.into_iter().map(|v| v.id).collect();
+    for (id, npz, width) in widths {
+        match super::stacked::vectors(npz, &ids, *width) {
+            Ok(Some(_)) => r.push(
+                format!("stacked vectors {id}"),
+                CheckStatus::Pass,
+                format!("{} rows × {width}", ids.len()),
+            ),
+            Ok(None) => {}
+            Err(e) => r.push(
+                format!("stacked vectors {id}"),
+                CheckStatus::Fail,
+                e.to_string(),
+            ),
+        }
+    }
+}
+
 fn strings(errs: Vec<BundleError>) -> Vec<String> {
     errs.into_iter().map(|e| e.to_string()).collect()
 }
@@ -410,8 +489,20 @@ fn optional_typed<T: serde::de::DeserializeOwned>(
     rel: &str,
     sha: &mut BTreeMap<String, String>,
 ) -> Vec<T> {
+    optional_typed_lines(r, root, rel, sha)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
+}
+
+fn optional_typed_lines<T: serde::de::DeserializeOwned>(
+    r: &mut CheckReport,
+    root: &Path,
+    rel: &str,
+    sha: &mut BTreeMap<String, String>,
+) -> Vec<(usize, T)> {
     match optional_rows(root, rel, sha).and_then(|rows| match rows {
-        Some(rows) => parse::typed(&root.join(rel), rows).map(Some),
+        Some(rows) => parse::typed_lines(&root.join(rel), rows).map(Some),
         None => Ok(None),
     }) {
         Ok(Some(v)) => {

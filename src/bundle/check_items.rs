@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::check::{CheckReport, CheckStatus};
 use super::derive::encoding;
-use super::files::{CACHE, DISTRACTORS};
+use super::files::DISTRACTORS;
 use super::load::detect_encoding;
 use super::model::{code_sha256, DistractorMeta, ExecRecord, Label, Query, Snippet};
 
@@ -112,34 +112,6 @@ pub(super) fn distractor_meta(
     }
 }
 
-/// Each cache row on its own: known outcome strings, `passes_all_tests` agreeing with them.
-pub(super) fn cache_rows(r: &mut CheckReport, cache: &[ExecRecord]) {
-    let mut problems = Vec::new();
-    for (i, rec) in cache.iter().enumerate() {
-        let at = format!("{CACHE}:{}", i + 1);
-        if let Some(bad) = rec
-            .outcomes
-            .iter()
-            .find(|o| o.parse::<crate::oracle::outcome::Outcome>().is_err())
-        {
-            problems.push(format!("{at}: unknown outcome {bad:?}"));
-        }
-        let all = rec.outcomes.iter().all(|o| o == "pass");
-        if all != rec.passes_all_tests {
-            problems.push(format!(
-                "{at}: passes_all_tests is {} but the outcomes say {all}",
-                rec.passes_all_tests
-            ));
-        }
-    }
-    r.list(
-        "cache rows",
-        CheckStatus::Fail,
-        format!("{} rows well-formed", cache.len()),
-        problems,
-    );
-}
-
 pub(super) fn cache_coverage(
     r: &mut CheckReport,
     queries: &[Query],
@@ -191,6 +163,8 @@ pub(super) fn cache_coverage(
                         ));
                     }
                     if rec.outcomes.len() != q.tests.len() {
+                        // The outcomes belong to another suite: every number from them is wrong.
+                        severe = true;
                         problems.push(format!(
                             "`{}` × `{}`: {} outcomes for {} tests",
                             q.id,

@@ -242,15 +242,22 @@ pub fn load_system(
         ("query_ids", expect.query_ids),
         ("corpus_ids", expect.corpus_ids),
     ] {
-        if let Some(h) = by_name.get(array) {
-            if matches!(h.dtype, Dtype::Unicode { .. }) {
-                check_ids(path, &mut npz, array, want)?;
-            } else {
-                notes.push(format!(
-                    "{rel}: array `{array}` has dtype {} (not unicode); row order not checked",
-                    h.descr
-                ));
+        match by_name.get(array) {
+            Some(h) if matches!(h.dtype, Dtype::Unicode { .. }) && h.shape.len() == 1 => {
+                check_ids(path, &mut npz, array, want)?
             }
+            Some(h) => {
+                return Err(BundleError::npz(
+                    path,
+                    format!(
+                        "array `{array}` is {} of shape {:?}; row ids must be a 1-D array of strings (numpy `U`), one per row",
+                        h.descr, h.shape
+                    ),
+                ))
+            }
+            None => notes.push(format!(
+                "{rel}: no array `{array}`; the row order cannot be checked against the jsonl"
+            )),
         }
     }
     Ok(Loaded {

@@ -114,6 +114,9 @@ pub enum BundleError {
     },
     #[error("{}: {detail}", path.display())]
     Invalid { path: PathBuf, detail: String },
+    /// A path the bundle names leaves the bundle, or is not a regular file; nothing was read.
+    #[error("{}: refused: {detail}", path.display())]
+    Refused { path: PathBuf, detail: String },
 }
 
 impl BundleError {

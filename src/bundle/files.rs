@@ -19,10 +19,36 @@ pub const SUMS: &str = "SHA256SUMS";
 
 const LFS_MAGIC: &[u8] = b"version https://git-lfs";
 
-/// Read a whole file; a Git LFS pointer is an error of its own.
+/// What kind of thing a path is, for messages refusing anything but a regular file.
+fn file_kind(m: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Read a whole regular file, never more than the size it had when opened; a Git LFS pointer is
+/// an error of its own. Directories, FIFOs, devices and sockets are refused without being opened
+/// (`/dev/zero` is never read), and a file that grows while read (or a `/proc` file, whose size
+/// is reported as 0) is refused instead of being read without bound.
 pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(BundleError::Missing {
                 path: path.to_path_buf(),
@@ -30,12 +56,155 @@ pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
         }
         Err(e) => return Err(BundleError::io(path, e)),
     };
+    if !meta.is_file() {
+        return Err(BundleError::Refused {
+            path: path.to_path_buf(),
+            detail: format!("is {}, not a regular file", file_kind(&meta)),
+        });
+    }
+    // O_NONBLOCK: should the path have been swapped for a FIFO since the check, opening it does
+    // not wait for a writer; the type is checked again on the open handle.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| BundleError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| BundleError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(BundleError::Refused {
+            path: path.to_path_buf(),
+            detail: format!("is {}, not a regular file", file_kind(&meta)),
+        });
+    }
+    let len = meta.len();
+    let mut bytes = Vec::with_capacity(len.min(1 << 30) as usize);
+    file.take(len.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| BundleError::io(path, e))?;
+    if bytes.len() as u64 > len {
+        return Err(BundleError::Refused {
+            path: path.to_path_buf(),
+            detail: format!(
+                "holds more than the {len} bytes its size says (a growing or special file); not read further"
+            ),
+        });
+    }
     if bytes.starts_with(LFS_MAGIC) {
         return Err(BundleError::GitLfsPointer {
             path: path.to_path_buf(),
         });
     }
     Ok(bytes)
+}
+
+/// Why a path named by a bundle may not be used, or the path to read. `rel` must be relative,
+/// free of `..`, and resolve (after every symbolic link is followed) to a regular file inside
+/// the bundle root. Nothing is opened: only `stat` and `readlink` are used.
+pub fn confine(root: &Path, rel: &str) -> Result<PathBuf, ConfineError> {
+    use std::path::Component;
+    if rel.is_empty() {
+        return Err(ConfineError::Refused("the path is empty".into()));
+    }
+    if rel.contains('\0') {
+        return Err(ConfineError::Refused("the path contains a NUL byte".into()));
+    }
+    let p = Path::new(rel);
+    for c in p.components() {
+        match c {
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(ConfineError::Refused(format!(
+                    "{rel:?} is an absolute path; a bundle names its files relative to its root"
+                )))
+            }
+            Component::ParentDir => {
+                return Err(ConfineError::Refused(format!(
+                    "{rel:?} contains `..`; a bundle may not name files outside its root"
+                )))
+            }
+            _ => {}
+        }
+    }
+    let joined = root.join(p);
+    match std::fs::symlink_metadata(&joined) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ConfineError::Missing),
+        Err(e) => return Err(ConfineError::Refused(format!("{rel:?}: {e}"))),
+        Ok(_) => {}
+    }
+    let canon_root = root
+        .canonicalize()
+        .map_err(|e| ConfineError::Refused(format!("bundle root: {e}")))?;
+    let canon = match joined.canonicalize() {
+        Ok(c) => c,
+        // A dangling symbolic link.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ConfineError::Missing),
+        Err(e) => return Err(ConfineError::Refused(format!("{rel:?}: {e}"))),
+    };
+    if !canon.starts_with(&canon_root) {
+        return Err(ConfineError::Refused(format!(
+            "{rel:?} resolves (through a symbolic link) to {}, outside the bundle root",
+            canon.display()
+        )));
+    }
+    let meta =
+        std::fs::metadata(&canon).map_err(|e| ConfineError::Refused(format!("{rel:?}: {e}")))?;
+    if !meta.is_file() {
+        return Err(ConfineError::Refused(format!(
+            "{rel:?} is {}, not a regular file",
+            file_kind(&meta)
+        )));
+    }
+    Ok(canon)
+}
+
+/// Why [`confine`] refused a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfineError {
+    /// Nothing (or a dangling link) at that path.
+    Missing,
+    /// The path leaves the bundle or is not a regular file; the text says which.
+    Refused(String),
+}
+
+/// Read the bundle file `rel` (a fixed name such as `data/queries.jsonl` or a name the bundle
+/// lists), confined to `root` as [`confine`] describes and bounded as [`read`] describes.
+pub fn read_in(root: &Path, rel: &str) -> Result<Vec<u8>, BundleError> {
+    match confine(root, rel) {
+        Ok(p) => read(&p).map_err(|e| match e {
+            // Name the file as the bundle names it, not as it resolved.
+            BundleError::Refused { detail, .. } => BundleError::Refused {
+                path: root.join(rel),
+                detail,
+            },
+            other => other,
+        }),
+        Err(ConfineError::Missing) => Err(BundleError::Missing {
+            path: root.join(rel),
+        }),
+        Err(ConfineError::Refused(detail)) => Err(BundleError::Refused {
+            path: root.join(rel),
+            detail,
+        }),
+    }
+}
+
+/// The text of a JSON or JSON Lines file: UTF-8 (an invalid byte is an error naming its line
+/// and column), without the byte-order mark some Windows tools write, which is not part of the
+/// first record. Every JSON file execscope reads goes through here, so all treat a BOM alike.
+pub fn json_text<'b>(path: &Path, bytes: &'b [u8]) -> Result<&'b str, BundleError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = good.len() - good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+        BundleError::field(
+            path,
+            line,
+            format!(
+                "not valid UTF-8 (byte {} at column {column})",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
 /// One parsed JSON Lines row: its 1-based line number and its object.
@@ -48,16 +217,7 @@ pub struct Row {
 /// parse at end of input is reported as truncation; any other failure as invalid JSON at
 /// line:column.
 pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        BundleError::field(path, line, "not valid UTF-8")
-    })?;
-    // A UTF-8 byte-order mark (some Windows tools write one) is not part of the first record.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = json_text(path, bytes)?;
     let ends_with_newline = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let last = lines.len();
@@ -217,19 +377,30 @@ pub fn verify_sums_with(
     known: &BTreeMap<String, String>,
 ) -> Result<Vec<String>, BundleError> {
     let sums_path = root.join(SUMS);
-    let bytes = read(&sums_path)?;
+    let bytes = read_in(root, SUMS)?;
     let entries = parse_sums(&sums_path, &bytes)?;
     let problems: Vec<String> = entries
         .par_iter()
         .filter_map(|(name, want, line)| {
+            // Every entry is confined first, even one the loader read: the manifest may not
+            // name anything outside the bundle.
+            let path = match confine(root, name) {
+                Ok(p) => p,
+                Err(ConfineError::Missing) => {
+                    return Some(format!("{SUMS}:{line}: {name}: listed but missing"))
+                }
+                Err(ConfineError::Refused(why)) => {
+                    return Some(format!("{SUMS}:{line}: entry refused: {why}"))
+                }
+            };
             let got = match known.get(name) {
                 Some(h) => h.clone(),
-                None => match std::fs::read(root.join(name)) {
-                    Err(_) => return Some(format!("{name} (line {line}): listed but missing")),
+                None => match read(&path) {
+                    Err(e) => return Some(format!("{SUMS}:{line}: {name}: {e}")),
                     Ok(b) => sha256_hex(&b),
                 },
             };
-            (got != *want).then(|| format!("{name} (line {line}): sha256 {got}, expected {want}"))
+            (got != *want).then(|| format!("{SUMS}:{line}: {name}: sha256 {got}, expected {want}"))
         })
         .collect();
     Ok(problems)
@@ -275,9 +446,9 @@ pub fn refresh_sum(root: &Path, rel: &str) -> Result<(), BundleError> {
     if !sums_path.exists() {
         return Ok(());
     }
-    let bytes = read(&sums_path)?;
+    let bytes = read_in(root, SUMS)?;
     let mut entries = parse_sums(&sums_path, &bytes)?;
-    let digest = sha256_hex(&read(&root.join(rel))?);
+    let digest = sha256_hex(&read_in(root, rel)?);
     match entries.iter_mut().find(|(name, _, _)| name == rel) {
         Some(e) => e.1 = digest,
         None => entries.push((rel.to_string(), digest, 0)),

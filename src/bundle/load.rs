@@ -47,7 +47,7 @@ fn read_rows(
     sha: &mut BTreeMap<String, String>,
 ) -> Result<Vec<files::Row>, BundleError> {
     let path = root.join(rel);
-    let bytes = files::read(&path)?;
+    let bytes = files::read_in(root, rel)?;
     sha.insert(rel.to_string(), sha256_hex(&bytes));
     files::jsonl(&path, &bytes)
 }
@@ -151,16 +151,28 @@ pub(crate) fn invocation_table(
     sha: &mut BTreeMap<String, String>,
 ) -> Result<HashMap<String, Invocation>, BundleError> {
     let path = root.join(INVOCATION);
-    let bytes = match files::read(&path) {
+    let bytes = match files::read_in(root, INVOCATION) {
         Err(BundleError::Missing { .. }) => return Ok(HashMap::new()),
         other => other?,
     };
     sha.insert(INVOCATION.to_string(), sha256_hex(&bytes));
+    parse_invocation_table(root, &path, &bytes)
+}
+
+/// Parse the invocation table's bytes (`path` names it in messages); every `file` it names is
+/// confined to `root` (see [`files::confine`]) and must be the system's own npz.
+pub fn parse_invocation_table(
+    root: &Path,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<HashMap<String, Invocation>, BundleError> {
+    let path = path.to_path_buf();
     #[derive(serde::Deserialize)]
     struct Table {
         systems: Vec<Invocation>,
     }
-    let table: Table = serde_json::from_slice(&bytes).map_err(|e| {
+    let text = files::json_text(&path, bytes)?;
+    let table: Table = serde_json::from_str(text).map_err(|e| {
         if e.is_eof() {
             BundleError::Truncated {
                 path: path.clone(),
@@ -177,41 +189,121 @@ pub(crate) fn invocation_table(
         }
     })?;
     let mut map = HashMap::new();
-    for inv in table.systems {
-        parse_similarity(inv.similarity.as_deref()).map_err(|d| BundleError::Invalid {
+    let mut from = 0;
+    for (i, inv) in table.systems.into_iter().enumerate() {
+        // The line of the entry: where its id first appears after the previous entry.
+        let (line, at) = line_of(text, &format!("\"{}\"", json_escape(&inv.id)), from);
+        from = at;
+        let entry = |detail: String| BundleError::Field {
             path: path.clone(),
-            detail: format!("system `{}`: {d}", inv.id),
-        })?;
+            line,
+            detail: format!("system `{}` (entry {}): {detail}", inv.id, i + 1),
+        };
+        parse_similarity(inv.similarity.as_deref()).map_err(&entry)?;
+        if !is_system_id(&inv.id) {
+            return Err(entry(
+                "the id must be a plain file stem (no `/`, no leading `.`)".to_string(),
+            ));
+        }
         if map.contains_key(&inv.id) {
-            return Err(BundleError::Invalid {
-                path: path.clone(),
-                detail: format!("system `{}` listed twice", inv.id),
-            });
+            return Err(entry("listed twice".to_string()));
+        }
+        if !inv.file.is_empty() {
+            match files::confine(root, &inv.file) {
+                Ok(_) | Err(files::ConfineError::Missing) => {}
+                Err(files::ConfineError::Refused(why)) => {
+                    return Err(entry(format!("`file` refused: {why}")))
+                }
+            }
+            let own = format!("{EMBEDDINGS}/{}.npz", inv.id);
+            if inv.file.trim_start_matches("./") != own {
+                return Err(entry(format!(
+                    "`file` is {:?}, but the system's vectors are {own}",
+                    inv.file
+                )));
+            }
         }
         map.insert(inv.id.clone(), inv);
     }
     Ok(map)
 }
 
-/// The npz files under `embeddings/`, as (id, path), sorted by id.
+/// A system id usable as a file stem under `embeddings/`.
+fn is_system_id(id: &str) -> bool {
+    !id.is_empty() && !id.starts_with('.') && !id.contains(['/', '\\', '\0'])
+}
+
+fn json_escape(s: &str) -> String {
+    let q = serde_json::to_string(s).unwrap_or_default();
+    q.get(1..q.len().saturating_sub(1))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// 1-based line of the first `needle` at or after byte `from` (the last line searched when
+/// absent), and the byte just after it.
+fn line_of(text: &str, needle: &str, from: usize) -> (usize, usize) {
+    let from = from.min(text.len());
+    let at = text
+        .get(from..)
+        .and_then(|t| t.find(needle))
+        .map_or(from, |i| from + i);
+    let line = text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    (line, at + needle.len().min(text.len() - at))
+}
+
+/// The npz files under `embeddings/`, as (id, path), sorted by id. An entry that leaves the
+/// bundle (a symbolic link out) or is not a regular file is an error naming it.
 pub(crate) fn npz_files(root: &Path) -> Result<Vec<(String, PathBuf)>, BundleError> {
+    let (ok, mut refused) = npz_entries(root)?;
+    match refused.is_empty() {
+        true => Ok(ok),
+        false => Err(refused.remove(0)),
+    }
+}
+
+/// One usable `embeddings/*.npz`: system id (the file stem) and path.
+pub(crate) type NpzEntry = (String, PathBuf);
+
+/// As [`npz_files`], with every refused entry returned beside the usable ones.
+pub(crate) fn npz_entries(root: &Path) -> Result<(Vec<NpzEntry>, Vec<BundleError>), BundleError> {
     let dir = root.join(EMBEDDINGS);
     let rd = match std::fs::read_dir(&dir) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
         Err(e) => return Err(BundleError::io(&dir, e)),
     };
-    let mut out = Vec::new();
+    let mut names = Vec::new();
     for entry in rd {
-        let p = entry.map_err(|e| BundleError::io(&dir, e))?.path();
-        if p.extension().is_some_and(|e| e == "npz") {
-            if let Some(stem) = p.file_stem() {
-                out.push((stem.to_string_lossy().into_owned(), p));
+        let name = entry.map_err(|e| BundleError::io(&dir, e))?.file_name();
+        let name = name.to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".npz") {
+            if !stem.is_empty() && !name.starts_with('.') {
+                names.push((stem.to_string(), name));
             }
         }
     }
-    out.sort();
-    Ok(out)
+    names.sort();
+    let (mut ok, mut refused) = (Vec::new(), Vec::new());
+    for (stem, name) in names {
+        let rel = format!("{EMBEDDINGS}/{name}");
+        match files::confine(root, &rel) {
+            Ok(_) => ok.push((stem, root.join(&rel))),
+            Err(files::ConfineError::Missing) => refused.push(BundleError::Refused {
+                path: root.join(&rel),
+                detail: "a symbolic link to nothing".into(),
+            }),
+            Err(files::ConfineError::Refused(detail)) => refused.push(BundleError::Refused {
+                path: root.join(&rel),
+                detail,
+            }),
+        }
+    }
+    Ok((ok, refused))
 }
 
 /// Load a bundle directory.
@@ -249,12 +341,44 @@ fn load_inner(
         Some(rows) => parse::typed(&root.join(DISTRACTORS), rows)?,
         None => Vec::new(),
     };
-    let cache: Vec<ExecRecord> = match optional_rows(root, CACHE, sha256)? {
-        Some(rows) => parse::typed(&root.join(CACHE), rows)?,
+    let cache_lines: Vec<(usize, ExecRecord)> = match optional_rows(root, CACHE, sha256)? {
+        Some(rows) => {
+            let rows = parse::typed_lines(&root.join(CACHE), rows)?;
+            if let Some(e) = parse::cache_problems(&root.join(CACHE), &rows)
+                .into_iter()
+                .next()
+            {
+                return Err(e);
+            }
+            rows
+        }
         None => Vec::new(),
     };
+    let cache: Vec<ExecRecord> = cache_lines.iter().map(|(_, r)| r.clone()).collect();
     let (tests_key_encoding, note) = detect_encoding(&queries, &cache);
     notes.extend(note);
+    // A row keyed by a query's suite must hold one outcome per test of that suite: outcomes of
+    // another length belong to another suite, and every number computed from them is wrong.
+    if let Some(enc) = tests_key_encoding.as_deref() {
+        let key = super::model::tests_key_fn(Some(enc));
+        let suites: HashMap<String, &Query> = queries.iter().map(|q| (key(&q.tests), q)).collect();
+        for (line, r) in &cache_lines {
+            if let Some(q) = suites.get(&r.tests_sha256) {
+                if r.outcomes.len() != q.tests.len() {
+                    return Err(BundleError::field(
+                        root.join(CACHE),
+                        *line,
+                        format!(
+                            "{} outcomes for the suite of query `{}`, which has {} tests",
+                            r.outcomes.len(),
+                            q.id,
+                            q.tests.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     let table = invocation_table(root, sha256)?;
 
     let mut systems = Vec::new();

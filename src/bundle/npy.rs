@@ -42,7 +42,7 @@ pub fn parse_header(name: &str, bytes: &[u8]) -> Result<(NpyHeader, usize), Stri
     }
     let major = bytes[6];
     let (len, start) = match major {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
         2 | 3 => {
             if bytes.len() < 12 {
                 return Err(format!("member `{name}`: truncated .npy header"));
@@ -54,7 +54,7 @@ pub fn parse_header(name: &str, bytes: &[u8]) -> Result<(NpyHeader, usize), Stri
         }
         v => return Err(format!("member `{name}`: unsupported .npy version {v}")),
     };
-    let end = start + len;
+    let end = usize::saturating_add(start, len);
     let text = bytes
         .get(start..end)
         .ok_or_else(|| format!("member `{name}`: truncated .npy header"))?;
@@ -121,17 +121,35 @@ fn parse_descr(descr: &str) -> Dtype {
 /// An opened npz archive (held in memory: the bytes were read once, for hashing too).
 pub struct Npz<'a> {
     path: &'a Path,
+    bytes: &'a [u8],
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
 }
 
 impl<'a> Npz<'a> {
     pub fn open(path: &'a Path, bytes: &'a [u8]) -> Result<Self, BundleError> {
         let archive =
-            zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| BundleError::BadArchive {
-                path: path.to_path_buf(),
-                detail: format!("not a readable zip/npz ({e}); the file may be cut off"),
+            zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
+                match unsupported_method(bytes) {
+                    Some((name, method)) => BundleError::BadArchive {
+                        path: path.to_path_buf(),
+                        detail: format!(
+                            "member `{name}` is compressed with zip method {method} ({}), which \
+                         execscope does not read; only stored (0) and deflate (8) are supported \
+                         (numpy's savez and savez_compressed write those)",
+                            method_name(method)
+                        ),
+                    },
+                    None => BundleError::BadArchive {
+                        path: path.to_path_buf(),
+                        detail: format!("not a readable zip/npz ({e}); the file may be cut off"),
+                    },
+                }
             })?;
-        Ok(Npz { path, archive })
+        Ok(Npz {
+            path,
+            bytes,
+            archive,
+        })
     }
 
     fn member(
@@ -144,7 +162,14 @@ impl<'a> Npz<'a> {
             .by_index(index)
             .map_err(|e| BundleError::BadArchive {
                 path: self.path.to_path_buf(),
-                detail: format!("member {index}: {e}"),
+                detail: match unsupported_method(self.bytes) {
+                    Some((name, method)) => format!(
+                        "member `{name}` is compressed with zip method {method} ({}), which \
+                         execscope does not read; only stored (0) and deflate (8) are supported",
+                        method_name(method)
+                    ),
+                    None => format!("member {index}: {e}"),
+                },
             })?;
         let name = file.name().trim_end_matches(".npy").to_string();
         // The size is the archive's claim, not a promise: cap the up-front allocation.
@@ -208,8 +233,11 @@ impl<'a> Npz<'a> {
                 ),
             ));
         };
-        let need = rows * cols * width;
-        if bytes.len() - offset < need {
+        let need = rows
+            .checked_mul(cols)
+            .and_then(|x| x.checked_mul(width))
+            .unwrap_or(usize::MAX);
+        if bytes.len().saturating_sub(offset) < need {
             return Err(BundleError::BadArchive {
                 path: path.to_path_buf(),
                 detail: format!(
@@ -269,10 +297,19 @@ impl<'a> Npz<'a> {
                 ),
             ));
         };
-        let n = h.shape.iter().product::<usize>();
-        let need = n * chars * 4;
+        if h.shape.len() != 1 {
+            return Err(BundleError::npz(
+                self.path,
+                format!("array `{name}` has shape {:?}, expected 1-D", h.shape),
+            ));
+        }
+        let n = h.shape[0];
+        let need = n
+            .checked_mul(chars)
+            .and_then(|x| x.checked_mul(4))
+            .unwrap_or(usize::MAX);
         let payload = bytes
-            .get(offset..offset + need)
+            .get(offset..offset.saturating_add(need))
             .ok_or_else(|| BundleError::BadArchive {
                 path: self.path.to_path_buf(),
                 detail: format!("array `{name}` is shorter than its shape (truncated)"),
@@ -298,6 +335,52 @@ impl<'a> Npz<'a> {
             out.resize(n, String::new());
         }
         Ok(out)
+    }
+}
+
+/// The first central-directory (else local) entry whose compression method is neither stored
+/// nor deflate, as (member name, method): the zip reader rejects such an archive with a message
+/// about its end record, which would send the user looking for a truncation.
+fn unsupported_method(bytes: &[u8]) -> Option<(String, u16)> {
+    let u16_at = |i: usize| {
+        bytes
+            .get(i..i + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    };
+    for (sig, method_at, name_len_at, name_at) in
+        [(b"PK\x01\x02", 10, 28, 46), (b"PK\x03\x04", 8, 26, 30)]
+    {
+        let mut i = 0;
+        while let Some(off) = bytes.get(i..).and_then(|b| find(b, sig)) {
+            let at = i + off;
+            if let (Some(method), Some(len)) = (u16_at(at + method_at), u16_at(at + name_len_at)) {
+                if method != 0 && method != 8 {
+                    let name = bytes
+                        .get(at + name_at..at + name_at + len as usize)
+                        .map(|n| String::from_utf8_lossy(n).into_owned())
+                        .unwrap_or_default();
+                    return Some((name, method));
+                }
+            }
+            i = at + 4;
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn method_name(m: u16) -> &'static str {
+    match m {
+        12 => "bzip2",
+        14 => "LZMA",
+        93 => "zstd",
+        95 => "xz",
+        99 => "AES-encrypted",
+        9 => "deflate64",
+        _ => "unknown",
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::error::BundleError;
 use super::files::{Fields, Row};
-use super::model::{Label, Query, Snippet};
+use super::model::{ExecRecord, Label, Query, Snippet};
 
 /// A query as read, before its id lists are resolved to corpus rows.
 #[derive(Clone, Debug)]
@@ -40,7 +40,17 @@ pub fn queries(path: &Path, rows: Vec<Row>) -> Result<Vec<RawQuery>, BundleError
                 line,
                 id: f.string("query_id")?,
                 text: f.string("query")?,
-                tests: f.strings("test_suite")?,
+                tests: {
+                    let t = f.strings("test_suite")?;
+                    if t.is_empty() {
+                        return Err(BundleError::field(
+                            path,
+                            line,
+                            "field `test_suite` is empty; a query needs at least one test",
+                        ));
+                    }
+                    t
+                },
                 correct_ids: f.strings("correct_corpus_ids")?,
                 // Absent or null: a query without distractors (check warns).
                 paired_ids: match f.row.obj.get("paired_distractor_corpus_ids") {
@@ -110,6 +120,99 @@ pub fn typed<T: DeserializeOwned>(path: &Path, rows: Vec<Row>) -> Result<Vec<T>,
                 .map_err(|e| BundleError::field(path, row.line, e.to_string()))
         })
         .collect()
+}
+
+/// As [`typed`], keeping each row's line number.
+pub fn typed_lines<T: DeserializeOwned>(
+    path: &Path,
+    rows: Vec<Row>,
+) -> Result<Vec<(usize, T)>, BundleError> {
+    rows.into_iter()
+        .map(|row| {
+            serde_json::from_value(Value::Object(row.obj))
+                .map(|v| (row.line, v))
+                .map_err(|e| BundleError::field(path, row.line, e.to_string()))
+        })
+        .collect()
+}
+
+/// True for a SHA-256 digest as the cache writes it: 64 lowercase hexadecimal digits.
+pub fn is_digest(s: &str) -> bool {
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// Every problem of the execution cache's rows on their own and between each other: digests of
+/// 64 lowercase hex digits, known outcome strings, `passes_all_tests` agreeing with the outcomes,
+/// and one verdict per (code, tests) key (a conflicting repeat names both lines; an identical
+/// repeat is harmless). The lengths against the query suites are checked where the suites are
+/// known (`check`'s cache coverage).
+pub fn cache_problems(path: &Path, rows: &[(usize, ExecRecord)]) -> Vec<BundleError> {
+    let mut errors = Vec::new();
+    let mut seen: HashMap<(&str, &str), (usize, &ExecRecord)> = HashMap::with_capacity(rows.len());
+    for (line, rec) in rows {
+        let line = *line;
+        let bad = |d: String| BundleError::field(path, line, d);
+        for (key, v) in [
+            ("code_sha256", &rec.code_sha256),
+            ("tests_sha256", &rec.tests_sha256),
+        ] {
+            if !is_digest(v) {
+                errors.push(bad(format!(
+                    "`{key}` {v:?} is not a SHA-256 digest (64 lowercase hex digits)"
+                )));
+            }
+        }
+        if let Some((i, o)) = rec
+            .outcomes
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.parse::<crate::oracle::outcome::Outcome>().is_err())
+        {
+            errors.push(bad(format!(
+                "outcome {} is {o:?}, not one of pass, FAIL, FAIL:<exception>, ERROR:<exception>, TIMEOUT",
+                i + 1
+            )));
+        }
+        let all = rec.outcomes.iter().all(|o| o == "pass");
+        if all != rec.passes_all_tests {
+            errors.push(bad(format!(
+                "passes_all_tests is {} but the outcomes say {all}",
+                rec.passes_all_tests
+            )));
+        }
+        let key = (rec.code_sha256.as_str(), rec.tests_sha256.as_str());
+        match seen.get(&key) {
+            Some(&(first, prev))
+                if prev.outcomes != rec.outcomes
+                    || prev.passes_all_tests != rec.passes_all_tests =>
+            {
+                errors.push(bad(format!(
+                    "conflicting verdict for the (code, tests) pair of line {first}: {} here, {} there",
+                    verdict(rec),
+                    verdict(prev)
+                )));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(key, (line, rec));
+            }
+        }
+    }
+    errors
+}
+
+fn verdict(r: &ExecRecord) -> String {
+    format!(
+        "[{}] ({})",
+        r.outcomes.join(" "),
+        if r.passes_all_tests {
+            "passes"
+        } else {
+            "fails"
+        }
+    )
 }
 
 /// Map of corpus id → row, with every duplicate reported.

@@ -72,6 +72,27 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     .map_err(anyhow::Error::msg)
     .with_context(|| format!("verifying {}", root.display()))?;
     pb.finish_and_clear();
+    if v.cache_rows == 0 {
+        anyhow::bail!(
+            "verifying {}: its execution cache (data/execution_cache.jsonl) is absent or holds no \
+             rows; there is nothing to re-execute",
+            root.display()
+        );
+    }
+    if v.report.checked == 0 {
+        anyhow::bail!(
+            "verifying {}: none of the {} cache rows was re-executed ({} cannot be recovered from \
+             the bundle's own code and test texts{})",
+            root.display(),
+            v.cache_rows,
+            v.unrecoverable,
+            if args.sample == Some(0) {
+                "; --sample 0 selects none"
+            } else {
+                ""
+            }
+        );
+    }
     for d in &v.report.disagreements {
         let now = match &d.now {
             Ok(o) => o.join(" "),

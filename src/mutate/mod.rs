@@ -44,9 +44,32 @@ pub struct Mutant {
     pub description: String,
 }
 
+/// Longest source [`mutants`] accepts, in lines. A function has about three mutation sites per
+/// line and every mutant is a full copy of the source that the builder executes, so work and
+/// memory grow with lines × sites; longer sources are refused with [`MutateError::TooLarge`]
+/// instead of running for hours.
+pub const MAX_LINES: usize = 1000;
+
+/// Longest source [`mutants`] accepts, in bytes (the same bound for sources of few long lines).
+pub const MAX_BYTES: usize = 64 * 1024;
+
+/// Most mutation sites [`mutants`] turns into mutants. A source with more sites (a function of
+/// some hundreds of lines) gets an evenly spaced, deterministic subset of its sites in offset
+/// order, so the mutants still cover the whole function while the work (each mutant is a full
+/// copy, re-parsed, then executed by the builder) stays bounded. The canonicals of the paper's
+/// benchmark have far fewer sites.
+pub const MAX_SITES: usize = 600;
+
 /// Why a source could not be mutated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MutateError {
+    /// The source is longer than [`MAX_LINES`] or [`MAX_BYTES`].
+    #[error(
+        "the source has {lines} lines ({bytes} bytes); mutation is limited to {MAX_LINES} lines \
+         and {} KiB, since every single-edit mutant is a full copy that gets executed",
+        MAX_BYTES / 1024
+    )]
+    TooLarge { lines: usize, bytes: usize },
     /// The source does not parse as Python; line and column are 1-based.
     #[error("Python parse error at line {line}, column {column}: {problem}")]
     Parse {
@@ -56,10 +79,12 @@ pub enum MutateError {
     },
 }
 
-/// Every single-edit mutant of `src`, one per (site, rule), in deterministic order: by byte offset
+/// Every single-edit mutant of `src` (of at most [`MAX_SITES`] sites, see there), one per
+/// (site, rule), in deterministic order: by byte offset
 /// of the edit, then operator name. Mutants that do not parse, or whose code equals the original or
 /// an earlier mutant's, are dropped (so the list is free of textual duplicates).
 pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
+    check_size(src)?;
     let tree = parse::parse_tree(src);
     if let Some(err) = parse::first_problem(&tree, src) {
         return Err(err);
@@ -68,15 +93,31 @@ pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
     sites.sort_by(|a, b| {
         (a.start, &a.operator, a.end, &a.after).cmp(&(b.start, &b.operator, b.end, &b.after))
     });
-    let mut seen: HashSet<String> = HashSet::new();
-    seen.insert(src.to_string());
+    if sites.len() > MAX_SITES {
+        let n = sites.len();
+        let keep: std::collections::BTreeSet<usize> =
+            (0..MAX_SITES).map(|i| i * n / MAX_SITES).collect();
+        sites = sites
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
+    // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
+    // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
+    // subtree the splice does not touch, so a parse costs about the edit, not the source.
+    let mut seen: HashSet<[u8; 32]> = HashSet::new();
+    seen.insert(digest(src));
+    let mut reparse = parse::Reparser::new(&tree, src);
     let mut out = Vec::with_capacity(sites.len());
     for s in sites {
         let code = splice(src, s.start, s.end, &s.after);
-        if seen.contains(&code) || !parses(&code) {
+        let d = digest(&code);
+        if seen.contains(&d) || !reparse.parses(s.start, s.end, &s.after, &code) {
             continue;
         }
-        seen.insert(code.clone());
+        seen.insert(d);
         out.push(Mutant {
             operator: s.operator,
             bug_type: s.bug_type.to_string(),
@@ -92,6 +133,31 @@ pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
         });
     }
     Ok(out)
+}
+
+/// The first problem that keeps `src` from being mutated, if any: its size, else its first
+/// syntax error (one parse, no mutants).
+pub fn parse_problem(src: &str) -> Option<MutateError> {
+    if let Err(e) = check_size(src) {
+        return Some(e);
+    }
+    parse::first_problem(&parse::parse_tree(src), src)
+}
+
+fn check_size(src: &str) -> Result<(), MutateError> {
+    let lines = src.lines().count();
+    if lines > MAX_LINES || src.len() > MAX_BYTES {
+        return Err(MutateError::TooLarge {
+            lines,
+            bytes: src.len(),
+        });
+    }
+    Ok(())
+}
+
+fn digest(s: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(s.as_bytes()).into()
 }
 
 /// `src` with bytes `start..end` replaced by `after`.

@@ -28,6 +28,73 @@ pub fn parses(src: &str) -> bool {
     !parse_tree(src).root_node().has_error()
 }
 
+/// Re-parses single-splice variants of one source incrementally from the source's tree.
+pub(crate) struct Reparser {
+    parser: Parser,
+    tree: Tree,
+    src_len: usize,
+    points: Vec<usize>,
+}
+
+impl Reparser {
+    pub(crate) fn new(tree: &Tree, src: &str) -> Reparser {
+        let mut parser = Parser::new();
+        parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .expect("tree-sitter-python is built for this tree-sitter ABI");
+        // Byte offsets of line starts, for tree-sitter's row/column points.
+        let mut points = vec![0];
+        points.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        Reparser {
+            parser,
+            tree: tree.clone(),
+            src_len: src.len(),
+            points,
+        }
+    }
+
+    fn point(&self, byte: usize) -> tree_sitter::Point {
+        let row = self.points.partition_point(|&s| s <= byte) - 1;
+        tree_sitter::Point {
+            row,
+            column: byte - self.points[row],
+        }
+    }
+
+    /// True when `code` (the source with bytes `start..end` replaced by `after`) parses
+    /// without an `ERROR` or `MISSING` node; the same answer as [`parses`].
+    pub(crate) fn parses(&mut self, start: usize, end: usize, after: &str, code: &str) -> bool {
+        debug_assert_eq!(code.len(), self.src_len - (end - start) + after.len());
+        let new_end = start + after.len();
+        let start_position = self.point(start);
+        let old_end_position = self.point(end);
+        // The new end's row/column: count the lines of `after`.
+        let new_end_position = match after.rfind('\n') {
+            None => tree_sitter::Point {
+                row: start_position.row,
+                column: start_position.column + after.len(),
+            },
+            Some(i) => tree_sitter::Point {
+                row: start_position.row + after.matches('\n').count(),
+                column: after.len() - i - 1,
+            },
+        };
+        let mut edited = self.tree.clone();
+        edited.edit(&tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: end,
+            new_end_byte: new_end,
+            start_position,
+            old_end_position,
+            new_end_position,
+        });
+        match self.parser.parse(code, Some(&edited)) {
+            Some(t) => !t.root_node().has_error(),
+            None => parses(code),
+        }
+    }
+}
+
 /// The first (in document order) `ERROR` or `MISSING` node of a tree, as an error naming its
 /// 1-based line and column.
 pub(crate) fn first_problem(tree: &Tree, src: &str) -> Option<MutateError> {
