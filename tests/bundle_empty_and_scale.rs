@@ -14,7 +14,7 @@ fn oracle() -> Oracle {
 fn opts() -> BuildOptions {
     BuildOptions {
         reuse: false,
-        progress: false,
+        progress: None,
         ..BuildOptions::default()
     }
 }
