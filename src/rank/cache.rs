@@ -190,7 +190,7 @@ pub fn dense_key(bundle: &Bundle, sys: &DenseSystem) -> String {
     match bundle
         .sha256
         .get(&format!("embeddings/{}.npz", sys.id))
-        .filter(|_| bundle.root.as_os_str().len() > 0)
+        .filter(|_| !bundle.root.as_os_str().is_empty())
     {
         Some(file) => {
             put_str(&mut h, "npz-sha256");
