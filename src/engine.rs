@@ -4,8 +4,8 @@
 //! dashboard draws from it, so the two never compute a number differently.
 
 use crate::bundle::{self, Bundle};
-use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, TiePolicy, Truth};
-use crate::rank::{self, RankOptions, SystemScores};
+use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, Truth};
+use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
 use std::path::Path;
 
 /// Options for opening a bundle.
@@ -30,6 +30,9 @@ pub struct Engine {
     bm25: bool,
     /// Pairs `--execute` could not run (query id, corpus id, error), reported by the CLI.
     execution_failures: Vec<ExecutionFailure>,
+    /// Per system (like `scores`): what the rank-cache lookup found (None when scored without a
+    /// cache).
+    pub rank_lookups: Vec<Option<Lookup>>,
 }
 
 /// A (query, snippet) pair the oracle failed to execute; its verdict stays the label fallback.
@@ -40,21 +43,65 @@ pub struct ExecutionFailure {
     pub error: String,
 }
 
+/// A system whose scores are ready, reported while an engine is built.
+pub struct Scored<'a> {
+    /// Index into `Engine::scores`.
+    pub index: usize,
+    /// Dense systems plus BM25.
+    pub total: usize,
+    pub scores: &'a SystemScores,
+    pub lookup: Option<Lookup>,
+}
+
 impl Engine {
     /// Load a bundle from disk and compute every ranking and metric.
     pub fn open(root: &Path, opts: &EngineOptions) -> anyhow::Result<Engine> {
+        Engine::open_with(root, opts, None, &|_| {})
+    }
+
+    /// [`Engine::open`] through a rank cache, reporting each system as its scores are ready.
+    pub fn open_with(
+        root: &Path,
+        opts: &EngineOptions,
+        cache: Option<&RankCache>,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> anyhow::Result<Engine> {
         let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
-        Ok(Engine::from_bundle(bundle, opts))
+        Ok(Engine::from_bundle_with(bundle, opts, cache, progress))
     }
 
     /// Compute rankings and metrics for an in-memory bundle.
     pub fn from_bundle(bundle: Bundle, opts: &EngineOptions) -> Engine {
+        Engine::from_bundle_with(bundle, opts, None, &|_| {})
+    }
+
+    /// [`Engine::from_bundle`] through a rank cache (a hit replaces the system's GEMM or BM25 by
+    /// a checked read), reporting each system as its scores are ready.
+    ///
+    /// Each dense system's corpus matrix is dropped once the system is scored (nothing after
+    /// ranking reads it; its scores hold all it gives), so `bundle.systems[i].corpus` of an
+    /// engine is empty (0 × d); the query matrices stay.
+    pub fn from_bundle_with(
+        mut bundle: Bundle,
+        opts: &EngineOptions,
+        cache: Option<&RankCache>,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> Engine {
         let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
+        let total = bundle.systems.len() + usize::from(opts.rank.bm25);
         let truth = Truth::from_bundle(&bundle, &key);
-        let scores = rank::score_all(&bundle, &opts.rank);
-        let cache = bundle::CacheIndex::build(&bundle);
+        let cache_index = bundle::CacheIndex::build(&bundle);
+        let (scores, rank_lookups) =
+            rank::score_all_releasing(&mut bundle, &opts.rank, cache, &|index, scores, lookup| {
+                progress(Scored {
+                    index,
+                    total,
+                    scores,
+                    lookup,
+                })
+            });
         let mut engine = Engine {
-            cache,
+            cache: cache_index,
             bundle,
             truth,
             scores,
@@ -62,6 +109,7 @@ impl Engine {
             config: opts.eval.clone(),
             bm25: opts.rank.bm25,
             execution_failures: Vec::new(),
+            rank_lookups,
         };
         engine.reevaluate(&opts.eval);
         engine
@@ -102,31 +150,10 @@ impl Engine {
 
     /// exec@1 of every system under the pessimistic, expected and optimistic tie policies.
     pub fn exec1_bounds(&self) -> Vec<[f64; 3]> {
-        let base = self.config();
-        let per_policy: Vec<Vec<SystemEval>> = [
-            TiePolicy::Pessimistic,
-            TiePolicy::Expected,
-            TiePolicy::Optimistic,
-        ]
-        .into_iter()
-        .map(|p| {
-            self.evaluate_all(
-                &EvalConfig {
-                    policy: p,
-                    ..base.clone()
-                }
-                .with_ks(&[1]),
-            )
-        })
-        .collect();
-        (0..self.scores.len())
-            .map(|s| {
-                [
-                    per_policy[0][s].mean(crate::metrics::Metric::Exec, 0),
-                    per_policy[1][s].mean(crate::metrics::Metric::Exec, 0),
-                    per_policy[2][s].mean(crate::metrics::Metric::Exec, 0),
-                ]
-            })
+        let eps = self.config().tie_eps;
+        self.scores
+            .iter()
+            .map(|s| crate::metrics::exec_at_policies(&self.bundle, &self.truth, s, eps, 1))
             .collect()
     }
 

@@ -59,6 +59,10 @@ pub struct EvalArgs {
     /// With --execute: append the new rows to the bundle's data/execution_cache.jsonl.
     #[arg(long = "save-cache", requires = "execute")]
     pub save_cache: bool,
+    /// Neither read nor write the rank cache (scores kept under the platform cache directory, or
+    /// $EXECSCOPE_CACHE_DIR).
+    #[arg(long = "no-cache")]
+    pub no_cache: bool,
 }
 
 impl Default for EvalArgs {
@@ -70,6 +74,7 @@ impl Default for EvalArgs {
             no_bm25: false,
             execute: false,
             save_cache: false,
+            no_cache: false,
         }
     }
 }
@@ -79,6 +84,13 @@ fn parse_policy(s: &str) -> Result<TiePolicy, String> {
 }
 
 impl EvalArgs {
+    /// The rank cache to use: none with --no-cache, else the platform's (or $EXECSCOPE_CACHE_DIR).
+    pub fn rank_cache(&self) -> Option<crate::rank::RankCache> {
+        (!self.no_cache)
+            .then(crate::rank::RankCache::platform)
+            .flatten()
+    }
+
     pub fn engine_options(&self) -> anyhow::Result<EngineOptions> {
         if self.tie_eps < 0.0 || !self.tie_eps.is_finite() {
             bail!("--tie-eps must be a finite number ≥ 0");
@@ -105,8 +117,8 @@ impl EvalArgs {
 pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Engine> {
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
     let opts = eval.engine_options()?;
-    let mut engine =
-        Engine::open(&root, &opts).with_context(|| format!("loading bundle {}", root.display()))?;
+    let mut engine = Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {})
+        .with_context(|| format!("loading bundle {}", root.display()))?;
     if eval.execute {
         let oracle = crate::oracle::Oracle::new(crate::oracle::OracleConfig::default())
             .context("starting the execution oracle")?;
@@ -219,7 +231,8 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let opts = args.eval.engine_options()?;
-    let app = crate::tui::App::new(root, opts, crate::tui::Theme::from_env(args.theme));
+    let app = crate::tui::App::new(root, opts, crate::tui::Theme::from_env(args.theme))
+        .with_rank_cache(args.eval.rank_cache());
     crate::tui::run::run(app)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -202,6 +202,38 @@ impl SystemEval {
     }
 }
 
+/// Mean exec@k of one system under the pessimistic, expected and optimistic tie policies, each
+/// exactly what [`evaluate`] under that policy gives (same per-query values, summed in the same
+/// order), from one target layout per query instead of three full evaluations.
+pub fn exec_at_policies(
+    bundle: &Bundle,
+    truth: &Truth,
+    scores: &SystemScores,
+    tie_eps: f32,
+    k: usize,
+) -> [f64; 3] {
+    const POLICIES: [TiePolicy; 3] = [
+        TiePolicy::Pessimistic,
+        TiePolicy::Expected,
+        TiePolicy::Optimistic,
+    ];
+    let per_query: Vec<[f64; 3]> = (0..bundle.queries.len())
+        .into_par_iter()
+        .map(|q| {
+            let mut snapped;
+            let mut row = scores.row(q);
+            if tie_eps > 0.0 {
+                snapped = row.to_vec();
+                snap_row(&mut snapped, tie_eps);
+                row = &snapped;
+            }
+            let l = layout::layout(row, truth.passing(q));
+            POLICIES.map(|p| layout::exec_at(&l, k, p))
+        })
+        .collect();
+    [0, 1, 2].map(|i| mean_of(per_query.iter().map(|v| v[i])))
+}
+
 fn mean_of(it: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut n) = (0.0, 0usize);
     for v in it {

@@ -6,7 +6,10 @@
 //! shown.
 
 pub mod bm25;
+pub mod cache;
 pub mod ties;
+
+pub use cache::{Lookup, RankCache};
 
 use crate::bundle::{Bundle, DenseSystem, Similarity};
 use ndarray::{s, Array2, ArrayView2, Axis};
@@ -55,19 +58,115 @@ impl Default for RankOptions {
 
 /// Score every system of the bundle (dense systems in bundle order, then BM25).
 pub fn score_all(bundle: &Bundle, opts: &RankOptions) -> Vec<SystemScores> {
-    let mut out: Vec<SystemScores> = bundle
+    score_all_with(bundle, opts, None, &|_, _, _| {}).0
+}
+
+/// Score every system, reading and filling the rank cache when one is given. Systems are scored
+/// concurrently (each GEMM is itself parallel, so a small system does not wait for a large one);
+/// `done(index, scores, lookup)` is called as each one finishes, from whichever thread finished
+/// it. Returns the scores in [`score_all`]'s order and, per system, what the cache lookup found
+/// (None without a cache).
+pub fn score_all_with(
+    bundle: &Bundle,
+    opts: &RankOptions,
+    cache: Option<&RankCache>,
+    done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
+) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    let corpora = bundle.systems.iter().map(Corpus::Borrowed).collect();
+    score_core(bundle, corpora, opts, cache, done)
+}
+
+/// [`score_all_with`], taking every dense system's corpus matrix out of the bundle and dropping
+/// each as soon as its system is scored (or found in the cache), so the matrices and the score
+/// matrices are never all in memory at once. The bundle keeps its query matrices; each
+/// system's corpus matrix is left empty (0 × d).
+pub fn score_all_releasing(
+    bundle: &mut Bundle,
+    opts: &RankOptions,
+    cache: Option<&RankCache>,
+    done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
+) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    // Keys hash in-memory matrices (a bundle without files), so they are taken first.
+    let keys: Vec<Option<String>> = bundle
         .systems
-        .iter()
-        .map(|s| SystemScores {
-            id: s.id.clone(),
-            similarity: s.similarity.as_str().to_string(),
-            scores: dense_scores(s),
+        .par_iter()
+        .map(|s| cache.map(|_| cache::dense_key(bundle, s)))
+        .collect();
+    let corpora: Vec<Corpus<'_>> = bundle
+        .systems
+        .iter_mut()
+        .zip(keys)
+        .map(|(s, key)| {
+            let d = s.corpus.ncols();
+            let m = std::mem::replace(&mut s.corpus, Array2::zeros((0, d)));
+            Corpus::Owned(m, key)
         })
         .collect();
-    if opts.bm25 {
-        out.push(bm25_system(bundle));
-    }
-    out
+    score_core(bundle, corpora, opts, cache, done)
+}
+
+/// A dense system's corpus matrix for scoring: the bundle's own, or taken out of it (with its
+/// cache key, computed before it was taken) to be dropped once scored.
+enum Corpus<'a> {
+    Borrowed(&'a DenseSystem),
+    Owned(Array2<f32>, Option<String>),
+}
+
+fn score_core(
+    bundle: &Bundle,
+    corpora: Vec<Corpus<'_>>,
+    opts: &RankOptions,
+    cache: Option<&RankCache>,
+    done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
+) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    let shape = (bundle.queries.len(), bundle.corpus.len());
+    let mut tasks: Vec<(usize, Option<Corpus<'_>>)> = corpora
+        .into_iter()
+        .map(Some)
+        .chain(opts.bm25.then_some(None))
+        .enumerate()
+        .collect();
+    // Largest first, so the widest GEMM starts at once and the small ones fill in around it.
+    let width = |i: usize| bundle.systems.get(i).map_or(0, |s| s.queries.ncols());
+    tasks.sort_by_key(|t| std::cmp::Reverse(width(t.0)));
+    let mut out: Vec<(usize, SystemScores, Option<Lookup>)> = tasks
+        .into_par_iter()
+        .map(|(i, corpus)| {
+            let (id, similarity) = match bundle.systems.get(i) {
+                Some(s) => (s.id.clone(), s.similarity.as_str().to_string()),
+                None => (BM25_ID.to_string(), "bm25".to_string()),
+            };
+            let key = || match (&corpus, bundle.systems.get(i)) {
+                (Some(Corpus::Owned(_, Some(k))), _) => k.clone(),
+                (_, Some(s)) => cache::dense_key(bundle, s),
+                (_, None) => cache::bm25_key(bundle),
+            };
+            let compute = || match (&corpus, bundle.systems.get(i)) {
+                (Some(Corpus::Borrowed(s)), _) => dense_scores(s),
+                (Some(Corpus::Owned(c, _)), Some(s)) => {
+                    product_of(s.similarity, s.queries.view(), c.view())
+                }
+                _ => bm25_system(bundle).scores,
+            };
+            let (lookup, scores) = match cache {
+                None => (None, compute()),
+                Some(c) => {
+                    let (l, m) = cache::get_or_compute(c, &key(), shape, compute);
+                    (Some(l), m)
+                }
+            };
+            drop(corpus);
+            let s = SystemScores {
+                id,
+                similarity,
+                scores,
+            };
+            done(i, &s, lookup);
+            (i, s, lookup)
+        })
+        .collect();
+    out.sort_by_key(|x| x.0);
+    out.into_iter().map(|(_, s, l)| (s, l)).unzip()
 }
 
 /// BM25 scores of the bundle's queries against its corpus code.
@@ -82,49 +181,80 @@ pub fn bm25_system(bundle: &Bundle) -> SystemScores {
     }
 }
 
+/// The factor that L2-normalises a row: 1/‖row‖ (computed in f64, rounded to f32), or None for
+/// a zero row (which stays zero; the loader refuses those under cosine).
+fn inv_norm(row: ndarray::ArrayView1<f32>) -> Option<f32> {
+    let norm = row
+        .iter()
+        .map(|&x| (x as f64) * (x as f64))
+        .sum::<f64>()
+        .sqrt();
+    (norm > 0.0).then(|| (1.0 / norm) as f32)
+}
+
 /// L2-normalise every row (cosine); a zero row stays zero (the loader refuses those under cosine).
 pub fn normalized(m: ArrayView2<f32>) -> Array2<f32> {
     let mut out = m.to_owned();
     out.axis_iter_mut(Axis(0))
         .into_par_iter()
         .for_each(|mut row| {
-            let norm = row
-                .iter()
-                .map(|&x| (x as f64) * (x as f64))
-                .sum::<f64>()
-                .sqrt();
-            if norm > 0.0 {
-                let inv = (1.0 / norm) as f32;
+            if let Some(inv) = inv_norm(row.view()) {
                 row.mapv_inplace(|x| x * inv);
             }
         });
     out
 }
 
-/// Similarity matrix of a dense system: cosine over L2-normalised rows, or raw dot.
-/// The product runs in parallel blocks of query rows (ndarray's GEMM is single-threaded).
+/// Similarity matrix of a dense system: cosine (the dot product of L2-normalised rows) or raw
+/// dot. Cosine normalises tile by tile inside the product, so no normalised copy of either
+/// matrix is ever made; the values are bit-identical to normalising first.
 pub fn dense_scores(sys: &DenseSystem) -> Array2<f32> {
-    match sys.similarity {
+    product_of(sys.similarity, sys.queries.view(), sys.corpus.view())
+}
+
+/// [`dense_scores`] of a query and a corpus matrix under a similarity.
+fn product_of(sim: Similarity, q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2<f32> {
+    match sim {
         Similarity::Cos => {
-            let q = normalized(sys.queries.view());
-            let c = normalized(sys.corpus.view());
-            block_product(q.view(), c.view())
+            let inv = |m: ArrayView2<f32>| -> Vec<f32> {
+                m.axis_iter(Axis(0))
+                    .into_par_iter()
+                    .map(|r| inv_norm(r).unwrap_or(1.0))
+                    .collect()
+            };
+            let (qi, ci) = (inv(q), inv(c));
+            tiled_product(q, c, Some((&qi, &ci)))
         }
-        Similarity::Dot => block_product(sys.queries.view(), sys.corpus.view()),
+        Similarity::Dot => block_product(q, c),
     }
 }
 
 /// `q · cᵀ`, computed in parallel over blocks of query rows.
 pub fn block_product(q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2<f32> {
+    tiled_product(q, c, None)
+}
+
+/// Corpus rows per tile of the product.
+const TILE: usize = 1024;
+
+/// `q · cᵀ` in parallel blocks of query rows, each multiplied tile by tile of corpus rows. With
+/// `scale = (qs, cs)` row i of q is multiplied by qs[i] and row j of c by cs[j] as the tiles are
+/// packed (exactly as a scaled copy would hold them, so the product is bit-identical to one over
+/// scaled copies: every output element is the same sequence of operations whatever the tiling).
+fn tiled_product(
+    q: ArrayView2<f32>,
+    c: ArrayView2<f32>,
+    scale: Option<(&[f32], &[f32])>,
+) -> Array2<f32> {
     let nq = q.nrows();
     let nc = c.nrows();
+    let d = q.ncols();
     let mut out = Array2::<f32>::zeros((nq, nc));
     if nq == 0 || nc == 0 {
         return out;
     }
     let threads = rayon::current_num_threads().max(1);
     let block = nq.div_ceil(threads * 4).max(16);
-    let ct = c.t();
     out.axis_chunks_iter_mut(Axis(0), block)
         .into_par_iter()
         .enumerate()
@@ -132,7 +262,27 @@ pub fn block_product(q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2<f32> {
             let start = i * block;
             let rows = chunk.nrows();
             let qb = q.slice(s![start..start + rows, ..]);
-            ndarray::linalg::general_mat_mul(1.0, &qb, &ct, 0.0, &mut chunk);
+            let Some((qs, cs)) = scale else {
+                ndarray::linalg::general_mat_mul(1.0, &qb, &c.t(), 0.0, &mut chunk);
+                return;
+            };
+            let mut qn = qb.to_owned();
+            for (mut r, &f) in qn.axis_iter_mut(Axis(0)).zip(&qs[start..start + rows]) {
+                r.mapv_inplace(|x| x * f);
+            }
+            let mut tile = Array2::<f32>::zeros((TILE.min(nc), d));
+            let mut c0 = 0;
+            while c0 < nc {
+                let c1 = (c0 + TILE).min(nc);
+                let mut t = tile.slice_mut(s![..c1 - c0, ..]);
+                t.assign(&c.slice(s![c0..c1, ..]));
+                for (mut r, &f) in t.axis_iter_mut(Axis(0)).zip(&cs[c0..c1]) {
+                    r.mapv_inplace(|x| x * f);
+                }
+                let mut o = chunk.slice_mut(s![.., c0..c1]);
+                ndarray::linalg::general_mat_mul(1.0, &qn, &t.t(), 0.0, &mut o);
+                c0 = c1;
+            }
         });
     out
 }
@@ -146,12 +296,32 @@ pub fn rank_cmp(row: &[f32], a: u32, b: u32) -> Ordering {
 }
 
 /// The first `k` corpus rows of a query's ranking (all of them when k ≥ n), in rank order.
+///
+/// A small k (the usual 1–100) is a single pass keeping the best k seen so far, sorted: a row
+/// enters only when it beats the current k-th (it cannot tie it, rows being scanned in ascending
+/// order), so almost every row costs one comparison and nothing is allocated but the answer.
+/// Larger k selects with `select_nth_unstable` and sorts the prefix.
 pub fn top_k(row: &[f32], k: usize) -> Vec<u32> {
     let n = row.len();
-    let mut idx: Vec<u32> = (0..n as u32).collect();
     if k == 0 {
         return Vec::new();
     }
+    if k <= SCAN_TOP_K && k < n {
+        let mut best: Vec<u32> = Vec::with_capacity(k + 1);
+        for (i, &v) in row.iter().enumerate() {
+            if best.len() == k {
+                let worst = row[best[k - 1] as usize];
+                if v.total_cmp(&worst) != Ordering::Greater {
+                    continue;
+                }
+                best.pop();
+            }
+            let at = best.partition_point(|&b| rank_cmp(row, b, i as u32) == Ordering::Less);
+            best.insert(at, i as u32);
+        }
+        return best;
+    }
+    let mut idx: Vec<u32> = (0..n as u32).collect();
     if k < n {
         idx.select_nth_unstable_by(k - 1, |&a, &b| rank_cmp(row, a, b));
         idx.truncate(k);
@@ -159,6 +329,9 @@ pub fn top_k(row: &[f32], k: usize) -> Vec<u32> {
     idx.sort_unstable_by(|&a, &b| rank_cmp(row, a, b));
     idx
 }
+
+/// Up to this k, [`top_k`] scans instead of selecting.
+const SCAN_TOP_K: usize = 64;
 
 /// The whole ranking of a query.
 pub fn full_order(row: &[f32]) -> Vec<u32> {
@@ -213,5 +386,49 @@ mod tests {
         let q = Array2::from_shape_fn((37, 5), |(i, j)| ((i * 7 + j * 3) % 11) as f32 - 5.0);
         let c = Array2::from_shape_fn((23, 5), |(i, j)| ((i * 5 + j) % 7) as f32 - 3.0);
         assert_eq!(block_product(q.view(), c.view()), q.dot(&c.t()));
+    }
+
+    /// The scanning top-k and the selecting one agree with a full sort, ties and NaN included.
+    #[test]
+    fn top_k_paths_agree_with_full_sort() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for n in [1usize, 2, 7, 100, 700] {
+            for _ in 0..20 {
+                // Few distinct values, so ties are everywhere; sometimes a NaN or an infinity.
+                let mut row: Vec<f32> = (0..n).map(|_| rng.random_range(0..6) as f32).collect();
+                if n > 3 {
+                    row[rng.random_range(0..n)] = f32::NAN;
+                    row[rng.random_range(0..n)] = f32::NEG_INFINITY;
+                }
+                let mut all: Vec<u32> = (0..n as u32).collect();
+                all.sort_by(|&a, &b| rank_cmp(&row, a, b));
+                for k in [1usize, 3, 10, 64, 65, 200, n, n + 5] {
+                    assert_eq!(top_k(&row, k), all[..k.min(n)].to_vec(), "n={n} k={k}");
+                }
+            }
+        }
+    }
+
+    /// The tiled cosine equals the product of normalised copies bit for bit, over several tiles
+    /// and uneven query blocks.
+    #[test]
+    fn tiled_cosine_is_bit_identical_to_normalised_copies() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut m = |r, c| Array2::from_shape_fn((r, c), |_| rng.random_range(-1.0f32..1.0));
+        let sys = DenseSystem {
+            id: "t".into(),
+            similarity: Similarity::Cos,
+            queries: m(77, 130),
+            corpus: m(2 * TILE + 37, 130),
+            invocation: None,
+        };
+        let want = normalized(sys.queries.view()).dot(&normalized(sys.corpus.view()).t());
+        let got = dense_scores(&sys);
+        assert!(got
+            .iter()
+            .zip(&want)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
     }
 }

@@ -57,6 +57,8 @@ pub struct App {
     spinner: usize,
     /// Token of the last audit asked for (results carrying another one are stale).
     audit_token: u64,
+    /// Systems scored so far while the bundle loads.
+    pub(crate) load_progress: Option<Arc<super::jobs::Progress>>,
 }
 
 impl App {
@@ -79,6 +81,7 @@ impl App {
             pending_policy: None,
             spinner: 0,
             audit_token: 0,
+            load_progress: None,
         }
     }
 
@@ -89,8 +92,25 @@ impl App {
             |n| n.to_string_lossy().to_string(),
         );
         let mut app = App::blank(theme, name, opts.eval.policy);
-        app.jobs.push(Job::Load { root, opts });
+        let progress = Arc::new(super::jobs::Progress::default());
+        app.load_progress = Some(progress.clone());
+        app.jobs.push(Job::Load {
+            root,
+            opts,
+            cache: None,
+            progress,
+        });
         app
+    }
+
+    /// Load through this rank cache (set before the first frame).
+    pub fn with_rank_cache(mut self, rank_cache: Option<crate::rank::RankCache>) -> App {
+        for job in &mut self.jobs {
+            if let Job::Load { cache, .. } = job {
+                cache.clone_from(&rank_cache);
+            }
+        }
+        self
     }
 
     /// An app over an engine already loaded (tests, benchmarks); the leaderboard, anatomy and BM25

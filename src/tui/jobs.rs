@@ -17,6 +17,7 @@ use crate::oracle::lazy::LazyOracle;
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
 use crate::report::audit as audit_tables;
+use crate::rank::RankCache;
 use crate::report::{anatomy as atab, leaderboard, Table};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -71,8 +72,13 @@ pub struct Progress {
 impl Progress {
     /// `done/total`, once the job knows how many pairs the oracle must run.
     pub fn text(&self) -> Option<String> {
+        self.text_of("pairs")
+    }
+
+    /// `done/total unit`, once the total is known.
+    pub fn text_of(&self, unit: &str) -> Option<String> {
         let total = self.total.load(Ordering::Relaxed);
-        (total > 0).then(|| format!("{}/{total} pairs", self.done.load(Ordering::Relaxed)))
+        (total > 0).then(|| format!("{}/{total} {unit}", self.done.load(Ordering::Relaxed)))
     }
 }
 
@@ -101,6 +107,9 @@ pub enum Job {
     Load {
         root: PathBuf,
         opts: EngineOptions,
+        cache: Option<RankCache>,
+        /// Systems scored so far, of how many (shown while the bundle loads).
+        progress: Arc<Progress>,
     },
     Leaderboard {
         gen: u64,
@@ -169,7 +178,15 @@ impl Job {
     /// Do the work. Consumes the job, so its engine handle is released before the result is sent.
     pub fn run(self) -> JobResult {
         match self {
-            Job::Load { root, opts } => match Engine::open(&root, &opts) {
+            Job::Load {
+                root,
+                opts,
+                cache,
+                progress,
+            } => match Engine::open_with(&root, &opts, cache.as_ref(), &|s| {
+                progress.total.store(s.total, Ordering::Relaxed);
+                progress.done.fetch_add(1, Ordering::Relaxed);
+            }) {
                 Ok(engine) => {
                     let index = CorpusIndex::build(&engine);
                     JobResult::Loaded(Box::new(Ok((Arc::new(engine), Arc::new(index)))))

@@ -39,9 +39,12 @@ impl App {
         }
     }
 
-    /// Progress of a running audit, for the status bar.
+    /// Progress of a running audit (or of the bundle's scoring while it loads), for the status bar.
     pub fn audit_progress(&self) -> Option<String> {
-        match &self.data.as_ref()?.audit {
+        let Some(d) = self.data.as_ref() else {
+            return self.load_progress.as_ref()?.text_of("systems scored");
+        };
+        match &d.audit {
             AuditSlot::Running(_, p) => p.text(),
             _ => None,
         }

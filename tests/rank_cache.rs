@@ -1,0 +1,178 @@
+//! The persistent rank cache: hits give the very scores a fresh computation gives, any change to
+//! a matrix, the corpus or a setting misses, and corrupt or truncated files are detected, ignored
+//! and rewritten.
+
+use execscope::bundle::{synthetic, write, Bundle, Similarity, SynthSpec};
+use execscope::engine::{Engine, EngineOptions};
+use execscope::rank::{Lookup, RankCache};
+use std::path::Path;
+use std::process::Command;
+
+fn small() -> Bundle {
+    synthetic(&SynthSpec {
+        n_queries: 30,
+        n_corpus_extra: 20,
+        distractors_per_query: 4,
+        dims: vec![8, 16, 5],
+        seed: 11,
+        tie_rate: 0.3,
+    })
+}
+
+fn open(b: &Bundle, cache: &RankCache) -> Engine {
+    Engine::from_bundle_with(b.clone(), &EngineOptions::default(), Some(cache), &|_| {})
+}
+
+fn lookups(e: &Engine) -> Vec<Lookup> {
+    e.rank_lookups.iter().map(|l| l.expect("cached")).collect()
+}
+
+fn same_scores(a: &Engine, b: &Engine) {
+    assert_eq!(a.scores.len(), b.scores.len());
+    for (x, y) in a.scores.iter().zip(&b.scores) {
+        assert_eq!(x.id, y.id);
+        assert!(x
+            .scores
+            .iter()
+            .zip(&y.scores)
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
+    for (x, y) in a.evals.iter().zip(&b.evals) {
+        assert_eq!(x.per_query, y.per_query);
+    }
+}
+
+#[test]
+fn second_open_hits_and_matches_a_fresh_computation() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = RankCache::new(dir.path());
+    let b = small();
+    let fresh = Engine::from_bundle(b.clone(), &EngineOptions::default());
+    assert!(fresh.rank_lookups.iter().all(Option::is_none));
+    let first = open(&b, &cache);
+    assert_eq!(lookups(&first), vec![Lookup::Miss; 4]);
+    let second = open(&b, &cache);
+    assert_eq!(lookups(&second), vec![Lookup::Hit; 4]);
+    same_scores(&fresh, &first);
+    same_scores(&fresh, &second);
+}
+
+#[test]
+fn changes_to_a_matrix_the_corpus_or_a_setting_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = RankCache::new(dir.path());
+    let b = small();
+    open(&b, &cache);
+
+    // One value of one matrix: only that system misses.
+    let mut m = b.clone();
+    m.systems[1].corpus[[3, 2]] += 0.25;
+    let e = open(&m, &cache);
+    assert_eq!(
+        lookups(&e),
+        vec![Lookup::Hit, Lookup::Miss, Lookup::Hit, Lookup::Hit]
+    );
+    same_scores(&e, &Engine::from_bundle(m, &EngineOptions::default()));
+
+    // The similarity: that system misses.
+    let mut s = b.clone();
+    s.systems[0].similarity = match s.systems[0].similarity {
+        Similarity::Cos => Similarity::Dot,
+        Similarity::Dot => Similarity::Cos,
+    };
+    assert_eq!(lookups(&open(&s, &cache))[0], Lookup::Miss);
+
+    // A snippet's code: BM25 misses, the dense systems (same vectors) hit.
+    let mut c = b.clone();
+    c.corpus[0].code.push_str("\n# changed\n");
+    assert_eq!(
+        lookups(&open(&c, &cache)),
+        vec![Lookup::Hit, Lookup::Hit, Lookup::Hit, Lookup::Miss]
+    );
+
+    // A query's text: BM25 misses.
+    let mut q = b.clone();
+    q.queries[0].text.push_str(" quickly");
+    assert_eq!(lookups(&open(&q, &cache))[3], Lookup::Miss);
+
+    // The corpus order (ids): everything misses.
+    let mut o = b.clone();
+    o.corpus.swap(0, 1);
+    assert!(lookups(&open(&o, &cache))
+        .iter()
+        .all(|&l| l == Lookup::Miss));
+}
+
+fn cache_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir.join("scores"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn corrupt_and_truncated_files_are_ignored_and_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = RankCache::new(dir.path());
+    let b = small();
+    let fresh = open(&b, &cache);
+    let files = cache_files(dir.path());
+    assert_eq!(files.len(), 4);
+
+    // One flipped bit in a payload, one file cut short, one header claiming another shape.
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let bytes = std::fs::read(&files[1]).unwrap();
+    std::fs::write(&files[1], &bytes[..bytes.len() - 7]).unwrap();
+    let mut bytes = std::fs::read(&files[2]).unwrap();
+    bytes[8] ^= 0x02;
+    std::fs::write(&files[2], &bytes).unwrap();
+
+    let e = open(&b, &cache);
+    let corrupt = lookups(&e)
+        .iter()
+        .filter(|&&l| l == Lookup::Corrupt)
+        .count();
+    assert_eq!(corrupt, 3);
+    same_scores(&fresh, &e);
+    // Rewritten: the next open hits everywhere.
+    assert_eq!(lookups(&open(&b, &cache)), vec![Lookup::Hit; 4]);
+}
+
+/// The binary: a second `report` reads the cache and prints the same bytes; `--no-cache` neither
+/// reads nor writes it.
+#[test]
+fn report_twice_prints_the_same_and_no_cache_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write(&small(), &root).unwrap();
+    let run = |cache: &Path, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+            .arg("report")
+            .arg(&root)
+            .args(["--format", "json"])
+            .args(extra)
+            .env("EXECSCOPE_CACHE_DIR", cache)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let cache = dir.path().join("cache");
+    let cold = run(&cache, &[]);
+    assert_eq!(cache_files(&cache).len(), 4);
+    let warm = run(&cache, &[]);
+    assert_eq!(cold, warm);
+    let other = dir.path().join("other");
+    let none = run(&other, &["--no-cache"]);
+    assert_eq!(cold, none);
+    assert!(!other.exists());
+}
