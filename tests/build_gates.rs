@@ -75,3 +75,131 @@ fn every_gate_refuses_with_line_task_and_reason() {
         .iter()
         .any(|d| d.task_id == "vowel_share" && d.reason == "task_refused"));
 }
+
+/// The spec-grounding rules (tests/fixtures/tasks_spec.jsonl): a mutant editing only a `def`-line
+/// default the query does not state is refused before execution, with the reason in the report;
+/// a stated default is not; an `independent` implementation that fails a test refuses its task,
+/// naming the test; the report counts distractors failing exactly one test, which is checked here
+/// against the shipped execution cache.
+#[test]
+fn signature_and_independent_gates() {
+    use execscope::bundle::model::{code_sha256, tests_sha256};
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tasks_spec.jsonl");
+    let report = build(&tasks, dir.path(), &oracle(), &BuildOptions::default()).unwrap();
+
+    let got: Vec<(usize, &str, Gate, &str)> = report
+        .refusals
+        .iter()
+        .map(|r| (r.line, r.task_id.as_str(), r.gate, r.reason.as_str()))
+        .collect();
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert_eq!(
+        (got[0].0, got[0].1, got[0].2),
+        (3, "over_specific", Gate::IndependentExecution)
+    );
+    assert_eq!(
+        got[0].3,
+        "independent fails 1 of 4 tests: test 2 FAIL: assert round_half_up(2.5) == 3"
+    );
+    assert_eq!(
+        (got[1].0, got[1].1, got[1].2),
+        (4, "bad_independent", Gate::Schema)
+    );
+    assert_eq!(
+        got[1].3,
+        "field `independent` must be a string, got a number"
+    );
+    assert_eq!((got[2].0, got[2].2), (5, Gate::IndependentExecution));
+    assert_eq!(got[2].3, "independent does not define `f5` at top level");
+    assert_eq!(report.refused_by_gate["independent_execution"], 2);
+    assert_eq!(report.tasks_kept, 2);
+    assert_eq!(report.tasks_with_independent, 1);
+
+    // Default `step=2` → 1 and → 3: refused for the task whose query does not state it, not
+    // executed (no outcomes), and counted among the drops.
+    let sig: Vec<_> = report
+        .dropped
+        .iter()
+        .filter(|d| d.reason == "signature_unstated")
+        .collect();
+    assert_eq!(sig.len(), 2, "{sig:#?}");
+    for d in &sig {
+        assert_eq!(d.task_id, "unstated_default");
+        assert_eq!((d.line, d.before.as_str()), (1, "2"));
+        assert!(d.outcomes.is_empty());
+        let why = d.detail.as_deref().unwrap();
+        assert!(
+            why.starts_with("edits only the default of `step` in `def take_every`"),
+            "{why}"
+        );
+        assert!(why.contains("does not state the default `2`"), "{why}");
+    }
+    assert_eq!(report.drops_by_reason["signature_unstated"], 2);
+    // The stated default's mutants went through execution like any other.
+    assert!(report
+        .dropped
+        .iter()
+        .filter(|d| d.task_id == "stated_default")
+        .all(|d| d.reason != "signature_unstated"));
+    let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
+    let corpus: Vec<serde_json::Value> = read("data/corpus.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let queries: Vec<serde_json::Value> = read("data/queries.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let unstated_rows: Vec<&serde_json::Value> = corpus
+        .iter()
+        .filter(|s| s["source_entry_id"] == "unstated_default" && s["label"] == "incorrect")
+        .collect();
+    assert!(unstated_rows.len() >= 3);
+    for s in unstated_rows {
+        let first = s["code"].as_str().unwrap().lines().next().unwrap();
+        assert_eq!(first, "def take_every(xs, step=2):");
+    }
+
+    // Distractors failing exactly one test: the report's count and histogram agree with the
+    // outcomes in the shipped execution cache.
+    let cache: std::collections::HashMap<(String, String), Vec<String>> =
+        read("data/execution_cache.jsonl")
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let key = (
+                    v["code_sha256"].as_str().unwrap().to_string(),
+                    v["tests_sha256"].as_str().unwrap().to_string(),
+                );
+                let o = v["outcomes"].as_array().unwrap();
+                (key, o.iter().map(|x| x.as_str().unwrap().into()).collect())
+            })
+            .collect();
+    let mut hist = std::collections::BTreeMap::new();
+    let mut ones = 0;
+    for s in corpus.iter().filter(|s| s["label"] == "incorrect") {
+        let q = queries
+            .iter()
+            .find(|q| q["entry_id"] == s["source_entry_id"])
+            .unwrap();
+        let tests: Vec<String> = serde_json::from_value(q["test_suite"].clone()).unwrap();
+        let outcomes = &cache[&(
+            code_sha256(s["code"].as_str().unwrap()),
+            tests_sha256(&tests),
+        )];
+        let failing = outcomes.iter().filter(|o| *o != "pass").count();
+        *hist.entry(failing).or_insert(0usize) += 1;
+        ones += usize::from(failing == 1);
+    }
+    assert_eq!(
+        report.distractors_by_failing_tests,
+        hist.into_iter().collect::<Vec<_>>()
+    );
+    assert_eq!(report.distractors_failing_one_test, ones);
+    assert_eq!(report.failing_one_test.len(), ones);
+    assert!(report.to_string().contains(&format!(
+        "distractors failing exactly one test: {ones} of {}",
+        report.corpus - 2
+    )));
+}

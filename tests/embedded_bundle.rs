@@ -16,8 +16,10 @@ fn shape_of_the_embedded_benchmark() {
     let mut per_domain: BTreeMap<&str, usize> = BTreeMap::new();
     for q in &b.queries {
         *per_domain.entry(q.domain.as_str()).or_default() += 1;
+        // 7–10 tests per task originally; the spec review (issue 20) added tests for stated
+        // behaviour that no test checked, up to 23.
         assert!(
-            (7..=10).contains(&q.tests.len()),
+            (7..=25).contains(&q.tests.len()),
             "{}: {} tests",
             q.id,
             q.tests.len()

@@ -99,6 +99,64 @@ pub fn calls(test: &str, name: &str) -> bool {
     first_call_args(test, name).is_some()
 }
 
+/// Where a byte range sits in the signature of a `def` (any depth; lambdas are not `def` lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignatureSpot {
+    /// Inside the default value of parameter `parameter` of function `function`; `value` is the
+    /// default's full source text.
+    Default {
+        function: String,
+        parameter: String,
+        value: String,
+    },
+    /// Elsewhere in the parameter list or return annotation of `function`.
+    Other { function: String },
+}
+
+/// Is `start..end` (byte offsets into `src`) entirely inside a function signature (its parameter
+/// list or return annotation)? `None` when it is not, or touches the body.
+pub fn signature_spot(src: &str, start: usize, end: usize) -> Option<SignatureSpot> {
+    let tree = parse(src);
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "function_definition" {
+            if let Some(params) = node.child_by_field_name("parameters") {
+                let sig_end = node
+                    .child_by_field_name("return_type")
+                    .map_or(params.end_byte(), |r| r.end_byte());
+                if start >= params.start_byte() && end <= sig_end {
+                    let text = |n: Node| src.get(n.byte_range()).unwrap_or("").to_string();
+                    let function = node
+                        .child_by_field_name("name")
+                        .map(text)
+                        .unwrap_or_default();
+                    let mut cursor = params.walk();
+                    for p in params.named_children(&mut cursor) {
+                        if !matches!(p.kind(), "default_parameter" | "typed_default_parameter") {
+                            continue;
+                        }
+                        if let Some(value) = p.child_by_field_name("value") {
+                            if start >= value.start_byte() && end <= value.end_byte() {
+                                let parameter =
+                                    p.child_by_field_name("name").map(text).unwrap_or_default();
+                                return Some(SignatureSpot::Default {
+                                    function,
+                                    parameter,
+                                    value: text(value),
+                                });
+                            }
+                        }
+                    }
+                    return Some(SignatureSpot::Other { function });
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +191,48 @@ mod tests {
         assert_eq!(first_call_args(t, "f").as_deref(), Some("(f(1), 2)"));
         assert!(calls(t, "g"));
         assert!(!calls("assert ff(1) == obj.f(2)", "f"));
+    }
+
+    #[test]
+    fn signature_spots() {
+        let src = "def f(a, n=4, *, sep: str = ' ', origin=(0, 0)) -> int:\n    def g(k=10):\n        return k + 4\n    return a\n";
+        let at = |needle: &str, nth: usize| src.match_indices(needle).nth(nth).unwrap().0;
+        let spot = |s: usize, len: usize| signature_spot(src, s, s + len);
+        let four = at("4", 0);
+        assert_eq!(
+            spot(four, 1),
+            Some(SignatureSpot::Default {
+                function: "f".into(),
+                parameter: "n".into(),
+                value: "4".into()
+            })
+        );
+        let sep = at("' '", 0);
+        assert!(
+            matches!(spot(sep, 3), Some(SignatureSpot::Default { parameter, .. }) if parameter == "sep")
+        );
+        let zero = at("0", 1);
+        assert!(
+            matches!(spot(zero, 1), Some(SignatureSpot::Default { value, .. }) if value == "(0, 0)")
+        );
+        // Parameter names, the return annotation: signature but not a default.
+        assert_eq!(
+            spot(at("a", 0), 1),
+            Some(SignatureSpot::Other {
+                function: "f".into()
+            })
+        );
+        assert_eq!(
+            spot(at("int", 0), 3),
+            Some(SignatureSpot::Other {
+                function: "f".into()
+            })
+        );
+        // A nested def's default; the body (k + 4) is not a signature.
+        assert!(
+            matches!(spot(at("10", 0), 2), Some(SignatureSpot::Default { function, .. }) if function == "g")
+        );
+        assert_eq!(spot(at("4", 1), 1), None);
+        assert_eq!(spot(at("return a", 0), 8), None);
     }
 }

@@ -1,8 +1,14 @@
 //! Gates 3–5 (paper §3.3) over tasks that passed gates 1–2: canonical execution, distractor
-//! execution and selection, corpus integrity (cross-query name collisions). Each gate runs its
-//! pairs for all tasks in one oracle batch; deciding is pure given the results.
+//! execution and selection, corpus integrity (cross-query name collisions); between 3 and 4, the
+//! independent implementation's execution. Each gate runs its pairs for all tasks in one oracle
+//! batch; deciding is pure given the results.
+//!
+//! Before execution, gate 4 refuses every mutant whose single edit lies in a `def` signature
+//! (a default value, a parameter, the return annotation) unless the query states the original
+//! text ([`signature_unstated`]): such a mutant is only wrong against a detail the reader of the
+//! query cannot know.
 
-use super::ast;
+use super::ast::{self, SignatureSpot};
 use super::exec::Runner;
 use super::task::{Gate, Refusal, Task};
 use crate::mutate::{self, Candidate, DropReason, Mutant};
@@ -20,6 +26,8 @@ pub struct Admitted {
     pub task: Task,
     /// Kept mutants, in ascending order of their position in the mutant list.
     pub kept: Vec<Mutant>,
+    /// Per kept mutant, the 1-based numbers of the tests it fails.
+    pub kept_failing: Vec<Vec<usize>>,
 }
 
 /// What the gates record besides the tasks they pass on.
@@ -41,10 +49,12 @@ pub struct Dropped {
     pub line: usize,
     pub before: String,
     pub after: String,
-    /// `passes_all_tests`, `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`,
-    /// or `task_refused` (the task failed gate 4 or 5 after selection).
+    /// `signature_unstated` (not executed, see [`signature_unstated`]), `passes_all_tests`,
+    /// `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused`
+    /// (the task failed gate 4 or 5 after selection).
     pub reason: String,
-    /// For duplicates: `operator@line` of the representative kept in the pool.
+    /// For duplicates: `operator@line` of the representative kept in the pool; for
+    /// `signature_unstated`: what the edit changes and what the query would have to state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     pub outcomes: Vec<String>,
@@ -136,6 +146,166 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
     out
 }
 
+/// The gate between 3 and 4: a task's `independent` implementation (written from the query alone)
+/// must define the function, differ from the canonical, and pass every test; a failing test means
+/// the suite checks something the query does not say (or the query is ambiguous), so the task is
+/// refused with the failing tests named. Tasks without the field pass.
+pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
+    let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
+    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut job_of: Vec<Option<usize>> = vec![None; tasks.len()];
+    for (i, t) in tasks.iter().enumerate() {
+        let Some(code) = &t.independent else {
+            continue;
+        };
+        let defs = ast::top_level_defs(code);
+        if !ast::parses(code) {
+            reasons[i] = Some("independent does not parse".into());
+        } else if !defs.iter().any(|d| d == &t.function_name) {
+            reasons[i] = Some(format!(
+                "independent does not define `{}` at top level",
+                t.function_name
+            ));
+        } else if code.trim() == t.canonical.trim() {
+            reasons[i] = Some("independent is a copy of the canonical".into());
+        } else {
+            job_of[i] = Some(jobs.len());
+            jobs.push((code.clone(), t.tests.clone()));
+        }
+    }
+    let results = runner.run("independents", &jobs);
+    for (i, t) in tasks.iter().enumerate() {
+        let Some(j) = job_of[i] else { continue };
+        reasons[i] = match &results[j] {
+            Err(e) => Some(format!("oracle error on the independent: {e}")),
+            Ok(r) if r.passes_all() => None,
+            Ok(r) => {
+                let failing: Vec<String> = r
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.is_pass())
+                    .map(|(k, o)| format!("test {} {o}: {}", k + 1, t.tests[k]))
+                    .collect();
+                Some(format!(
+                    "independent fails {} of {} tests: {}",
+                    failing.len(),
+                    t.tests.len(),
+                    failing.join("; ")
+                ))
+            }
+        };
+    }
+    let mut out = Vec::new();
+    for (t, reason) in tasks.into_iter().zip(reasons) {
+        match reason {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::IndependentExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
+/// Characters around a stated default within which the word "default" must occur.
+pub const DEFAULT_WINDOW: usize = 60;
+
+/// Byte offsets of `needle` in `hay` as a whole token: not inside a longer identifier or number.
+fn token_matches(hay: &str, needle: &str) -> Vec<usize> {
+    token_matches_with(hay, needle, false)
+}
+
+/// [`token_matches`]; with `unit`, letters may follow (`5` in `5s`, `30` in `30kg`), digits not.
+fn token_matches_with(hay: &str, needle: &str, unit: bool) -> Vec<usize> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    hay.match_indices(needle)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let before = hay[..i].chars().next_back();
+            let mut after = hay[i + needle.len()..].chars();
+            let (a1, a2) = (after.next(), after.next());
+            let starts_word = needle.chars().next().is_some_and(word);
+            let ends_word = needle.chars().next_back().is_some_and(word);
+            let glued_before = starts_word && before.is_some_and(word);
+            // `4` inside `4.5`, `-1` preceded by a digit, ...
+            let glued_after = ends_word
+                && (a1.is_some_and(|c| {
+                    if unit {
+                        c.is_numeric() || c == '_'
+                    } else {
+                        word(c)
+                    }
+                }) || (a1 == Some('.') && a2.is_some_and(|c| c.is_ascii_digit())));
+            !glued_before && !glued_after
+        })
+        .collect()
+}
+
+/// Does the query state this default: the literal as a whole token with the word "default" (any
+/// form) at most [`DEFAULT_WINDOW`] characters before or after it?
+pub fn states_default(query: &str, value: &str) -> bool {
+    // ASCII lower-casing keeps byte offsets.
+    let lower = query.to_ascii_lowercase();
+    let defaults: Vec<usize> = lower.match_indices("default").map(|(i, _)| i).collect();
+    let chars_between = |a: usize, b: usize| query[a.min(b)..a.max(b)].chars().count();
+    token_matches(query, value).into_iter().any(|v| {
+        defaults.iter().any(|&d| {
+            let gap = if d < v {
+                chars_between(d + "default".len(), v)
+            } else {
+                chars_between(v + value.len(), d)
+            };
+            gap <= DEFAULT_WINDOW
+        })
+    })
+}
+
+/// `Some(why)` when `m`'s edit lies in a `def` signature of `t`'s canonical and the query does not
+/// state what it changes: for a default value, the default's literal near the word "default"
+/// ([`states_default`]), or, for an element of a composite default such as a tuple of
+/// thresholds, that element as a number anywhere in the query (units may follow: `5s`); for any
+/// other signature edit, the original text verbatim.
+pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
+    let spot = ast::signature_spot(&t.canonical, m.edit.start, m.edit.end)?;
+    let change = format!("`{}` → `{}`", m.edit.before, m.edit.after);
+    match spot {
+        SignatureSpot::Default {
+            function,
+            parameter,
+            value,
+        } => {
+            // A composite default (a tuple of thresholds, say) states the edited element when
+            // the query gives it as a number, units allowed: "up to 5 kg", "yellow for 5s".
+            let element = value != m.edit.before
+                && !token_matches_with(&t.query, &m.edit.before, true).is_empty();
+            let stated = element || states_default(&t.query, &value);
+            (!stated).then(|| {
+                format!(
+                    "edits only the default of `{parameter}` in `def {function}` ({change}); \
+                     the query does not state the default `{value}` (within {DEFAULT_WINDOW} \
+                     characters of \"default\")"
+                )
+            })
+        }
+        SignatureSpot::Other { function } => {
+            token_matches(&t.query, &m.edit.before).is_empty().then(|| {
+                format!(
+                    "edits only the signature of `def {function}` ({change}); the query does \
+                     not quote `{}`",
+                    m.edit.before
+                )
+            })
+        }
+    }
+}
+
 /// Gate 4: every single-edit mutant of every canonical, executed in one batch, then selection
 /// (up to `max_keep`, seeded bug-type rotation per task). Fewer than [`MIN_KEEP`] kept refuses.
 pub fn distractor_gate(
@@ -145,24 +315,42 @@ pub fn distractor_gate(
     seed: u64,
     log: &mut GateLog,
 ) -> Vec<Admitted> {
+    let mut sig_drops: Vec<Vec<Dropped>> = Vec::with_capacity(tasks.len());
     let all: Vec<Vec<Mutant>> = tasks
         .iter()
-        .map(|t| mutate::mutants(&t.canonical).unwrap_or_default())
+        .map(|t| {
+            let mut drops = Vec::new();
+            let ms = mutate::mutants(&t.canonical)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|m| match signature_unstated(t, m) {
+                    Some(why) => {
+                        let row =
+                            dropped_row(&t.task_id, m, "signature_unstated", Some(why), vec![]);
+                        drops.push(row);
+                        false
+                    }
+                    None => true,
+                })
+                .collect();
+            sig_drops.push(drops);
+            ms
+        })
         .collect();
     let jobs: Vec<(String, Vec<String>)> = tasks
         .iter()
         .zip(&all)
         .flat_map(|(t, ms)| ms.iter().map(|m| (m.code.clone(), t.tests.clone())))
         .collect();
-    log.mutants_generated += jobs.len();
+    log.mutants_generated += jobs.len() + sig_drops.iter().map(Vec::len).sum::<usize>();
     let mut results = runner.run("mutants", &jobs).into_iter();
     let mut out = Vec::new();
-    for (t, ms) in tasks.into_iter().zip(all) {
+    for ((t, ms), sig) in tasks.into_iter().zip(all).zip(sig_drops) {
         let drop = |m: &Mutant, reason: &str, detail: Option<String>, outcomes: Vec<String>| {
             dropped_row(&t.task_id, m, reason, detail, outcomes)
         };
         let mut cands: Vec<Candidate> = Vec::new();
-        let mut task_drops: Vec<Dropped> = Vec::new();
+        let mut task_drops: Vec<Dropped> = sig;
         for m in &ms {
             match results.next() {
                 Some(Ok(r)) => cands.push(Candidate {
@@ -196,9 +384,11 @@ pub fn distractor_gate(
                 gate: Gate::DistractorExecution,
                 reason: format!(
                     "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
-                     {} pass all tests, {} only crash, {} duplicate behaviour, {} oracle errors)",
+                     {} signature edits the query does not state, {} pass all tests, {} only \
+                     crash, {} duplicate behaviour, {} oracle errors)",
                     kept.len(),
-                    ms.len(),
+                    ms.len() + count("signature_unstated"),
+                    count("signature_unstated"),
                     count("passes_all_tests"),
                     count("only_crashes"),
                     count("duplicate_behaviour"),
@@ -210,7 +400,19 @@ pub fn distractor_gate(
                 task_drops.push(drop(&c.mutant, "task_refused", None, outcomes));
             }
         } else {
-            out.push(Admitted { task: t, kept });
+            let kept_failing = sel
+                .kept
+                .iter()
+                .map(|&i| {
+                    let o = &cands[i].outcomes;
+                    (1..=o.len()).filter(|&k| !o[k - 1].is_pass()).collect()
+                })
+                .collect();
+            out.push(Admitted {
+                task: t,
+                kept,
+                kept_failing,
+            });
         }
         task_drops
             .sort_by(|a, b| (a.line, &a.operator, &a.after).cmp(&(b.line, &b.operator, &b.after)));
@@ -330,5 +532,26 @@ mod tests {
         assert!(seen.iter().all(|&n| (60..140).contains(&n)), "{seen:?}");
         let differs = (0..20).any(|s| rotation(s, "a") != rotation(0, "a"));
         assert!(differs);
+    }
+
+    #[test]
+    fn stated_defaults() {
+        // The literal as a whole token, "default" within 60 characters either side.
+        assert!(states_default("at least n characters (default 8)", "8"));
+        assert!(states_default("Defaults: sep is ' ', n is 4.", "' '"));
+        assert!(states_default("8 characters by default", "8"));
+        assert!(states_default("origin (default (0, 0))", "(0, 0)"));
+        // Not the token: 18, 8.5, n8; no "default"; too far away.
+        assert!(!states_default("default 18", "8"));
+        assert!(!states_default("default 8.5", "8"));
+        assert!(!states_default("default n8", "8"));
+        assert!(!states_default("at least 8 characters", "8"));
+        let far = format!("8{}default", " ".repeat(DEFAULT_WINDOW + 1));
+        assert!(!states_default(&far, "8"));
+        let near = format!("8{}default", " ".repeat(DEFAULT_WINDOW));
+        assert!(states_default(&near, "8"));
+        // A negative literal is its own token; non-ASCII text keeps offsets straight.
+        assert!(states_default("offset (default -1)", "-1"));
+        assert!(states_default("größe — default 4", "4"));
     }
 }

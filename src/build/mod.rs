@@ -3,7 +3,9 @@
 //! stopping the run.
 //!
 //! 1. schema ([`task::read_tasks`]); 2. AST semantics ([`task::ast_gate`]); 3. canonical
-//!    execution; 4. distractor execution and selection; 5. corpus integrity ([`gates`]).
+//!    execution; 3b. independent execution (the task's `independent` implementation passes every
+//!    test); 4. distractor execution and selection (signature-only edits the query does not state
+//!    are refused first); 5. corpus integrity ([`gates`]).
 //!
 //! Execution goes through one [`Runner`](exec::Runner) (oracle worker pool, cache, progress bar);
 //! each gate submits all tasks' pairs as one batch. Everything written under `data/` is a pure
@@ -130,6 +132,7 @@ pub fn build(
         runner.load_memo(out);
     }
     let passing = gates::canonical_gate(&mut runner, ast_ok, &mut log);
+    let passing = gates::independent_gate(&mut runner, passing, &mut log);
     let admitted = gates::distractor_gate(&mut runner, passing, opts.max_keep, opts.seed, &mut log);
     let admitted = gates::integrity_gate(&mut runner, admitted, &mut log);
     log.refusals.sort_by_key(|r| r.line);
@@ -192,6 +195,7 @@ pub fn build(
     crate::bundle::write(&bundle, out)?;
 
     let (by_type, by_domain) = summary::tables(&bundle);
+    let failing = summary::failing_counts(&admitted, &bundle);
     let mut drops_by_reason: BTreeMap<String, usize> = BTreeMap::new();
     for d in &log.dropped {
         *drops_by_reason.entry(d.reason.clone()).or_default() += 1;
@@ -219,6 +223,13 @@ pub fn build(
             .filter(|q| q.paired.len() == 3)
             .count(),
         queries_by_domain: by_domain,
+        distractors_by_failing_tests: failing.histogram,
+        distractors_failing_one_test: failing.one.len(),
+        failing_one_test: failing.one,
+        tasks_with_independent: admitted
+            .iter()
+            .filter(|a| a.task.independent.is_some())
+            .count(),
         mutants_generated: log.mutants_generated,
         drops_by_reason,
         dropped: log.dropped,

@@ -1,7 +1,7 @@
 //! What a build did: the terminal summary (the paper's Tables 1 and 2 for the built bundle) and
 //! `BUNDLE/build_report.json` (the same plus every refusal, drop and collision).
 
-use super::gates::{Collision, Dropped};
+use super::gates::{Admitted, Collision, Dropped};
 use super::stacked::StackedStats;
 use super::task::{Gate, Refusal};
 use crate::bundle::model::{Bundle, BUG_TYPES, DOMAINS};
@@ -29,6 +29,13 @@ pub struct BuildReport {
     pub queries_with_3: usize,
     /// Table 1: queries per domain (ten domains, then "" as "unknown" when present).
     pub queries_by_domain: Vec<(String, usize)>,
+    /// Kept distractors by how many tests they fail: (tests failed, distractors), ascending.
+    pub distractors_by_failing_tests: Vec<(usize, usize)>,
+    /// Kept distractors failing exactly one test: their label rests on that one test.
+    pub distractors_failing_one_test: usize,
+    pub failing_one_test: Vec<SingleTest>,
+    /// Kept tasks that carry an `independent` implementation (all of which passed every test).
+    pub tasks_with_independent: usize,
     pub mutants_generated: usize,
     pub drops_by_reason: BTreeMap<String, usize>,
     pub dropped: Vec<Dropped>,
@@ -45,6 +52,48 @@ pub struct BuildReport {
     pub isolation: String,
     pub privileges: String,
     pub runner: String,
+}
+
+/// A kept distractor that fails exactly one test.
+#[derive(Clone, Debug, Serialize)]
+pub struct SingleTest {
+    pub corpus_id: String,
+    pub query_id: String,
+    pub task_id: String,
+    /// 1-based number of the failing test, and its text.
+    pub test: usize,
+    pub test_text: String,
+}
+
+/// Kept distractors by number of failing tests, and those failing exactly one.
+pub struct FailingCounts {
+    pub histogram: Vec<(usize, usize)>,
+    pub one: Vec<SingleTest>,
+}
+
+/// Failing-test counts of the kept distractors; `admitted` is what `bundle` was assembled from
+/// (query `i` ↔ `admitted[i]`, paired rows ↔ kept mutants in order).
+pub fn failing_counts(admitted: &[Admitted], bundle: &Bundle) -> FailingCounts {
+    let mut histogram: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut one = Vec::new();
+    for (a, q) in admitted.iter().zip(&bundle.queries) {
+        for (failing, &row) in a.kept_failing.iter().zip(&q.paired) {
+            *histogram.entry(failing.len()).or_default() += 1;
+            if let [k] = failing.as_slice() {
+                one.push(SingleTest {
+                    corpus_id: bundle.corpus[row].id.clone(),
+                    query_id: q.id.clone(),
+                    task_id: a.task.task_id.clone(),
+                    test: *k,
+                    test_text: a.task.tests.get(k - 1).cloned().unwrap_or_default(),
+                });
+            }
+        }
+    }
+    FailingCounts {
+        histogram: histogram.into_iter().collect(),
+        one,
+    }
 }
 
 /// Named counts, in report order.
@@ -131,6 +180,20 @@ impl fmt::Display for BuildReport {
             writeln!(f, "  {t:<22} {n:>5}  {:>5.1}%", pct(*n, total))?;
         }
         writeln!(f, "  {:<22} {total:>5}  100.0%", "total")?;
+        let kept: usize = self
+            .distractors_by_failing_tests
+            .iter()
+            .map(|(_, n)| n)
+            .sum();
+        writeln!(
+            f,
+            "distractors failing exactly one test: {} of {kept} ({:.1}%); tasks with an \
+             independent implementation: {} of {}",
+            self.distractors_failing_one_test,
+            pct(self.distractors_failing_one_test, kept),
+            self.tasks_with_independent,
+            self.tasks_kept
+        )?;
         let drops: Vec<String> = self
             .drops_by_reason
             .iter()

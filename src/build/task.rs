@@ -11,22 +11,25 @@ use std::fmt;
 /// Fewest tests a task may have (docs/task-file.md).
 pub const MIN_TESTS: usize = 3;
 
-/// The five gates of the paper (§3.3), in the order they run.
+/// The five gates of the paper (§3.3), in the order they run, plus `IndependentExecution`: the
+/// task's optional `independent` implementation must pass every test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gate {
     Schema,
     AstSemantics,
     CanonicalExecution,
+    IndependentExecution,
     DistractorExecution,
     CorpusIntegrity,
 }
 
 impl Gate {
-    pub const ALL: [Gate; 5] = [
+    pub const ALL: [Gate; 6] = [
         Gate::Schema,
         Gate::AstSemantics,
         Gate::CanonicalExecution,
+        Gate::IndependentExecution,
         Gate::DistractorExecution,
         Gate::CorpusIntegrity,
     ];
@@ -36,6 +39,7 @@ impl Gate {
             Gate::Schema => "schema",
             Gate::AstSemantics => "ast_semantics",
             Gate::CanonicalExecution => "canonical_execution",
+            Gate::IndependentExecution => "independent_execution",
             Gate::DistractorExecution => "distractor_execution",
             Gate::CorpusIntegrity => "corpus_integrity",
         }
@@ -59,6 +63,9 @@ pub struct Task {
     pub domain: String,
     pub canonical: String,
     pub tests: Vec<String>,
+    /// Optional second implementation written from the query alone (checked by
+    /// [`Gate::IndependentExecution`]).
+    pub independent: Option<String>,
 }
 
 /// A task the builder will not use, and why.
@@ -148,6 +155,19 @@ fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
     if canonical.trim().is_empty() {
         return Err(fail("`canonical` is empty".into()));
     }
+    let independent = match obj.get("independent") {
+        None => None,
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            return Err(fail("`independent` is empty".into()))
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => {
+            return Err(fail(format!(
+                "field `independent` must be a string, got {}",
+                kind(v)
+            )))
+        }
+    };
     let tests = match obj.get("tests") {
         None => return Err(fail("missing field `tests`".into())),
         Some(Value::Array(items)) => {
@@ -195,6 +215,7 @@ fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
         domain,
         canonical,
         tests,
+        independent,
     })
 }
 
