@@ -22,6 +22,7 @@
 # Any other test is run whole in the sandbox and can at best be recorded `FAIL:Unjudged`.
 
 import ast
+import copy
 import builtins
 import decimal
 import fractions
@@ -344,23 +345,68 @@ class Planner:
             ast.comprehension,
             ast.Lambda,
         )
+        if isinstance(node, SCOPES):
+            # A unit must be evaluable on its own: one that names a variable bound by this
+            # comprehension or lambda cannot be (it would raise NameError in the sandbox). Then the
+            # whole comprehension is the unit and its value, plain data, is judged here
+            # (docs/threat-model.md: comparisons inside such a unit are the sandbox's).
+            bound = _scope_bound(node)
+            start = len(self.units)
+            whole = copy.deepcopy(node)
+            split = self._split_fields(node)
+            if any(
+                isinstance(n, ast.Name) and n.id in bound
+                for u in self.units[start:]
+                for n in ast.walk(u)
+            ):
+                del self.units[start:]
+                return self._unit(whole)
+            return split
+        if isinstance(node, ast.Call) and any(
+            isinstance(a, ast.Lambda) and not self.pure(a)
+            for a in node.args + [k.value for k in node.keywords]
+        ):
+            # a function that calls the code, passed on: the call that uses it is the unit
+            return self._unit(node)
         if isinstance(node, decomposable) or (isinstance(node, ast.Call) and self.pure(node.func)):
-            for field, value in ast.iter_fields(node):
-                if field == "ctx":
-                    continue
-                if isinstance(value, ast.AST):
-                    setattr(node, field, self.split(value))
-                elif isinstance(value, list):
-                    setattr(
-                        node,
-                        field,
-                        [self.split(v) if isinstance(v, ast.AST) else v for v in value],
-                    )
-            return node
+            return self._split_fields(node)
+        return self._unit(node)
+
+    def _split_fields(self, node):
+        for field, value in ast.iter_fields(node):
+            if field == "ctx":
+                continue
+            if isinstance(value, ast.AST):
+                setattr(node, field, self.split(value))
+            elif isinstance(value, list):
+                setattr(
+                    node,
+                    field,
+                    [self.split(v) if isinstance(v, ast.AST) else v for v in value],
+                )
+        return node
+
+    def _unit(self, node):
         k = len(self.units)
         self.units.append(node)
         call = ast.Call(func=ast.Name(id="__u", ctx=ast.Load()), args=[ast.Constant(k)], keywords=[])
         return ast.copy_location(call, node)
+
+
+SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+
+
+def _scope_bound(node):
+    """Every name a comprehension or lambda (and those nested in it) binds."""
+    bound = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.comprehension):
+            bound.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
+        elif isinstance(n, ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            bound.add(n.target.id)
+    return bound
 
 
 EXC_NAMES = frozenset(

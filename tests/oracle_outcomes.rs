@@ -265,3 +265,18 @@ fn explicit_levels_work_or_are_refused() {
         }
     }
 }
+
+/// Calls that name a comprehension's own variable are judged through the whole comprehension
+/// (evaluating the call alone would be a NameError); a wrong function still fails.
+#[test]
+fn comprehension_variables_in_test_calls() {
+    let tests = [
+        "assert [add(m, 1) for m in range(3)] == [1, 2, 3]",
+        "assert all(add(s, p) == s + p for s in [1, 2] for p in [3, 4])",
+        "assert {k: add(k, k) for k in (1, 2)} == {1: 2, 2: 4}",
+        "assert sorted(map(lambda x: add(x, 0), [2, 1])) == [1, 2]",
+    ];
+    assert_eq!(outcomes(ADD, &tests), ["pass", "pass", "pass", "pass"]);
+    let wrong = "def add(a, b):\n    return a - b\n";
+    assert_eq!(outcomes(wrong, &tests[..3]), ["FAIL", "FAIL", "FAIL"]);
+}
