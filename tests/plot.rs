@@ -303,3 +303,30 @@ fn binary_single_figure_and_clear_errors() {
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
     assert!(!dir.path().join("x.png").exists() && !dir.path().join("x.pdf").exists());
 }
+
+#[test]
+fn pairs_matrix_matches_pairs_table() {
+    let e = engine();
+    let lb = leaderboard::build(&e);
+    let sig = Significance::compute(&e, cfg());
+    let (names, m) = plot::pairs_data(&e, &lb, &sig, "exec@1").unwrap();
+    let t = execscope::report::pairs::pairs_table(&e, &sig, "exec@1").unwrap();
+    let n = names.len();
+    assert_eq!(t.rows.len(), n * (n - 1) / 2);
+    let pcol = t
+        .keys
+        .iter()
+        .position(|k| k == "mcnemar_tie_averaged_p" || k == "mcnemar_exact_p")
+        .unwrap();
+    for (ri, row) in t.rows.iter().enumerate() {
+        let i = names.iter().position(|x| *x == row[0].text).unwrap();
+        let j = names.iter().position(|x| *x == row[1].text).unwrap();
+        let c = m[i][j].unwrap();
+        assert!(same(c.delta, cell(&t, ri, "delta")));
+        assert!(same(m[j][i].unwrap().delta, -c.delta));
+        assert_eq!(c.p, row[pcol].value, "{} vs {}", row[0].text, row[1].text);
+    }
+    for (i, row) in m.iter().enumerate() {
+        assert!(row[i].is_none());
+    }
+}

@@ -17,7 +17,9 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 /// Every figure `--figure` accepts, in the order `--all` writes them.
-pub const FIGURES: [&str; 5] = ["forest", "density", "bugtypes", "misses", "domains"];
+pub const FIGURES: [&str; 6] = [
+    "forest", "density", "bugtypes", "misses", "domains", "pairs",
+];
 
 /// Okabe–Ito colour-blind-safe palette (black last: used for reference marks).
 pub const OKABE_ITO: [RGBColor; 8] = [
@@ -193,6 +195,41 @@ pub fn domain_data(lb: &Leaderboard) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
     (domains, series)
 }
 
+/// One cell of the pairwise matrix: row system minus column system.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairCell {
+    /// Mean per-query difference (row − column).
+    pub delta: f64,
+    /// The pairs table's p-value (exact or tie-averaged McNemar), when the cell has one.
+    pub p: Option<f64>,
+}
+
+/// `matrix[row][column]`.
+pub type PairMatrix = Vec<Vec<Option<PairCell>>>;
+
+/// Pairwise matrix on one cell (e.g. `exec@1`), systems in leaderboard order; the diagonal is
+/// `None`. Built from `report::pairs::named_pairs`, the rows of the pairs table.
+pub fn pairs_data(
+    engine: &Engine,
+    lb: &Leaderboard,
+    sig: &Significance,
+    key: &str,
+) -> Option<(Vec<String>, PairMatrix)> {
+    let ci = sig.cell_index(key)?;
+    let names: Vec<String> = lb.rows.iter().map(|r| r.id.clone()).collect();
+    let pos = |id: &str| names.iter().position(|n| n == id);
+    let mut m = vec![vec![None; names.len()]; names.len()];
+    for (a, b, r) in crate::report::pairs::named_pairs(engine, sig, ci) {
+        let (Some(i), Some(j)) = (pos(a), pos(b)) else {
+            continue;
+        };
+        let p = r.p_value();
+        m[i][j] = Some(PairCell { delta: r.delta, p });
+        m[j][i] = Some(PairCell { delta: -r.delta, p });
+    }
+    Some((names, m))
+}
+
 fn draw_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing the figure: {e:?}")
 }
@@ -206,6 +243,7 @@ pub fn render(inputs: &PlotInputs<'_>, figure: &str) -> anyhow::Result<String> {
         "bugtypes" => bugtypes(inputs, &mut svg)?,
         "misses" => misses(inputs, &mut svg)?,
         "domains" => domains(inputs, &mut svg)?,
+        "pairs" => pairs(inputs, &mut svg)?,
         other => bail!("unknown figure {other:?} (one of: {})", FIGURES.join(", ")),
     }
     Ok(svg)
@@ -617,6 +655,90 @@ fn domains(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
                 )
             }))
             .map_err(draw_err)?;
+    }
+    root.present().map_err(draw_err)?;
+    Ok(())
+}
+
+fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+    let lb = inputs.leaderboard();
+    let k = lb.ks.first().copied().unwrap_or(1);
+    let key = format!("exec@{k}");
+    let (names, m) = pairs_data(inputs.engine, lb, inputs.significance(), &key)
+        .context("no exec@k cell for the pairwise matrix")?;
+    let n = names.len().max(1);
+    let caption = [
+        inputs.caption(Some(k)),
+        format!("Cell: {key} of the row system minus the column system, and the pairs table's McNemar p."),
+        "Blue: row better, orange: column better, at p ≤ 0.05 (unadjusted); grey otherwise.".to_string(),
+    ];
+    let cell = 110u32;
+    let w = (220 + cell * n as u32 + 40).max(W);
+    let h = 150 + 44 * n as u32;
+    let root = SVGBackend::with_string(svg, (w, h)).into_drawing_area();
+    let main = canvas(&root, &caption)?;
+    let rows_top: Vec<String> = names.iter().rev().cloned().collect();
+    let mut chart = ChartBuilder::on(&main)
+        .caption(format!("Pairwise differences on {key}"), (FONT, 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(215)
+        .build_cartesian_2d(0f64..n as f64, 0f64..n as f64)
+        .map_err(draw_err)?;
+    let centre = |v: f64, labels: &[String]| {
+        let i = (v - 0.5).round();
+        if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
+            labels.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc("column system")
+        .y_desc("row system")
+        .x_labels(n * 2 + 1)
+        .y_labels(n * 2 + 1)
+        .x_label_formatter(&|v| centre(*v, &names))
+        .y_label_formatter(&|v| centre(*v, &rows_top))
+        .label_style((FONT, 11))
+        .draw()
+        .map_err(draw_err)?;
+    let grey = RGBColor(0xEE, 0xEE, 0xEE);
+    for (i, row) in m.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        for (j, c) in row.iter().enumerate() {
+            let x = j as f64;
+            let (fill, text) = match c {
+                None => (WHITE, String::new()),
+                Some(c) => {
+                    let sig = c.p.is_some_and(|p| p <= 0.05);
+                    let fill = match (sig, c.delta > 0.0) {
+                        (true, true) => OKABE_ITO[1],
+                        (true, false) => OKABE_ITO[0],
+                        _ => grey,
+                    };
+                    let p = c.p.map_or("p n/a".to_string(), |p| format!("p={p:.3}"));
+                    (fill, format!("{:+.3} {p}", c.delta))
+                }
+            };
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x + 0.02, y + 0.04), (x + 0.98, y + 0.96)],
+                    fill.filled(),
+                )))
+                .map_err(draw_err)?;
+            if !text.is_empty() {
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        text,
+                        (x + 0.06, y + 0.62),
+                        (FONT, 11).into_font(),
+                    )))
+                    .map_err(draw_err)?;
+            }
+        }
     }
     root.present().map_err(draw_err)?;
     Ok(())
