@@ -330,3 +330,20 @@ fn pairs_matrix_matches_pairs_table() {
         assert!(row[i].is_none());
     }
 }
+
+#[test]
+fn gap_histograms_match_gaps_table() {
+    let e = engine();
+    let a = Anatomy::compute(&e);
+    let g = plot::gap_data(&a);
+    let t = anatomy::gaps_table(&a);
+    assert_eq!(g.len(), t.rows.len());
+    for (i, (id, s)) in g.iter().enumerate() {
+        assert_eq!(&t.rows[i][0].text, id);
+        assert!(same(cell(&t, i, "queries"), s.n as f64));
+        assert!(same(cell(&t, i, "median"), s.median));
+        assert!(same(cell(&t, i, "below_zero") / 100.0, s.below_zero));
+        // The drawn bins hold every query with a gap.
+        assert_eq!(s.histogram.iter().map(|b| b.2).sum::<usize>(), s.n, "{id}");
+    }
+}

@@ -17,8 +17,8 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 /// Every figure `--figure` accepts, in the order `--all` writes them.
-pub const FIGURES: [&str; 6] = [
-    "forest", "density", "bugtypes", "misses", "domains", "pairs",
+pub const FIGURES: [&str; 7] = [
+    "forest", "density", "bugtypes", "misses", "domains", "pairs", "gaps",
 ];
 
 /// Okabe–Ito colour-blind-safe palette (black last: used for reference marks).
@@ -195,6 +195,15 @@ pub fn domain_data(lb: &Leaderboard) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
     (domains, series)
 }
 
+/// Score-gap histograms: per system (anatomy order), its gap summary (the gaps table's row) whose
+/// `histogram` bins are drawn.
+pub fn gap_data(a: &Anatomy) -> Vec<(String, crate::analysis::deception::GapSummary)> {
+    a.systems
+        .iter()
+        .map(|s| (s.id.clone(), s.gap_summary.clone()))
+        .collect()
+}
+
 /// One cell of the pairwise matrix: row system minus column system.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairCell {
@@ -244,6 +253,7 @@ pub fn render(inputs: &PlotInputs<'_>, figure: &str) -> anyhow::Result<String> {
         "misses" => misses(inputs, &mut svg)?,
         "domains" => domains(inputs, &mut svg)?,
         "pairs" => pairs(inputs, &mut svg)?,
+        "gaps" => gaps(inputs, &mut svg)?,
         other => bail!("unknown figure {other:?} (one of: {})", FIGURES.join(", ")),
     }
     Ok(svg)
@@ -739,6 +749,77 @@ fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
                     .map_err(draw_err)?;
             }
         }
+    }
+    root.present().map_err(draw_err)?;
+    Ok(())
+}
+
+fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+    let data = gap_data(inputs.anatomy());
+    let n = data.len().max(1);
+    let caption = [
+        inputs.caption(None),
+        "gap = s(q, canonical) − max over paired distractors s(q, d), score units of each system (own x range); dashed: 0, left of it the canonical loses.".to_string(),
+    ];
+    let panel = 150u32;
+    let root = SVGBackend::with_string(svg, (W + 120, 60 + panel * n as u32)).into_drawing_area();
+    let main = canvas(&root, &caption)?;
+    let (title, body) = main.split_vertically(30);
+    title
+        .draw(&Text::new(
+            "Canonical vs best paired distractor: score gap",
+            (220, 6),
+            (FONT, 18).into_font(),
+        ))
+        .map_err(draw_err)?;
+    let panels = body.split_evenly((n, 1));
+    for (i, ((id, g), area)) in data.iter().zip(panels.iter()).enumerate() {
+        let c = series_colour(i);
+        let (lo, hi) = match (g.histogram.first(), g.histogram.last()) {
+            (Some(a), Some(b)) => (a.0.min(0.0), b.1.max(0.0)),
+            _ => (-1.0, 1.0),
+        };
+        let pad = ((hi - lo) * 0.03).max(1e-6);
+        let ymax = g.histogram.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64 * 1.1;
+        let mut chart = ChartBuilder::on(area)
+            .margin(6)
+            .x_label_area_size(if i + 1 == n { 38 } else { 20 })
+            .y_label_area_size(60)
+            .caption(
+                format!(
+                    "{id}: {} below 0, median {:.4}",
+                    crate::report::anatomy::pct_text(g.below_zero),
+                    g.median
+                ),
+                (FONT, 13),
+            )
+            .build_cartesian_2d(lo - pad..hi + pad, 0f64..ymax)
+            .map_err(draw_err)?;
+        let mut mesh = chart.configure_mesh();
+        mesh.light_line_style(WHITE)
+            .y_labels(3)
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("queries")
+            .label_style((FONT, 11));
+        if i + 1 == n {
+            mesh.x_desc("score gap (system's score units)");
+        }
+        mesh.draw().map_err(draw_err)?;
+        chart
+            .draw_series(
+                g.histogram.iter().map(|&(a, b, k)| {
+                    Rectangle::new([(a, 0.0), (b, k as f64)], c.mix(0.85).filled())
+                }),
+            )
+            .map_err(draw_err)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(0.0, 0.0), (0.0, ymax)],
+                5,
+                4,
+                BLACK.stroke_width(1),
+            ))
+            .map_err(draw_err)?;
     }
     root.present().map_err(draw_err)?;
     Ok(())
