@@ -347,3 +347,25 @@ fn gap_histograms_match_gaps_table() {
         assert_eq!(s.histogram.iter().map(|b| b.2).sum::<usize>(), s.n, "{id}");
     }
 }
+
+#[test]
+fn editsize_figure_rows_are_the_editsize_table() {
+    let e = engine();
+    let a = Anatomy::compute(&e);
+    let rows = anatomy::editsize_rows(&a);
+    let t = anatomy::editsize_table(&a, None);
+    assert_eq!(rows.len(), t.rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(t.rows[i][0].text, r.bucket);
+        assert!(same(cell(&t, i, "pairs"), r.pairs as f64));
+        assert!(same(cell(&t, i, "deception") / 100.0, r.deception.rate()));
+    }
+    let svg = plot::render(&PlotInputs::new(&e, cfg()), "editsize").unwrap();
+    for r in rows.iter().filter(|r| r.deception.rate().is_finite()) {
+        assert!(
+            svg.contains(&format!("({} pairs)", r.pairs)),
+            "{}",
+            r.bucket
+        );
+    }
+}

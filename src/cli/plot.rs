@@ -13,7 +13,7 @@ use std::process::ExitCode;
 pub struct PlotArgs {
     /// Bundle directory (default: the embedded benchmark).
     pub bundle: Option<PathBuf>,
-    /// Which figure: forest, density, bugtypes, misses, domains, pairs, gaps.
+    /// Which figure: forest, density, bugtypes, misses, domains, pairs, gaps, editsize.
     #[arg(long, conflicts_with = "all")]
     pub figure: Option<String>,
     /// Write every figure as DIR/<figure>.svg.

@@ -17,8 +17,8 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 /// Every figure `--figure` accepts, in the order `--all` writes them.
-pub const FIGURES: [&str; 7] = [
-    "forest", "density", "bugtypes", "misses", "domains", "pairs", "gaps",
+pub const FIGURES: [&str; 8] = [
+    "forest", "density", "bugtypes", "misses", "domains", "pairs", "gaps", "editsize",
 ];
 
 /// Okabe–Ito colour-blind-safe palette (black last: used for reference marks).
@@ -254,6 +254,7 @@ pub fn render(inputs: &PlotInputs<'_>, figure: &str) -> anyhow::Result<String> {
         "domains" => domains(inputs, &mut svg)?,
         "pairs" => pairs(inputs, &mut svg)?,
         "gaps" => gaps(inputs, &mut svg)?,
+        "editsize" => editsize(inputs, &mut svg)?,
         other => bail!("unknown figure {other:?} (one of: {})", FIGURES.join(", ")),
     }
     Ok(svg)
@@ -819,6 +820,71 @@ fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
                 4,
                 BLACK.stroke_width(1),
             ))
+            .map_err(draw_err)?;
+    }
+    root.present().map_err(draw_err)?;
+    Ok(())
+}
+
+/// Deception by edit-size bucket (dense systems pooled): the editsize table's own rows.
+fn editsize(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+    let rows = crate::report::anatomy::editsize_rows(inputs.anatomy());
+    let n = rows.len().max(1);
+    let caption = [
+        inputs.caption(None),
+        "Edit size: characters spanned by the changed regions of a character diff; dense systems pooled; label: pairs in the bucket.".to_string(),
+    ];
+    let root = SVGBackend::with_string(svg, (W, 420)).into_drawing_area();
+    let main = canvas(&root, &caption)?;
+    let labels: Vec<String> = rows.iter().map(|r| r.bucket.clone()).collect();
+    let mut chart = ChartBuilder::on(&main)
+        .caption("Deception by edit size", (FONT, 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0f64..n as f64, 0f64..1.08f64)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .x_desc("edit size (characters)")
+        .y_desc("deception rate (%)")
+        .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
+        .x_labels(n * 2 + 1)
+        .x_label_formatter(&|v| {
+            let i = (v - 0.5).round();
+            if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(draw_err)?;
+    for (i, r) in rows.iter().enumerate() {
+        let v = r.deception.rate();
+        if !v.is_finite() {
+            continue;
+        }
+        let x = i as f64;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x + 0.2, 0.0), (x + 0.8, v)],
+                OKABE_ITO[4].filled(),
+            )))
+            .map_err(draw_err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!(
+                    "{} ({} pairs)",
+                    crate::report::anatomy::pct_text(v),
+                    r.pairs
+                ),
+                (x + 0.22, v + 0.05),
+                (FONT, 12).into_font(),
+            )))
             .map_err(draw_err)?;
     }
     root.present().map_err(draw_err)?;
