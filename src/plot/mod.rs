@@ -344,6 +344,13 @@ fn forest(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     ];
     let root = SVGBackend::with_string(svg, (W, h)).into_drawing_area();
     let main = canvas(&root, &caption)?;
+    // Zoom the axis to the data (from 0, up to the widest interval rounded up to 0.05).
+    let top = pts
+        .iter()
+        .map(|p| p.high.max(p.mean))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let xmax = ((top * 1.1 / 0.05).ceil() * 0.05).clamp(0.1, 1.0);
     // The leader at the top.
     let names: Vec<String> = pts
         .iter()
@@ -361,7 +368,7 @@ fn forest(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(200)
-        .build_cartesian_2d(0f64..1f64, (0..n as i32).into_segmented())
+        .build_cartesian_2d(0f64..xmax, (0..n as i32).into_segmented())
         .map_err(draw_err)?;
     chart
         .configure_mesh()
