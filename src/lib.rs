@@ -15,6 +15,7 @@ pub mod engine;
 pub mod metrics;
 pub mod mutate;
 pub mod oracle;
+pub mod plot;
 pub mod rank;
 pub mod report;
 pub mod stats;

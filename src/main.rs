@@ -25,6 +25,8 @@ enum Command {
     Tui(cli::TuiArgs),
     /// Print the leaderboard or another table (table, json, csv, markdown, latex).
     Report(cli::ReportArgs),
+    /// Write publication figures (SVG): forest plot, density curves, deception, misses, domains.
+    Plot(cli::PlotArgs),
     /// Run every integrity check on a bundle; exits non-zero on failure.
     Check(cli::CheckArgs),
     /// Build a bundle from a task file: mutation, execution oracle, validation gates.
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         let known = [
             "tui",
             "report",
+            "plot",
             "check",
             "build",
             "exec",
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         None => cli::tui(&cli::TuiArgs::default()),
         Some(Command::Tui(a)) => cli::tui(&a),
         Some(Command::Report(a)) => cli::report(&a),
+        Some(Command::Plot(a)) => cli::plot(&a),
         Some(Command::Check(a)) => cli::check(&a),
         Some(Command::Build(a)) => cli::build(&a),
         Some(Command::Exec(ExecArgs {

@@ -3,9 +3,11 @@
 
 mod audit;
 mod build;
+mod plot;
 mod report;
 
 pub use audit::{audit, AuditArgs};
+pub use plot::{plot, PlotArgs};
 pub use report::{report, ReportArgs};
 
 use crate::engine::{Engine, EngineOptions};
