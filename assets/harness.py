@@ -288,6 +288,10 @@ def encode(v, budget, depth=0):
     dec = sys.modules.get("decimal")
     if dec is not None and t is getattr(dec, "Decimal", None):
         return ["D", str(v)]
+    if t is _Drained:
+        if len(v.items) > MAX_ITEMS:
+            raise _TooBig()
+        return ["g", [encode(x, budget, d) for x in v.items]]
     if t in ITER_TYPES:
         items = []
         for x in v:
@@ -296,6 +300,20 @@ def encode(v, budget, depth=0):
             items.append(encode(x, budget, d))
         return ["g", items]
     return _opaque(v)
+
+
+class _Drained:
+    """An iterator a unit returned, run to its end (at most MAX_ITEMS + 1 items) while the unit is
+    evaluated, so an exception it raises is the unit's outcome rather than an unencodable value."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, it):
+        self.items = []
+        for x in it:
+            self.items.append(x)
+            if len(self.items) > MAX_ITEMS:
+                break
 
 
 def value_record(v):
@@ -320,6 +338,8 @@ def run_test(code_obj, code_err, units):
         try:
             if kind == "e":
                 value = eval(compile(src, "<test>", "eval"), ns)
+                if type(value) in ITER_TYPES:
+                    value = _Drained(value)
             else:
                 exec(compile(src, "<test>", "exec"), ns)
                 value = None

@@ -280,3 +280,11 @@ fn comprehension_variables_in_test_calls() {
     let wrong = "def add(a, b):\n    return a - b\n";
     assert_eq!(outcomes(wrong, &tests[..3]), ["FAIL", "FAIL", "FAIL"]);
 }
+
+/// An exception raised while a generator in a test is consumed is that test's outcome.
+#[test]
+fn generator_exceptions_are_the_outcome() {
+    let tests = ["assert all(add(s, 1) == s + 1 for s in [1, 2])"];
+    assert_eq!(outcomes(ADD, &tests), ["pass"]);
+    assert_eq!(outcomes("x = 1\n", &tests), ["FAIL:NameError"]);
+}
