@@ -14,9 +14,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
+    set_final_mode(tmp.as_file(), path)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The temporary file is created 0600; the result gets what a plain `File::create` would give
+/// (0666 less the umask), or the mode of the file it replaces.
+#[cfg(unix)]
+fn set_final_mode(file: &fs::File, path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = match fs::metadata(path) {
+        Ok(m) => m.permissions().mode() & 0o7777,
+        Err(_) => 0o666 & !umask(),
+    };
+    file.set_permissions(fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn set_final_mode(_file: &fs::File, _path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// The process umask, read without changing it (Linux reports it in /proc/self/status); 022
+/// where it cannot be read.
+#[cfg(unix)]
+fn umask() -> u32 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
 }
 
 #[cfg(test)]
@@ -31,5 +63,22 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_get_the_umask_mode_and_replaced_files_keep_theirs() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("new.txt");
+        write_atomic(&p, b"x").unwrap();
+        let mode = fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask());
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"y").unwrap();
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
     }
 }
