@@ -16,7 +16,7 @@ pub struct PlotArgs {
     /// Which figure: forest, density, bugtypes, misses, domains, pairs, gaps, editsize.
     #[arg(long, conflicts_with = "all")]
     pub figure: Option<String>,
-    /// Write every figure as DIR/<figure>.svg.
+    /// Write every figure as `DIR/<figure>.svg`.
     #[arg(long)]
     pub all: bool,
     /// Output file (FILE.svg) with --figure, or directory with --all.
