@@ -291,7 +291,12 @@ def encode(v, budget, depth=0):
     if t is _Drained:
         if len(v.items) > MAX_ITEMS:
             raise _TooBig()
-        return ["g", [encode(x, budget, d) for x in v.items]]
+        items = [encode(x, budget, d) for x in v.items]
+        if v.err is None:
+            return ["g", items]
+        # the items before the exception, then the exception (a consumer that stops early, like
+        # all() or any(), never reaches it, as in plain Python)
+        return ["G", items, v.err[1], v.err[2], v.err[3]]
     if t in ITER_TYPES:
         items = []
         for x in v:
@@ -304,16 +309,20 @@ def encode(v, budget, depth=0):
 
 class _Drained:
     """An iterator a unit returned, run to its end (at most MAX_ITEMS + 1 items) while the unit is
-    evaluated, so an exception it raises is the unit's outcome rather than an unencodable value."""
+    evaluated, so an exception it raises is kept, at its place, rather than lost in encoding."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "err")
 
     def __init__(self, it):
         self.items = []
-        for x in it:
-            self.items.append(x)
-            if len(self.items) > MAX_ITEMS:
-                break
+        self.err = None  # the exception that ended the iteration early, as an exc_record
+        try:
+            for x in it:
+                self.items.append(x)
+                if len(self.items) > MAX_ITEMS:
+                    break
+        except BaseException as e:
+            self.err = exc_record(e)
 
 
 def value_record(v):

@@ -132,16 +132,25 @@ class Opaque:
 class Materialized:
     """An iterator the sandbox drained (a generator, map, ...): iterable once, equal to itself."""
 
-    __slots__ = ("it",)
+    __slots__ = ("it", "err")
 
-    def __init__(self, items):
+    def __init__(self, items, err=None):
         self.it = iter(items)
+        self.err = err  # raised after the last item (the sandbox's iterator raised there)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return next(self.it)
+        try:
+            return next(self.it)
+        except StopIteration:
+            if self.err is not None:
+                err, self.err = self.err, None
+                if err.label == "AssertionError":
+                    raise AssertionError() from None
+                raise err from None
+            raise
 
     def __repr__(self):
         return "<iterator>"
@@ -181,6 +190,12 @@ def decode(x, budget):
     if tag == "o":
         kind = x[1] if isinstance(x[1], str) else "?"
         return Opaque(re.sub(r"[^A-Za-z0-9_.]", "?", kind)[:40] or "?")
+    if tag == "G":  # an iterator that raised after its items
+        if len(x) != 5 or not isinstance(x[1], list):
+            raise ValueError("bad iterator encoding")
+        mro = [m for m in x[3] if isinstance(m, str) and m in EXC_NAMES] if isinstance(x[3], list) else []
+        msg = x[4] if isinstance(x[4], str) else ""
+        return Materialized([decode(v, budget) for v in x[1]], _Raised(exc_label(x[2]), mro, msg))
     if tag == "r":
         return range(int(x[1], 16), int(x[2], 16), int(x[3], 16))
     items = [decode(v, budget) for v in x[1]]

@@ -287,4 +287,9 @@ fn generator_exceptions_are_the_outcome() {
     let tests = ["assert all(add(s, 1) == s + 1 for s in [1, 2])"];
     assert_eq!(outcomes(ADD, &tests), ["pass"]);
     assert_eq!(outcomes("x = 1\n", &tests), ["FAIL:NameError"]);
+    // all() stops at the first False, so an exception further on is never reached (plain Python)
+    let late = "def add(a, b):\n    if a > 1:\n        raise IndexError\n    return a - b\n";
+    assert_eq!(outcomes(late, &tests), ["FAIL"]);
+    let early = "def add(a, b):\n    if a > 1:\n        raise IndexError\n    return a + b\n";
+    assert_eq!(outcomes(early, &tests), ["FAIL:IndexError"]);
 }
