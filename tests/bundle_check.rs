@@ -3,38 +3,15 @@
 use execscope::bundle::npy::{write_npz, NpzItem};
 use execscope::bundle::{check, CheckStatus};
 use ndarray::Array2;
-use std::path::Path;
 
-const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
-
-fn copy_tiny(root: &Path) {
-    for rel in [
-        "data/queries.jsonl",
-        "data/corpus.jsonl",
-        "data/distractor_metadata.jsonl",
-        "data/execution_cache.jsonl",
-        "embeddings/toy-cos.npz",
-        "embeddings/toy-dot.npz",
-        "results/invocation_table.json",
-        "SHA256SUMS",
-    ] {
-        let to = root.join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(TINY).join(rel), to).unwrap();
-    }
-}
-
-fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
-    let p = root.join(rel);
-    let s = std::fs::read_to_string(&p).unwrap();
-    std::fs::write(&p, f(s)).unwrap();
-}
+mod common;
+use common::tiny::{copy_tiny_into, edit};
 
 #[test]
 fn every_failure_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    copy_tiny(root);
+    copy_tiny_into(root, true);
     // 1. a dangling id and 2. a duplicate corpus id (c_0013 renamed to c_0002).
     edit(root, "data/queries.jsonl", |s| {
         s.replace("\"c_0011\"", "\"c_9999\"")
@@ -125,7 +102,7 @@ fn every_failure_is_recorded() {
 fn missing_files_fail_or_warn() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    copy_tiny(root);
+    copy_tiny_into(root, true);
     std::fs::remove_file(root.join("SHA256SUMS")).unwrap();
     std::fs::remove_file(root.join("data/execution_cache.jsonl")).unwrap();
     let r = check(root);

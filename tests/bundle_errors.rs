@@ -4,39 +4,10 @@
 use execscope::bundle::npy::{write_npz, NpzItem};
 use execscope::bundle::{load, BundleError, LoadOptions};
 use ndarray::Array2;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
-
-/// Copy the tiny fixture (without SHA256SUMS unless asked) into a fresh temp dir.
-fn copy_tiny(keep_sums: bool) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("bundle");
-    for rel in [
-        "data/queries.jsonl",
-        "data/corpus.jsonl",
-        "data/distractor_metadata.jsonl",
-        "data/execution_cache.jsonl",
-        "embeddings/toy-cos.npz",
-        "embeddings/toy-dot.npz",
-        "results/invocation_table.json",
-        "SHA256SUMS",
-    ] {
-        if rel == "SHA256SUMS" && !keep_sums {
-            continue;
-        }
-        let to = root.join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(TINY).join(rel), to).unwrap();
-    }
-    (dir, root)
-}
-
-fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
-    let p = root.join(rel);
-    let s = std::fs::read_to_string(&p).unwrap();
-    std::fs::write(&p, f(s)).unwrap();
-}
+mod common;
+use common::tiny::{copy_tiny, edit};
 
 fn err(root: &Path) -> BundleError {
     match load(root, &LoadOptions::default()) {

@@ -6,34 +6,10 @@ use execscope::audit::generated;
 use execscope::bundle::npy::{unicode_npy, Npz};
 use execscope::bundle::{check, load, CheckStatus, LoadOptions};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
-
-fn copy_tiny() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("bundle");
-    for rel in [
-        "data/queries.jsonl",
-        "data/corpus.jsonl",
-        "data/distractor_metadata.jsonl",
-        "data/execution_cache.jsonl",
-        "embeddings/toy-cos.npz",
-        "embeddings/toy-dot.npz",
-        "results/invocation_table.json",
-    ] {
-        let to = root.join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(TINY).join(rel), to).unwrap();
-    }
-    (dir, root)
-}
-
-fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
-    let p = root.join(rel);
-    let s = std::fs::read_to_string(&p).unwrap();
-    std::fs::write(&p, f(s)).unwrap();
-}
+mod common;
+use common::tiny::{copy_tiny, edit};
 
 /// Both `check` (the failing item) and `load` refuse, each message holding every part.
 fn refused(root: &Path, item: &str, parts: &[&str]) {
@@ -81,7 +57,7 @@ fn second(f: impl FnOnce(&mut serde_json::Value)) -> String {
 
 #[test]
 fn a_good_stacked_file_passes() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     stacked(&root, &second(|_| {}));
     passes(&root);
     let b = load(&root, &LoadOptions::default()).unwrap();
@@ -138,7 +114,7 @@ fn stacked_rows_are_checked_like_the_report_reads_them() {
         ),
     ];
     for (row, why) in cases {
-        let (_d, root) = copy_tiny();
+        let (_d, root) = copy_tiny(false);
         stacked(&root, &row);
         // A line that is not an object stops the file's parse; the others are row checks.
         let item = if row == "null" {
@@ -152,7 +128,7 @@ fn stacked_rows_are_checked_like_the_report_reads_them() {
 
 #[test]
 fn a_truncated_or_non_utf8_stacked_file_fails_check() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let cut = &GOOD_STACKED[..GOOD_STACKED.len() / 2];
     std::fs::write(
         root.join("data/stacked_distractors.jsonl"),
@@ -230,7 +206,7 @@ fn n_queries(root: &Path) -> usize {
 
 #[test]
 fn npz_row_ids_must_be_one_dimensional_strings() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let n = n_queries(&root);
     let ints: Vec<u8> = (0..n as i64).flat_map(|i| i.to_le_bytes()).collect();
     rewrite_cos(
@@ -248,7 +224,7 @@ fn npz_row_ids_must_be_one_dimensional_strings() {
         ],
     );
 
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let ids: Vec<String> = (1..=n).map(|i| format!("q_{i:04}")).collect();
     let flat = unicode_npy(&ids);
     // The same payload declared (n, 1): a 2-D array.
@@ -268,7 +244,7 @@ fn npz_row_ids_must_be_one_dimensional_strings() {
     );
 
     // Absent ids are said, not silently skipped.
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     rewrite_cos(&root, &["query_ids"], &[]);
     let b = load(&root, &LoadOptions::default()).unwrap();
     assert!(
@@ -283,7 +259,7 @@ fn npz_row_ids_must_be_one_dimensional_strings() {
 #[test]
 fn stacked_arrays_that_report_would_reject_fail_check() {
     // A 1-D `stacked`.
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     stacked(&root, &second(|_| {}));
     rewrite_cos(
         &root,
@@ -296,7 +272,7 @@ fn stacked_arrays_that_report_would_reject_fail_check() {
         &["toy-cos.npz", "array `stacked`", "expected 2-D"],
     );
     // A short `stacked_ids`.
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     stacked(&root, &second(|_| {}));
     rewrite_cos(
         &root,
@@ -315,7 +291,7 @@ fn stacked_arrays_that_report_would_reject_fail_check() {
 
 #[test]
 fn unsupported_compression_is_named_as_such() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let path = root.join("embeddings/toy-cos.npz");
     let mut bytes = std::fs::read(&path).unwrap();
     // Set every local (offset 8) and central (offset 10) compression method to 12, bzip2.
@@ -351,7 +327,7 @@ const CACHE: &str = "data/execution_cache.jsonl";
 #[test]
 fn cache_digests_must_be_64_lowercase_hex() {
     for bad in ["abc", &"z".repeat(64), &"A".repeat(64)] {
-        let (_d, root) = copy_tiny();
+        let (_d, root) = copy_tiny(false);
         edit(&root, CACHE, |s| {
             let first = s.lines().next().unwrap();
             let v: serde_json::Value = serde_json::from_str(first).unwrap();
@@ -374,7 +350,7 @@ fn cache_digests_must_be_64_lowercase_hex() {
 
 #[test]
 fn conflicting_cache_verdicts_name_both_lines() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let n = std::fs::read_to_string(root.join(CACHE))
         .unwrap()
         .lines()
@@ -397,7 +373,7 @@ fn conflicting_cache_verdicts_name_both_lines() {
         &[&at, "conflicting verdict", "of line 1"],
     );
     // An identical repeat is harmless.
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     edit(&root, CACHE, |s| {
         let first = s.lines().next().unwrap().to_string();
         format!("{s}{first}\n")
@@ -407,7 +383,7 @@ fn conflicting_cache_verdicts_name_both_lines() {
 
 #[test]
 fn cache_outcomes_must_be_as_long_as_the_suite() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     edit(&root, CACHE, |s| {
         s.replacen("[\"pass\", \"pass\", \"pass\"]", "[\"pass\", \"pass\"]", 1)
     });
@@ -416,7 +392,7 @@ fn cache_outcomes_must_be_as_long_as_the_suite() {
 
 #[test]
 fn an_empty_test_suite_is_an_error() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     edit(&root, "data/queries.jsonl", |s| {
         let first = s.lines().next().unwrap();
         let mut v: serde_json::Value = serde_json::from_str(first).unwrap();
@@ -434,7 +410,7 @@ fn an_empty_test_suite_is_an_error() {
 
 #[test]
 fn a_bom_is_accepted_in_every_json_file() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     for rel in ["results/invocation_table.json", "data/queries.jsonl", CACHE] {
         let p = root.join(rel);
         let mut b = b"\xef\xbb\xbf".to_vec();
@@ -446,7 +422,7 @@ fn a_bom_is_accepted_in_every_json_file() {
 
 #[test]
 fn invalid_utf8_in_the_invocation_table_names_its_line() {
-    let (_d, root) = copy_tiny();
+    let (_d, root) = copy_tiny(false);
     let p = root.join("results/invocation_table.json");
     let text = std::fs::read_to_string(&p).unwrap();
     let bytes = text.replacen("hand-made", "hand-\u{e9}", 1).into_bytes();

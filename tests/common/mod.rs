@@ -3,6 +3,7 @@
 
 pub mod oracle;
 pub mod shared;
+pub mod tiny;
 pub mod tui;
 
 #[allow(unused_imports)]

@@ -1,0 +1,44 @@
+//! The tiny fixture bundle (`tests/fixtures/tiny`), copied into a temp dir so a test may damage it.
+
+use std::path::{Path, PathBuf};
+
+pub const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
+
+/// Every file of the fixture; `SHA256SUMS` last.
+pub const FILES: [&str; 8] = [
+    "data/queries.jsonl",
+    "data/corpus.jsonl",
+    "data/distractor_metadata.jsonl",
+    "data/execution_cache.jsonl",
+    "embeddings/toy-cos.npz",
+    "embeddings/toy-dot.npz",
+    "results/invocation_table.json",
+    "SHA256SUMS",
+];
+
+/// Copy the fixture (without `SHA256SUMS` unless asked) into `root`.
+pub fn copy_tiny_into(root: &Path, keep_sums: bool) {
+    for rel in FILES {
+        if rel == "SHA256SUMS" && !keep_sums {
+            continue;
+        }
+        let to = root.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(Path::new(TINY).join(rel), to).unwrap();
+    }
+}
+
+/// Copy the fixture into `bundle/` of a fresh temp dir (kept alive by the returned guard).
+pub fn copy_tiny(keep_sums: bool) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    copy_tiny_into(&root, keep_sums);
+    (dir, root)
+}
+
+/// Rewrite one text file of a bundle.
+pub fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
+    let p = root.join(rel);
+    let s = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, f(s)).unwrap();
+}
