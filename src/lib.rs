@@ -19,6 +19,7 @@ pub mod plot;
 pub mod rank;
 pub mod report;
 pub mod stats;
+pub mod systems;
 pub mod tui;
 
 /// The crate version, shown by `--version` and written into runner strings.

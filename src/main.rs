@@ -35,6 +35,12 @@ enum Command {
     Exec(ExecArgs),
     /// Admission / selection / return audit of retrieval or generated pools.
     Audit(cli::AuditArgs),
+    /// Bring a system from outside into a bundle: a TREC run or a query × snippet score matrix.
+    Import(cli::ImportArgs),
+    /// Add a hybrid of systems already in a bundle (rrf, combsum, combmnz).
+    Fuse(cli::FuseArgs),
+    /// Write TREC qrels and one run per system for trec_eval, pytrec_eval or ranx.
+    Export(cli::ExportArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh) to stdout.
     Completions {
         /// The shell to complete for.
@@ -92,6 +98,9 @@ fn main() -> ExitCode {
             "build",
             "exec",
             "audit",
+            "import",
+            "fuse",
+            "export",
             "completions",
             "man",
             "help",
@@ -112,6 +121,9 @@ fn main() -> ExitCode {
             command: ExecCommand::Verify(a),
         })) => cli::verify(&a),
         Some(Command::Audit(a)) => cli::audit(&a),
+        Some(Command::Import(a)) => cli::import(&a),
+        Some(Command::Fuse(a)) => cli::fuse(&a),
+        Some(Command::Export(a)) => cli::export(&a),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "execscope", &mut std::io::stdout());

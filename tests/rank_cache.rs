@@ -78,7 +78,7 @@ fn changes_to_a_matrix_the_corpus_or_a_setting_miss() {
     let mut s = b.clone();
     s.systems[0].similarity = match s.systems[0].similarity {
         Similarity::Cos => Similarity::Dot,
-        Similarity::Dot => Similarity::Cos,
+        Similarity::Dot | Similarity::Score => Similarity::Cos,
     };
     assert_eq!(lookups(&open(&s, &cache))[0], Lookup::Miss);
 

@@ -357,12 +357,25 @@ pub fn check(root: &Path) -> CheckReport {
             Ok(l) => {
                 let d = l.system.queries.ncols();
                 widths.insert(id.clone(), d);
-                let mut detail = format!(
-                    "d = {d}, {}, {} × {} rows",
-                    sim.as_str(),
-                    query_ids.len(),
-                    corpus_ids.len()
-                );
+                let mut detail = match l.system.similarity {
+                    Similarity::Score => {
+                        format!("score matrix {} × {}", query_ids.len(), corpus_ids.len())
+                    }
+                    s => format!(
+                        "d = {d}, {}, {} × {} rows",
+                        s.as_str(),
+                        query_ids.len(),
+                        corpus_ids.len()
+                    ),
+                };
+                if let Some(p) = l
+                    .system
+                    .invocation
+                    .as_ref()
+                    .and_then(|i| i.provenance.as_ref())
+                {
+                    detail.push_str(&format!("; {}", p.describe()));
+                }
                 if !l.notes.is_empty() {
                     detail.push_str(&format!(" ({})", l.notes.join("; ")));
                 }

@@ -27,8 +27,9 @@ pub fn parse_similarity(s: Option<&str>) -> Result<Similarity, String> {
     match s.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
         None | Some("") | Some("cos") | Some("cosine") => Ok(Similarity::Cos),
         Some("dot") | Some("ip") | Some("inner_product") => Ok(Similarity::Dot),
+        Some("score") | Some("scores") => Ok(Similarity::Score),
         Some(other) => Err(format!(
-            "unknown similarity {other:?} (expected \"cos\" or \"dot\")"
+            "unknown similarity {other:?} (expected \"cos\", \"dot\" or \"score\")"
         )),
     }
 }
@@ -150,6 +151,68 @@ fn check_ids(
     Ok(())
 }
 
+/// A precomputed-score system (`docs/systems.md`): array `scores` (n_queries × n_corpus floats)
+/// with `query_ids` and `corpus_ids` naming its rows and columns, both required.
+fn score_system(
+    path: &Path,
+    id: &str,
+    invocation: Option<&Invocation>,
+    npz: &mut Npz<'_>,
+    by_name: &HashMap<&str, &NpyHeader>,
+    expect: &Expect<'_>,
+) -> Result<DenseSystem, BundleError> {
+    if !by_name.contains_key("scores") {
+        return Err(BundleError::npz(
+            path,
+            "the invocation table says similarity \"score\", but there is no array `scores`",
+        ));
+    }
+    let scores = npz.matrix("scores")?;
+    let (nq, nc) = (expect.query_ids.len(), expect.corpus_ids.len());
+    if scores.nrows() != nq {
+        return Err(BundleError::RowCount {
+            path: path.to_path_buf(),
+            array: "scores".into(),
+            rows: scores.nrows(),
+            expected: nq,
+            what: "data/queries.jsonl".into(),
+        });
+    }
+    if scores.ncols() != nc {
+        return Err(BundleError::npz(
+            path,
+            format!(
+                "array `scores` has {} columns, data/corpus.jsonl has {nc} snippets",
+                scores.ncols()
+            ),
+        ));
+    }
+    validate_matrix(path, "scores", &scores, Similarity::Score)?;
+    for (array, want) in [
+        ("query_ids", expect.query_ids),
+        ("corpus_ids", expect.corpus_ids),
+    ] {
+        match by_name.get(array) {
+            Some(h) if matches!(h.dtype, Dtype::Unicode { .. }) && h.shape.len() == 1 => {
+                check_ids(path, npz, array, want)?
+            }
+            _ => {
+                return Err(BundleError::npz(
+                    path,
+                    format!("a score matrix needs its row ids: no 1-D string array `{array}`"),
+                ))
+            }
+        }
+    }
+    Ok(DenseSystem {
+        id: id.to_string(),
+        similarity: Similarity::Score,
+        queries: Array2::zeros((nq, 0)),
+        corpus: scores.reversed_axes().as_standard_layout().into_owned(),
+        invocation: invocation.cloned(),
+    })
+}
+
 /// Load one system. `id` is the file stem.
 pub fn load_system(
     path: &Path,
@@ -166,6 +229,16 @@ pub fn load_system(
     let (nq, nc) = (expect.query_ids.len(), expect.corpus_ids.len());
     let mut notes = Vec::new();
     let rel = format!("embeddings/{id}.npz");
+    if similarity == Similarity::Score
+        || (by_name.contains_key("scores") && !by_name.contains_key("queries"))
+    {
+        let system = score_system(path, id, invocation, &mut npz, &by_name, expect)?;
+        return Ok(Loaded {
+            system,
+            sha256,
+            notes,
+        });
+    }
     let (qh, ch) = match (by_name.get("queries"), by_name.get("corpus")) {
         (Some(q), Some(c)) => (*q, *c),
         _ => {

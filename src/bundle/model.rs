@@ -125,6 +125,10 @@ pub enum Similarity {
     Cos,
     /// Raw inner product.
     Dot,
+    /// Precomputed scores (an imported or fused system, see `docs/systems.md`): the system's
+    /// `corpus` matrix holds the score matrix transposed (row c = snippet c's score for every
+    /// query) and its `queries` matrix is n_queries × 0; the ranking reads the scores as they are.
+    Score,
 }
 
 impl Similarity {
@@ -132,6 +136,7 @@ impl Similarity {
         match self {
             Similarity::Cos => "cos",
             Similarity::Dot => "dot",
+            Similarity::Score => "score",
         }
     }
 }
@@ -156,6 +161,110 @@ pub struct Invocation {
     pub source: String,
     #[serde(default)]
     pub notes: String,
+    /// Where the system came from (absent in tables written before provenance was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+}
+
+/// Where a system came from, recorded in its invocation-table entry (`docs/systems.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Provenance {
+    /// Vectors from an embedding model (`model` when known).
+    Embedded {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    /// A TREC run file imported with `execscope import --run`.
+    ImportedRun {
+        /// The file name as given (its base name only).
+        file: String,
+        /// SHA-256 of the run file's bytes.
+        sha256: String,
+        /// Run lines read.
+        lines: usize,
+        /// The most snippets the run lists for one query.
+        depth: usize,
+        /// The run's tag (sixth column), when every line has the same one.
+        #[serde(default)]
+        tag: String,
+    },
+    /// A dense score matrix imported with `execscope import --scores`.
+    ImportedScores { file: String, sha256: String },
+    /// A hybrid made by `execscope fuse` from systems of the same bundle.
+    Fused {
+        /// `rrf`, `combsum` or `combmnz`.
+        method: String,
+        /// The fused systems, in the order given.
+        parts: Vec<String>,
+        /// Score normalisation (`minmax`, `zscore`) of CombSUM / CombMNZ.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        norm: Option<String>,
+        /// RRF's k.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<f64>,
+        /// CombMNZ's depth (a part "retrieves" a snippet ranked within it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<usize>,
+    },
+}
+
+impl Provenance {
+    /// One line for `check`, reports and the dashboard's detail views.
+    pub fn describe(&self) -> String {
+        match self {
+            Provenance::Embedded { model: None } => "embedded".to_string(),
+            Provenance::Embedded { model: Some(m) } => format!("embedded with model {m}"),
+            Provenance::ImportedRun {
+                file, lines, depth, ..
+            } => format!("imported run {file} ({lines} lines, up to {depth} per query)"),
+            Provenance::ImportedScores { file, .. } => format!("imported scores {file}"),
+            Provenance::Fused {
+                method,
+                parts,
+                norm,
+                k,
+                depth,
+            } => {
+                let mut s = format!("fused: {method} of {}", parts.join(" + "));
+                if let Some(n) = norm {
+                    s.push_str(&format!(", {n} normalised"));
+                }
+                if let Some(k) = k {
+                    s.push_str(&format!(", k = {k}"));
+                }
+                if let Some(d) = depth {
+                    s.push_str(&format!(", depth {d}"));
+                }
+                s
+            }
+        }
+    }
+
+    /// A short mark for lists (system picker, leaderboard): `emb`, `run`, `mat`, `rrf`, `sum`, `mnz`.
+    pub fn mark(&self) -> &'static str {
+        match self {
+            Provenance::Embedded { .. } => "emb",
+            Provenance::ImportedRun { .. } => "run",
+            Provenance::ImportedScores { .. } => "mat",
+            Provenance::Fused { method, .. } => match method.as_str() {
+                "rrf" => "rrf",
+                "combsum" => "sum",
+                _ => "mnz",
+            },
+        }
+    }
+}
+
+impl DenseSystem {
+    /// Where the system came from: its recorded provenance, else (vectors without a record)
+    /// embedded by an unnamed model.
+    pub fn provenance(&self) -> Provenance {
+        self.invocation
+            .as_ref()
+            .and_then(|i| i.provenance.clone())
+            .unwrap_or(Provenance::Embedded { model: None })
+    }
 }
 
 /// One dense embedding system: query and corpus matrices, rows in file order, as float32.

@@ -124,16 +124,21 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
     let mut table = Vec::new();
     for sys in &bundle.systems {
         let rel = format!("embeddings/{}.npz", sys.id);
+        let score = sys.similarity == super::model::Similarity::Score;
+        // A precomputed-score system is stored as its score matrix (see `Similarity::Score`).
+        let scores = score.then(|| sys.corpus.t().as_standard_layout().into_owned());
+        let matrices = match &scores {
+            Some(s) => vec![("scores", NpzItem::F32(s))],
+            None => vec![
+                ("queries", NpzItem::F32(&sys.queries)),
+                ("corpus", NpzItem::F32(&sys.corpus)),
+            ],
+        };
         atomic(root, &rel, |f| {
-            write_npz(
-                std::io::BufWriter::new(f),
-                &[
-                    ("queries", NpzItem::F32(&sys.queries)),
-                    ("corpus", NpzItem::F32(&sys.corpus)),
-                    ("query_ids", NpzItem::Strings(&query_ids)),
-                    ("corpus_ids", NpzItem::Strings(&corpus_ids)),
-                ],
-            )
+            let mut items = matrices;
+            items.push(("query_ids", NpzItem::Strings(&query_ids)));
+            items.push(("corpus_ids", NpzItem::Strings(&corpus_ids)));
+            write_npz(std::io::BufWriter::new(f), &items)
         })?;
         let mut inv = sys.invocation.clone().unwrap_or_else(|| Invocation {
             id: sys.id.clone(),
@@ -142,7 +147,7 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
         });
         inv.id = sys.id.clone();
         inv.file = rel;
-        inv.dims = Some(sys.queries.ncols());
+        inv.dims = (!score).then(|| sys.queries.ncols());
         inv.similarity = Some(sys.similarity.as_str().to_string());
         inv.dtype = "float32".into(); // what the npz now holds, whatever the source was
         table.push(inv);

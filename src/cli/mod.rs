@@ -3,10 +3,16 @@
 
 mod audit;
 mod build;
+mod export;
+mod fuse;
+mod import;
 mod plot;
 mod report;
 
 pub use audit::{audit, AuditArgs};
+pub use export::{export, ExportArgs};
+pub use fuse::{fuse, FuseArgs};
+pub use import::{import, ImportArgs};
 pub use plot::{plot, PlotArgs};
 pub use report::{report, ReportArgs};
 

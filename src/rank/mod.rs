@@ -226,6 +226,8 @@ fn product_of(sim: Similarity, q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2
             tiled_product(q, c, Some((&qi, &ci)))
         }
         Similarity::Dot => block_product(q, c),
+        // Precomputed scores: `c` is the score matrix transposed (see `Similarity::Score`).
+        Similarity::Score => c.t().as_standard_layout().into_owned(),
     }
 }
 
