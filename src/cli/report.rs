@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Every table `--table` accepts, in the order `--all` writes them.
-pub const TABLES: [&str; 11] = [
+pub const TABLES: [&str; 12] = [
     "leaderboard",
     "domains",
     "misses",
@@ -27,6 +27,7 @@ pub const TABLES: [&str; 11] = [
     "gaps",
     "difficulty",
     "stacked",
+    "fusion",
 ];
 
 /// `execscope report`.
@@ -38,7 +39,7 @@ pub struct ReportArgs {
     #[arg(long, default_value = "table", value_parser = parse_format)]
     pub format: Format,
     /// Which table: leaderboard, domains, misses, density, pairs, bugtypes, deception-domains,
-    /// editsize, gaps, difficulty, stacked.
+    /// editsize, gaps, difficulty, stacked, fusion.
     #[arg(long, default_value = "leaderboard")]
     pub table: String,
     /// Metric cell for `--table pairs` (e.g. exec@1, execp@3, ndcg@10, mrr).
@@ -146,6 +147,10 @@ impl<'a> Tables<'a> {
                     ),
                 }
             }
+            "fusion" => crate::report::fusion::fusion_table(
+                &crate::systems::table::fusion_rows(engine),
+                &engine.config().ks,
+            ),
             other => bail!("unknown table {other:?} (one of: {})", TABLES.join(", ")),
         })
     }

@@ -2,6 +2,7 @@
 
 pub mod anatomy;
 pub mod audit;
+pub mod fusion;
 pub mod leaderboard;
 pub mod pairs;
 pub mod results;

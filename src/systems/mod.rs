@@ -16,6 +16,7 @@
 pub mod export;
 pub mod fuse;
 pub mod import;
+pub mod table;
 
 use crate::bundle::files::{self, EMBEDDINGS, INVOCATION, SUMS};
 use crate::bundle::npy::{write_npz, NpzItem};
@@ -23,6 +24,17 @@ use crate::bundle::{self, Bundle, Invocation, Provenance};
 use anyhow::{anyhow, bail, Context};
 use ndarray::Array2;
 use std::path::{Path, PathBuf};
+
+/// Where a system of `bundle` came from, for lists and detail lines: a short mark (`emb`,
+/// `run`, `mat`, `rrf`, `sum`, `mnz`) and one readable line. `None` for the BM25 baseline and for
+/// a system embedded without a recorded model, which is what every list assumes by default.
+pub fn origin(bundle: &Bundle, id: &str) -> Option<(&'static str, String)> {
+    let p = bundle.systems.iter().find(|s| s.id == id)?.provenance();
+    match p {
+        Provenance::Embedded { model: None } => None,
+        p => Some((p.mark(), p.describe())),
+    }
+}
 
 /// How a new system is added.
 #[derive(Clone, Debug)]
@@ -184,8 +196,10 @@ pub fn add_system(
     let result = (|| -> anyhow::Result<()> {
         crate::atomic::write_atomic(&root.join(&rel), &npz)
             .with_context(|| format!("writing {}", root.join(&rel).display()))?;
+        fault::point(1)?;
         crate::atomic::write_atomic(&root.join(INVOCATION), &table)
             .with_context(|| format!("writing {}", root.join(INVOCATION).display()))?;
+        fault::point(2)?;
         if saved[2].before.is_some() {
             let mut entries: Vec<(String, String)> =
                 files::parse_sums(&sums_path, saved[2].before.as_deref().unwrap_or(&[]))?
@@ -197,6 +211,7 @@ pub fn add_system(
             entries.push((INVOCATION.to_string(), bundle::sha256_hex(&table)));
             files::write_sums(root, &entries)?;
         }
+        fault::point(3)?;
         // The proof: the bundle loads with the new system, checksums verified.
         let opts = bundle::LoadOptions {
             systems: Some(vec![name.to_string()]),
@@ -224,4 +239,88 @@ pub fn load_meta(root: &Path) -> anyhow::Result<Bundle> {
         ..bundle::LoadOptions::default()
     };
     bundle::load(root, &opts).with_context(|| format!("loading bundle {}", root.display()))
+}
+
+/// Failure injection for the tests of [`add_system`]'s roll-back (a no-op outside tests).
+mod fault {
+    #[cfg(test)]
+    thread_local! {
+        pub static FAIL_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[cfg(test)]
+    pub fn point(step: usize) -> anyhow::Result<()> {
+        if FAIL_AT.with(|f| f.get()) == step {
+            anyhow::bail!("injected failure after step {step}");
+        }
+        Ok(())
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    pub fn point(_step: usize) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+        files::list_files(root)
+            .unwrap()
+            .into_iter()
+            .map(|rel| {
+                let b = std::fs::read(root.join(&rel)).unwrap();
+                (rel, b)
+            })
+            .collect()
+    }
+
+    fn tiny_copy() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+        for rel in files::list_files(&src).unwrap() {
+            let to = dir.path().join(&rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(src.join(&rel), to).unwrap();
+        }
+        let root = dir.path().to_path_buf();
+        (dir, root)
+    }
+
+    /// A failure after any of the three writes leaves every file of the bundle as it was; with
+    /// no failure the system loads and the checksums verify.
+    #[test]
+    fn a_failure_half_way_changes_nothing() {
+        let (_d, root) = tiny_copy();
+        assert!(root.join(SUMS).is_file());
+        let bundle = load_meta(&root).unwrap();
+        let scores = Array2::from_shape_fn((3, 12), |(q, c)| (q * 12 + c) as f32);
+        let before = snapshot(&root);
+        let prov = Provenance::ImportedScores {
+            file: "s.npy".into(),
+            sha256: "0".repeat(64),
+        };
+        let opts = AddOptions { replace: false };
+        for step in 1..=3 {
+            fault::FAIL_AT.with(|f| f.set(step));
+            let e = add_system(&root, &bundle, "new", &scores, prov.clone(), &opts).unwrap_err();
+            assert!(e.to_string().contains("injected failure"), "{e}");
+            assert_eq!(snapshot(&root), before, "step {step} left changes");
+        }
+        fault::FAIL_AT.with(|f| f.set(0));
+        add_system(&root, &bundle, "new", &scores, prov, &opts).unwrap();
+        let after = snapshot(&root);
+        assert!(after.contains_key("embeddings/new.npz"));
+        let b = bundle::load(&root, &bundle::LoadOptions::default()).unwrap();
+        let sys = b.systems.iter().find(|s| s.id == "new").unwrap();
+        assert_eq!(sys.similarity, bundle::Similarity::Score);
+        assert_eq!(sys.corpus.t(), scores);
+        // The name is taken now.
+        let e = add_system(&root, &bundle, "new", &scores, sys.provenance(), &opts).unwrap_err();
+        assert!(e.to_string().contains("--replace"), "{e}");
+    }
 }

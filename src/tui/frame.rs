@@ -201,7 +201,9 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
     for (i, &s) in items.iter().enumerate() {
         let sys = &d.engine.scores[s];
         let mark = if s == current { "●" } else { " " };
-        let mut line = Line::from(format!("{mark} {} ({})", sys.id, sys.similarity));
+        let origin = crate::systems::origin(&d.engine.bundle, &sys.id)
+            .map_or(String::new(), |(m, _)| format!(", {m}"));
+        let mut line = Line::from(format!("{mark} {} ({}{origin})", sys.id, sys.similarity));
         if i == sel {
             line = line.style(th.selected);
         }

@@ -319,6 +319,11 @@ impl Pane for LeaderboardPane {
                 Span::styled(format!("{} ", row.id), th.accent),
                 Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
                 Span::raw(if row.shared_rank { " (shared)" } else { "" }),
+                Span::styled(
+                    crate::systems::origin(&d.engine.bundle, &row.id)
+                        .map_or(String::new(), |(_, o)| format!("  {o}")),
+                    th.dim,
+                ),
             ]),
             Line::from(vec![
                 Span::raw("exec@1 by tie order   pessimistic "),

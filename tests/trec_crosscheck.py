@@ -1,0 +1,76 @@
+"""Independent cross-checks of `execscope fuse` and `execscope export` (tests/systems_trec.rs).
+
+  trec_crosscheck.py rrf A.npy B.npy FUSED.npz K
+      RRF of two score matrices with competition ranks (scipy's rankdata, method="min"),
+      summed in float64 and rounded to float32; prints the number of cells that differ from
+      the fused system's `scores` and the largest difference.
+  trec_crosscheck.py trec DIR
+      Reads DIR/manifest.json and evaluates every system's runs with pytrec_eval (trec_eval's
+      own code): success.k, P.k and recip_rank on the pass qrels, ndcg_cut.k on the relevant
+      qrels. Prints {system: {query: {measure: value}}} as JSON.
+"""
+import json
+import sys
+
+import numpy as np
+
+
+def rrf(a_path, b_path, fused_path, k):
+    from scipy.stats import rankdata
+
+    k = float(k)
+    parts = [np.load(a_path), np.load(b_path)]
+    fused = np.load(fused_path)["scores"]
+    total = np.zeros(parts[0].shape, dtype=np.float64)
+    for m in parts:
+        ranks = rankdata(-m.astype(np.float64), method="min", axis=1)
+        total = total + 1.0 / (k + ranks)
+    want = total.astype(np.float32)
+    diff = np.abs(want.astype(np.float64) - fused.astype(np.float64))
+    print(int((want != fused).sum()), float(diff.max()))
+
+
+def read_qrels(path):
+    q = {}
+    with open(path) as f:
+        for line in f:
+            qid, _, doc, rel = line.split()
+            q.setdefault(qid, {})[doc] = int(rel)
+    return q
+
+
+def read_run(path):
+    r = {}
+    with open(path) as f:
+        for line in f:
+            qid, _, doc, _, score, _ = line.split()
+            r.setdefault(qid, {})[doc] = float(score)
+    return r
+
+
+def trec(d):
+    import pytrec_eval
+
+    with open(f"{d}/manifest.json") as f:
+        m = json.load(f)
+    ks = ",".join(str(k) for k in m["ks"])
+    passq = read_qrels(f"{d}/{m['qrels']['pass']}")
+    relq = read_qrels(f"{d}/{m['qrels']['relevant']}")
+    ev_pass = pytrec_eval.RelevanceEvaluator(passq, {f"success.{ks}", f"P.{ks}", "recip_rank"})
+    ev_rel = pytrec_eval.RelevanceEvaluator(relq, {f"ndcg_cut.{ks}"})
+    out = {}
+    for s in m["systems"]:
+        res = {}
+        for qid, vals in ev_pass.evaluate(read_run(f"{d}/{s['run']}")).items():
+            res.setdefault(qid, {}).update(vals)
+        for qid, vals in ev_rel.evaluate(read_run(f"{d}/{s['ndcg_run']}")).items():
+            res.setdefault(qid, {}).update(vals)
+        out[s["id"]] = res
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "rrf":
+        rrf(*sys.argv[2:6])
+    else:
+        trec(sys.argv[2])
