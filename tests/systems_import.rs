@@ -407,6 +407,61 @@ fn fuse_records_its_parts_and_refuses_bad_requests() {
         &cache,
     ));
     ok(&run(&["check", r], &cache));
+
+    // The fusion table: each hybrid, then its parts, with exec@k and the deception rate
+    // recomputed here from the scores.
+    let out = run(
+        &[
+            "report", r, "--table", "fusion", "--format", "json", "--ties", "row",
+        ],
+        &cache,
+    );
+    ok(&out);
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = t["rows"].as_array().unwrap();
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["hybrid"].as_str().unwrap(),
+                r["system"].as_str().unwrap(),
+                r["role"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("mnz", "mnz", "hybrid"),
+            ("mnz", "BM25", "part"),
+            ("mnz", "toy-dot", "part"),
+            ("mnz2", "mnz2", "hybrid"),
+            ("mnz2", "mnz", "part"),
+            ("mnz2", "toy-cos", "part"),
+        ]
+    );
+    let e = engine(&root, TiePolicy::Row);
+    for row in rows {
+        let id = row["system"].as_str().unwrap();
+        let i = e.system_index(id).unwrap();
+        let exec1 = e.evals[i].mean(execscope::metrics::Metric::Exec, 0);
+        assert_eq!(row["exec@1"].as_f64().unwrap(), exec1, "{id}");
+        let (mut deceived, mut total) = (0, 0);
+        for (q, query) in e.bundle.queries.iter().enumerate() {
+            let s = e.scores[i].row(q);
+            let canon = query.correct[0];
+            for &d in &query.paired {
+                total += 1;
+                deceived += usize::from(s[d] >= s[canon]);
+            }
+        }
+        let rate = row["deceived"].as_f64().unwrap();
+        assert!(
+            (rate - deceived as f64 / total as f64).abs() < 1e-12,
+            "{id}"
+        );
+    }
+
     // check fails on a damaged imported matrix, naming it.
     let npz = root.join("embeddings/mnz.npz");
     let mut bytes = std::fs::read(&npz).unwrap();
@@ -417,4 +472,12 @@ fn fuse_records_its_parts_and_refuses_bad_requests() {
     assert!(!out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("embeddings/mnz.npz"), "{text}");
+    // A hybrid whose part is gone is pointed out.
+    std::fs::remove_file(root.join("embeddings/toy-dot.npz")).unwrap();
+    let out = run(&["check", r], &cache);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`mnz` was fused from toy-dot, no longer in the bundle"),
+        "{text}"
+    );
 }

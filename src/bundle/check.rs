@@ -438,6 +438,29 @@ pub fn check(root: &Path) -> CheckReport {
                 problems,
             );
         }
+        // A hybrid whose parts are gone still ranks (its scores are stored), but can no
+        // longer be remade or set beside them.
+        let mut orphans = Vec::new();
+        let mut ids: Vec<&String> = table.keys().collect();
+        ids.sort();
+        for id in ids {
+            if let Some(super::model::Provenance::Fused { parts, .. }) = &table[id].provenance {
+                let gone: Vec<&str> = parts
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|p| *p != "BM25" && !systems.iter().any(|(s, _)| s == p))
+                    .collect();
+                if !gone.is_empty() {
+                    orphans.push(format!(
+                        "`{id}` was fused from {}, no longer in the bundle",
+                        gone.join(", ")
+                    ));
+                }
+            }
+        }
+        if !orphans.is_empty() {
+            r.list("fused systems' parts", Warn, String::new(), orphans);
+        }
     }
     r
 }
