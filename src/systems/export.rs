@@ -182,8 +182,14 @@ pub fn export_trec(
                 row = &snapped;
             }
             let by_pass = policy_run(row, truth.passing(q), cfg.policy);
-            let by_rel = policy_run(row, truth.relevant(q), cfg.policy);
-            ndcg_differs |= by_pass != by_rel;
+            // Only the target-aware policies can order relevant snippets differently.
+            let by_rel = match cfg.policy {
+                TiePolicy::Pessimistic | TiePolicy::Optimistic => {
+                    policy_run(row, truth.relevant(q), cfg.policy)
+                }
+                TiePolicy::Row | TiePolicy::Expected => Vec::new(),
+            };
+            ndcg_differs |= !by_rel.is_empty() && by_pass != by_rel;
             for (out, list) in [(&mut run, &by_pass), (&mut ndcg_run, &by_rel)] {
                 for (i, &(c, v)) in list.iter().take(cut).enumerate() {
                     let _ = writeln!(
@@ -264,5 +270,62 @@ mod tests {
             .map(|x| x.1)
             .collect();
         assert_eq!(expected, vec![3, 2, 2, 2, 1]);
+    }
+
+    /// A tie between a relevant snippet that fails and a passing one that is not relevant:
+    /// the pessimistic order differs by target set, so an nDCG run of its own is written.
+    #[test]
+    fn a_separate_ndcg_run_where_the_orders_differ() {
+        use crate::bundle::{Label, Query, Snippet};
+        use std::collections::HashMap;
+        let snippet = |id: &str| Snippet {
+            id: id.into(),
+            code: String::new(),
+            label: Label::Correct,
+            bug_type: None,
+            source_entry_id: String::new(),
+            extra: Default::default(),
+        };
+        let bundle = Bundle {
+            queries: vec![Query {
+                id: "q".into(),
+                text: String::new(),
+                tests: vec![],
+                correct: vec![0],
+                paired: vec![],
+                entry_id: String::new(),
+                domain: String::new(),
+                function_name: String::new(),
+                metadata: serde_json::Value::Null,
+                extra: Default::default(),
+            }],
+            corpus: vec![snippet("a"), snippet("b"), snippet("c")],
+            ..Bundle::default()
+        };
+        let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![0]]);
+        let scores = SystemScores {
+            id: "s".into(),
+            similarity: "score".into(),
+            scores: ndarray::array![[0.5f32, 0.5, 0.1]],
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = EvalConfig {
+            policy: TiePolicy::Pessimistic,
+            ..EvalConfig::default()
+        };
+        let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
+        assert!(sum.files.contains(&"runs/s.ndcg.run".to_string()));
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert_eq!(
+            read("runs/s.run"),
+            "q Q0 a 1 3 s\nq Q0 b 2 2 s\nq Q0 c 3 1 s\n"
+        );
+        assert_eq!(
+            read("runs/s.ndcg.run"),
+            "q Q0 b 1 3 s\nq Q0 a 2 2 s\nq Q0 c 3 1 s\n"
+        );
+        assert_eq!(read("qrels.pass.txt"), "q 0 a 0\nq 0 b 1\n");
+        assert_eq!(read("qrels.relevant.txt"), "q 0 a 1\n");
+        assert_eq!(sum.label_fallbacks, 0);
     }
 }

@@ -319,6 +319,14 @@ mod tests {
         let sys = b.systems.iter().find(|s| s.id == "new").unwrap();
         assert_eq!(sys.similarity, bundle::Similarity::Score);
         assert_eq!(sys.corpus.t(), scores);
+        // The bundle writer keeps it a score system.
+        let out = tempfile::tempdir().unwrap();
+        bundle::write(&b, out.path()).unwrap();
+        let again = bundle::load(out.path(), &bundle::LoadOptions::default()).unwrap();
+        let sys2 = again.systems.iter().find(|s| s.id == "new").unwrap();
+        assert_eq!(sys2.similarity, bundle::Similarity::Score);
+        assert_eq!(sys2.corpus, sys.corpus);
+        assert_eq!(sys2.provenance(), sys.provenance());
         // The name is taken now.
         let e = add_system(&root, &bundle, "new", &scores, sys.provenance(), &opts).unwrap_err();
         assert!(e.to_string().contains("--replace"), "{e}");
