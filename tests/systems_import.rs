@@ -149,6 +149,42 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
         text.contains("system cos-run") && text.contains("imported run cos.run"),
         "{text}"
     );
+
+    // The same scores as a matrix (float64 here): identical again.
+    use ndarray_npy::WriteNpyExt;
+    let npy = dir.path().join("cos.npy");
+    a.scores
+        .mapv(f64::from)
+        .write_npy(std::fs::File::create(&npy).unwrap())
+        .unwrap();
+    ok(&run(
+        &[
+            "import",
+            r,
+            "--name",
+            "cos-mat",
+            "--scores",
+            npy.to_str().unwrap(),
+        ],
+        &cache,
+    ));
+    let e3 = engine(&root, TiePolicy::Expected);
+    let m = &e3.scores[e3.system_index("cos-mat").unwrap()];
+    assert_eq!(m.scores, a.scores);
+    assert_eq!(
+        e3.evals[e3.system_index("cos-mat").unwrap()].per_query,
+        e3.evals[e3.system_index("toy-cos").unwrap()].per_query
+    );
+    let sys = e3
+        .bundle
+        .systems
+        .iter()
+        .find(|s| s.id == "cos-mat")
+        .unwrap();
+    assert!(matches!(
+        sys.provenance(),
+        Provenance::ImportedScores { ref file, .. } if file == "cos.npy"
+    ));
 }
 
 /// A copy of the embedded bundle with one dense system (no SHA256SUMS, which lists the others).
