@@ -224,6 +224,10 @@ impl Launcher {
                 c.args(["--dev", "/dev", "--proc", "/proc"]);
                 // Scratch space is RAM: capped.
                 c.args(["--perms", "1777", "--size", TMPFS_BYTES, "--tmpfs", "/tmp"]);
+                // bwrap's /dev/shm is a directory of its uncapped /dev tmpfs: capped too.
+                c.args([
+                    "--perms", "1777", "--size", SHM_BYTES, "--tmpfs", "/dev/shm",
+                ]);
                 if !SYSTEM_DIRS
                     .iter()
                     .any(|d| self.python.prefix.starts_with(d))
@@ -389,6 +393,8 @@ const SYSTEM_DIRS: &[&str] = &[
 
 /// Size cap of the sandbox's `/tmp` (a tmpfs, i.e. RAM) under bubblewrap.
 pub const TMPFS_BYTES: &str = "268435456";
+/// Size cap of the sandbox's `/dev/shm` under bubblewrap.
+const SHM_BYTES: &str = "67108864";
 
 /// Spawns `cmd` from one long-lived thread, so that a parent-death signal set in `pre_exec`
 /// (`PR_SET_PDEATHSIG`, which fires when the spawning *thread* exits) fires only when execscope
