@@ -350,3 +350,128 @@ pub unsafe fn apply_seccomp(prog: &[libc::sock_filter]) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `f` in a forked child (raw syscalls only there) and returns its exit code.
+    fn in_child(f: impl FnOnce() -> i32) -> i32 {
+        // SAFETY: the child makes raw syscalls and leaves with _exit.
+        unsafe {
+            let pid = libc::fork();
+            assert!(pid >= 0);
+            if pid == 0 {
+                libc::_exit(f());
+            }
+            let mut status = 0;
+            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+            assert!(libc::WIFEXITED(status), "child died: {status}");
+            libc::WEXITSTATUS(status)
+        }
+    }
+
+    fn errno() -> i32 {
+        std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+    }
+
+    #[test]
+    fn seccomp_refuses_inet_sockets_ptrace_and_namespaces_but_not_unix_sockets() {
+        let Some(prog) = seccomp_program().unwrap() else {
+            eprintln!(
+                "skipped: seccomp program unknown on {}",
+                std::env::consts::ARCH
+            );
+            return;
+        };
+        assert!(prog.len() < 4096, "{} instructions", prog.len());
+        let code = in_child(|| unsafe {
+            if apply_seccomp(&prog).is_err() {
+                return 10;
+            }
+            if libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0) >= 0 || errno() != libc::EPERM {
+                return 11;
+            }
+            if libc::socket(libc::AF_NETLINK, libc::SOCK_RAW, 0) >= 0 {
+                return 12;
+            }
+            if libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0) < 0 {
+                return 13;
+            }
+            if libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0) == 0 || errno() != libc::EPERM {
+                return 14;
+            }
+            if libc::unshare(libc::CLONE_NEWUSER) == 0 {
+                return 15;
+            }
+            if libc::kill(1, 0) == 0 || errno() != libc::EPERM {
+                return 16;
+            }
+            // Ordinary calls still work: signal ourselves with signal 0, fork a thread-less child.
+            if libc::kill(libc::getpid(), 0) != 0 {
+                return 17;
+            }
+            let pid = libc::fork();
+            if pid == 0 {
+                libc::_exit(0);
+            }
+            if pid < 0 {
+                return 18;
+            }
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+            0
+        });
+        assert_eq!(code, 0, "check {code} failed in the filtered child");
+    }
+
+    #[test]
+    fn landlock_allows_reads_and_tmp_and_refuses_other_writes() {
+        let Some(ll) = landlock() else {
+            eprintln!("skipped: Landlock not enabled in this kernel");
+            return;
+        };
+        let ruleset = ll.ruleset().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("landlock-test-")
+            .tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target"))
+            .unwrap();
+        let outside =
+            std::ffi::CString::new(dir.path().join("written").as_os_str().as_encoded_bytes())
+                .unwrap();
+        let inside =
+            std::ffi::CString::new(format!("/tmp/landlock-test-{}", std::process::id())).unwrap();
+        let harness = std::fs::File::open("/etc/passwd").unwrap();
+        use std::os::fd::AsRawFd;
+        let (rfd, hfd) = (ruleset.as_raw_fd(), harness.as_raw_fd());
+        let code = in_child(|| unsafe {
+            if apply_landlock(&ll, rfd, hfd).is_err() {
+                return 10;
+            }
+            let f = libc::open(
+                outside.as_ptr(),
+                libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                0o600,
+            );
+            if f >= 0 || errno() != libc::EACCES {
+                return 11;
+            }
+            let f = libc::open(c"/etc/hostname".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+            if f < 0 && errno() == libc::EACCES {
+                return 12;
+            }
+            let f = libc::open(
+                inside.as_ptr(),
+                libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                0o600,
+            );
+            if f < 0 {
+                return 13;
+            }
+            libc::close(f);
+            libc::unlink(inside.as_ptr());
+            0
+        });
+        assert_eq!(code, 0, "check {code} failed in the restricted child");
+        assert!(!dir.path().join("written").exists());
+    }
+}

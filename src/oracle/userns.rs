@@ -378,3 +378,59 @@ pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
     setattr(libc::AT_FDCWD, c"/", 0, MOUNT_ATTR_RDONLY)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dsts(plan: &RootPlan) -> Vec<String> {
+        plan.entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::BindDir { dst, .. } | Entry::BindDev { dst, .. } => {
+                    Some(dst.to_string_lossy().to_string())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_prefix_outside_the_system_dirs_is_bound_under_traversable_parents() {
+        let plan = RootPlan::new(&["/usr", "/etc"], Path::new("/opt/py/3.11"));
+        let d = dsts(&plan);
+        assert!(d.contains(&"/tmp/usr".to_string()), "{d:?}");
+        assert!(d.contains(&"/tmp/opt/py/3.11".to_string()), "{d:?}");
+        let dirs: Vec<String> = plan
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Dir(p) => Some(p.to_string_lossy().to_string()),
+                _ => None,
+            })
+            .collect();
+        for want in ["/tmp/opt", "/tmp/opt/py", "/tmp/opt/py/3.11"] {
+            assert!(
+                dirs.contains(&want.to_string()),
+                "{want} missing from {dirs:?}"
+            );
+        }
+        // Parents come before what is bound under them.
+        let pos = |s: &str| dirs.iter().position(|d| d == s).unwrap();
+        assert!(pos("/tmp/opt") < pos("/tmp/opt/py"));
+    }
+
+    #[test]
+    fn a_prefix_inside_a_system_dir_is_not_bound_twice() {
+        let plan = RootPlan::new(&["/usr"], Path::new("/usr"));
+        let d = dsts(&plan);
+        assert_eq!(
+            d.iter().filter(|p| p.starts_with("/tmp/usr")).count(),
+            1,
+            "{d:?}"
+        );
+        // Only the host's devices that exist, each under the new /dev.
+        assert!(d.iter().any(|p| p == "/tmp/dev/null"), "{d:?}");
+        assert!(!d.iter().any(|p| p.contains("tty")), "{d:?}");
+    }
+}
