@@ -5,7 +5,7 @@
 //! the directory named by `EXECSCOPE_SHARED_DATA`) with their tests,
 //! plus a one-character variant of each to reach 200 (override the file with
 //! `EXECSCOPE_BENCH_TASKS`, the count with `EXECSCOPE_BENCH_PAIRS`, the level with
-//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap`).
+//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap|userns`).
 //! Run: `cargo bench --bench oracle`. Without the data it says so and measures nothing.
 
 #[path = "../tests/common/shared.rs"]

@@ -1,7 +1,7 @@
 //! Hostile snippets: each must be contained, give the right outcome, never hang, and change
 //! nothing on the host. Assertions that depend on the isolation level use the level the oracle
 //! reports, so the suite passes (without skipping anything silently) as root and as a plain user.
-//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap` runs the whole suite at one forced level.
+//! `EXECSCOPE_ORACLE_LEVEL=rlimits|netns|bubblewrap|userns` runs the whole suite at one forced level.
 
 use execscope::oracle::{IsolationChoice, IsolationLevel, Oracle, OracleConfig, Outcome};
 use std::sync::OnceLock;
@@ -16,6 +16,7 @@ fn oracle() -> &'static Oracle {
             Ok("rlimits") => IsolationChoice::Rlimits,
             Ok("netns") => IsolationChoice::Netns,
             Ok("bubblewrap") => IsolationChoice::Bubblewrap,
+            Ok("userns") => IsolationChoice::Userns,
             _ => IsolationChoice::Auto,
         };
         let cfg = OracleConfig {
@@ -137,7 +138,7 @@ fn host_files_survive() {
         ],
     );
     let level = oracle().isolation();
-    let confined = level == IsolationLevel::Bubblewrap || oracle().drops_privileges();
+    let confined = level >= IsolationLevel::Bubblewrap || oracle().drops_privileges();
     if confined {
         assert!(o[0].starts_with("FAIL:"), "{o:?}");
         assert!(o[1].starts_with("FAIL:"), "{o:?}");

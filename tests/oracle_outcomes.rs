@@ -235,6 +235,7 @@ fn explicit_levels_work_or_are_refused() {
         (IsolationChoice::Rlimits, IsolationLevel::Rlimits),
         (IsolationChoice::Netns, IsolationLevel::Netns),
         (IsolationChoice::Bubblewrap, IsolationLevel::Bubblewrap),
+        (IsolationChoice::Userns, IsolationLevel::Userns),
     ] {
         let cfg = OracleConfig {
             workers: 1,

@@ -25,6 +25,8 @@ struct Host {
     answers: PathBuf,
     listener: TcpListener,
     port: u16,
+    /// A port nothing listens on (a pair tries to).
+    free_port: u16,
     secret_fd: i32,
 }
 
@@ -54,6 +56,11 @@ impl Host {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
+        let free_port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         // A secret on a descriptor without close-on-exec, as a shell might leave one open.
         let secret = dir.path().join("secret.txt");
         std::fs::write(&secret, SECRET).unwrap();
@@ -69,6 +76,7 @@ impl Host {
             answers,
             listener,
             port,
+            free_port,
             secret_fd,
         }
     }
@@ -166,6 +174,35 @@ struct Case {
     expect: Expect,
     /// Only meaningful when the level confines files/network/processes (see `confined`).
     needs_confinement: bool,
+    /// Only meaningful where the level has this property (see [`Needs`]).
+    needs: Needs,
+    /// A port the pair listens on; the host tries to reach it while the pair runs.
+    listen: Option<u16>,
+}
+
+/// A property of a level a case depends on (beyond `confined`).
+#[derive(Clone, Copy, PartialEq)]
+enum Needs {
+    Nothing,
+    /// A pid namespace of the pair's own (netns, bubblewrap, userns).
+    PidNs,
+    /// The seccomp filter (netns and userns, where the architecture is known).
+    Seccomp,
+    /// A size-capped private /tmp (netns, bubblewrap, userns).
+    CappedTmp,
+}
+
+fn needs_case(
+    name: &'static str,
+    needs: Needs,
+    code: &str,
+    tests: &[&str],
+    expect: Expect,
+) -> Case {
+    Case {
+        needs,
+        ..case(name, code, tests, expect)
+    }
 }
 
 fn case(name: &'static str, code: &str, tests: &[&str], expect: Expect) -> Case {
@@ -175,6 +212,8 @@ fn case(name: &'static str, code: &str, tests: &[&str], expect: Expect) -> Case 
         tests: tests.iter().map(|s| s.to_string()).collect(),
         expect,
         needs_confinement: false,
+        needs: Needs::Nothing,
+        listen: None,
     }
 }
 
@@ -406,8 +445,8 @@ fn cases(host: &Host) -> Vec<Case> {
     // --- reaching the host: only promised where the level confines (see threat-model.md) ---
     v.extend([
         confined_case(
-            "write the canary, the cache, a new file",
-            &format!("def add(a, b):\n    for p in ({canary:?}, {cache:?}):\n        try:\n            open(p, 'w').write('pwned')\n        except OSError:\n            pass\n    try:\n        open({dir:?} + '/dropped.txt', 'w').write('x')\n    except OSError:\n        pass\n    return a - b\n"),
+            "write the canary, the cache, the task file, a new file",
+            &format!("def add(a, b):\n    for p in ({canary:?}, {cache:?}, {answers:?}):\n        try:\n            open(p, 'w').write('pwned')\n        except OSError:\n            pass\n    try:\n        open({dir:?} + '/dropped.txt', 'w').write('x')\n    except OSError:\n        pass\n    return a - b\n"),
             &["assert add(1, 2) == 3"],
             Expect::NoPass,
         ),
@@ -435,13 +474,77 @@ fn cases(host: &Host) -> Vec<Case> {
             &["assert shadow() is False"],
             Expect::Contained,
         ),
+        confined_case(
+            "write through /proc/<pid>/root and /proc/<pid>/cwd",
+            &format!("import os\ndef add(a, b):\n    for p in range(1, 64):\n        for via in ('root', 'cwd'):\n            for t in ({canary:?}, {cache:?}, {answers:?}):\n                try:\n                    open('/proc/%d/%s%s' % (p, via, t), 'w').write('pwned')\n                except OSError:\n                    pass\n    return a - b\n"),
+            &["assert add(1, 2) == 3"],
+            Expect::NoPass,
+        ),
+        confined_case(
+            "unshare and mount escape",
+            &format!("import ctypes, os\ndef add(a, b):\n    libc = ctypes.CDLL(None, use_errno=True)\n    for flags in (0x10000000 | 0x20000, 0x20000, 0x10000000):\n        if libc.unshare(flags) == 0:\n            for f, d in (('/proc/self/setgroups', 'deny'), ('/proc/self/uid_map', '0 %d 1' % os.getuid())):\n                try:\n                    open(f, 'w').write(d)\n                except OSError:\n                    pass\n            libc.mount(b'none', b'/', None, 0x20 | 0x1000 | 0x4000, None)\n            libc.mount(b'tmpfs', {dir:?}.encode(), b'tmpfs', 0, None)\n    try:\n        os.chroot('/proc/1/root')\n    except OSError:\n        pass\n    for p in ({canary:?}, {cache:?}):\n        try:\n            open(p, 'w').write('pwned')\n        except OSError:\n            pass\n    return a - b\n"),
+            &["assert add(1, 2) == 3"],
+            Expect::NoPass,
+        ),
+        confined_case(
+            "read the harness's /proc/<ppid>/environ, cmdline and fds",
+            "import os\ndef peek():\n    got = []\n    for p in {os.getppid(), 1}:\n        for f in ('environ', 'fd/0', 'fd/1', 'mem', 'maps'):\n            try:\n                with open('/proc/%d/%s' % (p, f), 'rb') as h:\n                    got.append((p, f, len(h.read(64))))\n            except OSError:\n                pass\n    return got\n",
+            &["assert peek() == []"],
+            Expect::Contained,
+        ),
+        Case {
+            listen: Some(host.free_port),
+            ..confined_case(
+                "a listener the host could reach",
+                &format!("import socket, time\ndef serve():\n    try:\n        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n        s.bind(('127.0.0.1', {}))\n        s.listen(8)\n    except OSError:\n        return 'refused'\n    time.sleep(0.6)\n    return 'listened'\n", host.free_port),
+                &["assert serve() in ('refused', 'listened')"],
+                Expect::Contained,
+            )
+        },
+    ]);
+    v.extend([
+        needs_case(
+            "no view of other processes",
+            Needs::PidNs,
+            "import os\ndef others():\n    pids = [int(p) for p in os.listdir('/proc') if p.isdigit()]\n    seen = []\n    for p in pids:\n        try:\n            c = open('/proc/%d/cmdline' % p, 'rb').read()\n        except OSError:\n            c = b''\n        if b'redteam' in c or b'cargo' in c or b'init' in c or b'sh' == c[:2]:\n            seen.append(p)\n    return seen if len(pids) <= 8 else pids\n",
+            &["assert others() == []"],
+            Expect::Contained,
+        ),
+        needs_case(
+            "catchable signals to the harness",
+            Needs::PidNs,
+            "import os, signal\ndef add(a, b):\n    for p in {os.getppid(), 1}:\n        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGSTOP, signal.SIGPIPE):\n            try:\n                os.kill(p, s)\n            except OSError:\n                pass\n    return a - b\n",
+            ADD_TESTS,
+            Expect::NoPass,
+        ),
+        needs_case(
+            "ptrace, process_vm_readv, pidfd_getfd on the harness",
+            Needs::Nothing,
+            "import ctypes, os\ndef add(a, b):\n    libc = ctypes.CDLL(None, use_errno=True)\n    for p in {os.getppid(), 1}:\n        if libc.ptrace(16, p, 0, 0) == 0 or libc.ptrace(0x4206, p, 0, 0) == 0:\n            return 'attached'\n        buf = ctypes.create_string_buffer(16)\n        iov = (ctypes.c_void_p * 2)(ctypes.cast(buf, ctypes.c_void_p), 16)\n        if libc.process_vm_readv(p, iov, 1, iov, 1, 0) > 0:\n            return 'read'\n        fd = libc.syscall(434, p, 0)\n        if fd >= 0 and libc.syscall(438, fd, 1, 0) >= 0:\n            return 'stole'\n    return a - b\n",
+            ADD_TESTS,
+            Expect::NoPass,
+        ),
+        needs_case(
+            "the system call filter",
+            Needs::Seccomp,
+            "import ctypes, os, socket\ndef dangerous():\n    libc = ctypes.CDLL(None, use_errno=True)\n    bad = []\n    for fam in (socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK, socket.AF_PACKET):\n        try:\n            socket.socket(fam, socket.SOCK_DGRAM if fam != socket.AF_PACKET else socket.SOCK_RAW).close()\n            bad.append(fam)\n        except OSError:\n            pass\n    try:\n        socket.socketpair().__class__\n    except OSError:\n        bad.append('no AF_UNIX')\n    calls = {'keyctl': (250, 0, 0), 'bpf': (321, 0, 0), 'unshare': (272, 0x10000000, 0), 'setns': (308, 0, 0), 'mount': (165, 0, 0), 'perf_event_open': (298, 0, 0), 'io_uring_setup': (425, 1, 0), 'userfaultfd': (323, 0, 0), 'clone_newuser': (56, 0x10000000 | 17, 0)}\n    import platform\n    if platform.machine() != 'x86_64':\n        return bad\n    for name, (nr, a, b) in calls.items():\n        ctypes.set_errno(0)\n        r = libc.syscall(nr, a, b, 0, 0, 0)\n        if r == 0 and name == 'clone_newuser':\n            os._exit(0)\n        if ctypes.get_errno() != 1:\n            bad.append((name, r, ctypes.get_errno()))\n    return bad\n",
+            &["assert dangerous() == []"],
+            Expect::Contained,
+        ),
+        needs_case(
+            "scratch filesystems are capped",
+            Needs::CappedTmp,
+            "import os\ndef sizes():\n    out = {}\n    for d in ('/tmp', '.', '/dev/shm', '/var/tmp'):\n        try:\n            st = os.statvfs(d)\n        except OSError:\n            continue\n        if not os.access(d, os.W_OK):\n            continue\n        out[d] = st.f_blocks * st.f_frsize\n    with open('probe.bin', 'wb') as f:\n        f.write(b'0' * 2 ** 20)\n    return out\n",
+            &["assert all(0 < v <= 256 * 2 ** 20 for v in sizes().values()) and '.' in sizes()"],
+            Expect::Contained,
+        ),
     ]);
     v
 }
 
 /// Whether files, network and other processes are out of a pair's reach at this oracle.
 fn confined(o: &Oracle) -> bool {
-    o.isolation() == IsolationLevel::Bubblewrap
+    o.isolation() >= IsolationLevel::Bubblewrap
         || (o.drops_privileges() && o.isolation() >= IsolationLevel::Netns && !readcap(o))
 }
 
@@ -455,6 +558,7 @@ fn levels() -> Vec<Oracle> {
         IsolationChoice::Rlimits,
         IsolationChoice::Netns,
         IsolationChoice::Bubblewrap,
+        IsolationChoice::Userns,
     ] {
         let cfg = OracleConfig {
             timeout: TIMEOUT,
@@ -464,7 +568,7 @@ fn levels() -> Vec<Oracle> {
         };
         match Oracle::new(cfg) {
             Ok(o) => out.push(o),
-            Err(e) => eprintln!("level {choice:?} unavailable here: {e}"),
+            Err(e) => eprintln!("SKIPPED level {choice:?}, unavailable here: {e}"),
         }
     }
     out
@@ -481,20 +585,73 @@ fn run_suite() {
     for o in &oracles {
         let level = o.isolation();
         let conf = confined(o);
-        eprintln!("red team at {level} ({}), confined: {conf}", o.privileges());
-        // As a plain user below bubblewrap, `kill(-1)` would take this test runner down with it.
-        let same_uid_no_pidns = !o.drops_privileges() && level != IsolationLevel::Bubblewrap;
+        let detail = o.isolation_detail();
+        eprintln!(
+            "red team at {level} ({}; {detail}), confined: {conf}",
+            o.privileges()
+        );
+        let pidns = level >= IsolationLevel::Netns;
+        // As a plain user at rlimits, `kill(-1)` would take this test runner down with it.
+        let same_uid_no_pidns = !o.drops_privileges() && !pidns;
         for c in &all {
             if c.needs_confinement && !conf {
                 eprintln!("  skip (level does not promise it): {}", c.name);
                 continue;
             }
-            if same_uid_no_pidns && (c.name == "signal everything" || c.name == "kill the harness")
+            let has = match c.needs {
+                Needs::Nothing => true,
+                Needs::PidNs | Needs::CappedTmp => pidns,
+                Needs::Seccomp => detail.contains("seccomp"),
+            };
+            if !has {
+                eprintln!("  skip (level lacks what it tests): {}", c.name);
+                continue;
+            }
+            if same_uid_no_pidns
+                && [
+                    "signal everything",
+                    "kill the harness",
+                    "catchable signals to the harness",
+                ]
+                .contains(&c.name)
             {
                 eprintln!("  skip (same uid, no pid namespace): {}", c.name);
                 continue;
             }
-            let r = o.run(&c.code, &c.tests).expect("oracle answers");
+            let reached = std::sync::atomic::AtomicBool::new(false);
+            let running = std::sync::atomic::AtomicBool::new(true);
+            let r = std::thread::scope(|s| {
+                if let Some(port) = c.listen {
+                    let (running, reached) = (&running, &reached);
+                    s.spawn(move || {
+                        while running.load(std::sync::atomic::Ordering::Relaxed) {
+                            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+                            if std::net::TcpStream::connect_timeout(
+                                &addr,
+                                Duration::from_millis(100),
+                            )
+                            .is_ok()
+                            {
+                                reached.store(true, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            std::thread::sleep(Duration::from_millis(50));
+                        }
+                    });
+                }
+                let r = o.run(&c.code, &c.tests).expect("oracle answers");
+                running.store(false, std::sync::atomic::Ordering::Relaxed);
+                r
+            });
+            assert!(
+                !reached.load(std::sync::atomic::Ordering::Relaxed),
+                "{} at {level}: the host reached a listener the pair opened",
+                c.name
+            );
+            assert_eq!(
+                r.isolation, level,
+                "{}: the result records its level",
+                c.name
+            );
             let got: Vec<String> = r.outcomes.iter().map(|x| x.to_string()).collect();
             for s in &got {
                 let back: Outcome = s.parse().expect("outcome parses");

@@ -61,7 +61,7 @@ pub struct AuditArgs {
     /// Oracle workers (default: available cores).
     #[arg(long)]
     pub workers: Option<usize>,
-    /// Isolation: auto, rlimits, netns, bubblewrap.
+    /// Isolation: auto, rlimits, netns, bubblewrap, userns.
     #[arg(long, default_value = "auto")]
     pub isolation: IsolationChoice,
 }

@@ -131,8 +131,9 @@ pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Eng
         let oracle = crate::oracle::Oracle::new(crate::oracle::OracleConfig::default())
             .context("starting the execution oracle")?;
         eprintln!(
-            "execution oracle: isolation {}, {}",
+            "execution oracle: isolation {} ({}), {}",
             oracle.isolation(),
+            oracle.isolation_detail(),
             oracle.runner_string()
         );
         let rows = engine.execute_missing(&oracle, 10, &|done, total| {

@@ -7,11 +7,13 @@
 //! same embedded harness (`assets/harness.py`), so they give the same outcomes.
 
 pub mod cache;
+mod confine;
 mod judge;
 pub mod lazy;
 pub mod outcome;
 mod sandbox;
 mod server;
+mod userns;
 
 pub use cache::{
     record_from, verify, CacheError, Disagreement, ExecCache, VerifyReport, VerifySelection,
@@ -36,10 +38,11 @@ pub const CONTRACT: u32 = 2;
 
 /// Why `Auto` refuses every level below bubblewrap when execscope is not root.
 const WEAK_REFUSED: &str = "no adequate sandbox for untrusted code here: pairs would run as your \
-    own user, able to signal and read your processes and write your files. Install bubblewrap \
-    (e.g. `apt install bubblewrap`; it needs unprivileged user namespaces, which most kernels \
-    allow), or accept the weaker level explicitly with `--isolation netns|rlimits` or \
-    EXECSCOPE_ISOLATION=netns|rlimits (see docs/threat-model.md)";
+    own user, able to read and write your files. The `userns` level needs unprivileged user \
+    namespaces (enable them: sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces \
+    > 0, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0); or install bubblewrap \
+    (e.g. `apt install bubblewrap`); or accept a weaker level explicitly with `--isolation \
+    netns|rlimits` or EXECSCOPE_ISOLATION=netns|rlimits (see docs/threat-model.md)";
 
 /// Longest `observed` repr kept (characters).
 const OBSERVED_MAX: usize = 200;
@@ -52,20 +55,22 @@ pub enum IsolationChoice {
     Rlimits,
     Netns,
     Bubblewrap,
+    Userns,
 }
 
 impl std::str::FromStr for IsolationChoice {
     type Err = String;
-    /// `auto`, `rlimits`, `netns` or `bubblewrap` (as a CLI flag would spell them).
+    /// `auto`, `rlimits`, `netns`, `bubblewrap` or `userns` (as a CLI flag would spell them).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "auto" => IsolationChoice::Auto,
             "rlimits" => IsolationChoice::Rlimits,
             "netns" => IsolationChoice::Netns,
             "bubblewrap" | "bwrap" => IsolationChoice::Bubblewrap,
+            "userns" => IsolationChoice::Userns,
             _ => {
                 return Err(format!(
-                    "unknown isolation {s:?} (auto|rlimits|netns|bubblewrap)"
+                    "unknown isolation {s:?} (auto|rlimits|netns|bubblewrap|userns)"
                 ))
             }
         })
@@ -189,6 +194,7 @@ impl Oracle {
         }
         let candidates: &[IsolationLevel] = match cfg.isolation {
             IsolationChoice::Auto => &[
+                IsolationLevel::Userns,
                 IsolationLevel::Bubblewrap,
                 IsolationLevel::Netns,
                 IsolationLevel::Rlimits,
@@ -196,8 +202,11 @@ impl Oracle {
             IsolationChoice::Rlimits => &[IsolationLevel::Rlimits],
             IsolationChoice::Netns => &[IsolationLevel::Netns],
             IsolationChoice::Bubblewrap => &[IsolationLevel::Bubblewrap],
+            IsolationChoice::Userns => &[IsolationLevel::Userns],
         };
         let mut last = None;
+        // Why each stronger level was not taken, for the final refusal.
+        let mut why: Vec<String> = Vec::new();
         let base = uid_base();
         for &level in candidates {
             let handle = harness.try_clone().map_err(io(harness_path.clone()))?;
@@ -207,7 +216,7 @@ impl Oracle {
                 Ok((_, server))
                     if cfg.isolation == IsolationChoice::Auto
                         && !server.drops_uid
-                        && level != IsolationLevel::Bubblewrap =>
+                        && level < IsolationLevel::Bubblewrap =>
                 {
                     // Same uid as execscope and no pid namespace: a pair could signal, read and
                     // write everything the user can. Not chosen silently.
@@ -242,10 +251,22 @@ impl Oracle {
                         judges: Mutex::new(Vec::new()),
                     });
                 }
-                Err(e) => last = Some(e),
+                Err(e) => {
+                    why.push(e.to_string());
+                    last = Some(e);
+                }
             }
         }
-        Err(last.unwrap_or_else(|| OracleError::Spawn("no isolation level to try".into())))
+        match last {
+            Some(OracleError::Unavailable { level, reason }) if why.len() > 1 => {
+                Err(OracleError::Unavailable {
+                    level,
+                    reason: format!("{reason} (stronger levels: {})", why.join("; ")),
+                })
+            }
+            Some(e) => Err(e),
+            None => Err(OracleError::Spawn("no isolation level to try".into())),
+        }
     }
 
     /// The level every result of this oracle ran under.
@@ -255,6 +276,11 @@ impl Oracle {
 
     pub fn config(&self) -> &OracleConfig {
         &self.cfg
+    }
+
+    /// What the isolation level consists of on this machine (namespaces, Landlock ABI, seccomp).
+    pub fn isolation_detail(&self) -> String {
+        self.launcher.describe()
     }
 
     /// Whether pairs run under an unprivileged uid (only when the oracle runs as root).
@@ -533,6 +559,7 @@ mod tests {
     fn isolation_choice_parses() {
         assert_eq!("netns".parse(), Ok(IsolationChoice::Netns));
         assert_eq!("bwrap".parse(), Ok(IsolationChoice::Bubblewrap));
+        assert_eq!("userns".parse(), Ok(IsolationChoice::Userns));
         assert!("jail".parse::<IsolationChoice>().is_err());
     }
 

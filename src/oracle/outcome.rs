@@ -114,6 +114,11 @@ pub enum IsolationLevel {
     Netns,
     /// bubblewrap: read-only root, private /tmp, no network, new namespaces.
     Bubblewrap,
+    /// execscope's own sandbox, for any user: a user namespace (when not root) with new mount,
+    /// pid, network, IPC and UTS namespaces, a read-only root holding only the system dirs and
+    /// the interpreter, private size-capped /tmp, plus Landlock and a seccomp filter where the
+    /// kernel has them.
+    Userns,
 }
 
 impl fmt::Display for IsolationLevel {
@@ -122,6 +127,7 @@ impl fmt::Display for IsolationLevel {
             IsolationLevel::Rlimits => "rlimits",
             IsolationLevel::Netns => "netns",
             IsolationLevel::Bubblewrap => "bubblewrap",
+            IsolationLevel::Userns => "userns",
         })
     }
 }

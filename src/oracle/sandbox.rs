@@ -9,10 +9,18 @@
 //! - `Netns`: additionally `unshare(CLONE_NEWNET | CLONE_NEWNS)` in `pre_exec`: no network, a
 //!   private tmpfs on `/tmp`, and `/root` hidden behind a tmpfs (the interpreter's prefix is
 //!   bind-mounted back when it lives there, so the unprivileged uid can still import the stdlib).
+//! - `Netns` also gets a pid namespace (the harness is its init, see [`userns::fork_into_pidns`])
+//!   with its own `/proc`, a new IPC namespace and the seccomp filter of [`confine`].
 //! - `Bubblewrap`: `bwrap` with a read-only root, private `/tmp` and `/root`, new net/pid/ipc/uts
 //!   namespaces.
+//! - `Userns`: execscope's own sandbox, for root and for an ordinary user alike (a user namespace
+//!   mapping only the caller's ids when not root): new mount, pid, network, IPC and UTS
+//!   namespaces, a new root with read-only copies of the system dirs and the interpreter only
+//!   ([`userns::build_root`]), then a Landlock domain and the seccomp filter ([`confine`]).
 
+use super::confine::{self, Landlock};
 use super::outcome::IsolationLevel;
+use super::userns::{self, RootPlan};
 use super::OracleError;
 use std::ffi::CString;
 use std::fs::File;
@@ -21,7 +29,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The interpreter the oracle runs, resolved once per process.
 #[derive(Clone, Debug)]
@@ -80,6 +88,12 @@ pub struct Launcher {
     tmp: PathBuf,
     bwrap: Option<PathBuf>,
     root: bool,
+    /// `Userns`: what the new root is built from.
+    plan: Option<Arc<RootPlan>>,
+    /// `Userns`: the kernel's Landlock, when enabled.
+    landlock: Option<Landlock>,
+    /// `Netns` and `Userns`: the seccomp program, where the architecture is known.
+    seccomp: Option<Arc<Vec<libc::sock_filter>>>,
 }
 
 /// Directories on the way from `/root` (exclusive) to `prefix` (inclusive), to recreate inside
@@ -130,6 +144,21 @@ impl Launcher {
             IsolationLevel::Rlimits => host_tmp.to_path_buf(),
             _ => PathBuf::from("/tmp/execscope"),
         };
+        let unavailable = |reason: String| OracleError::Unavailable { level, reason };
+        let seccomp = match level {
+            IsolationLevel::Netns | IsolationLevel::Userns => confine::seccomp_program()
+                .map_err(|e| unavailable(format!("seccomp filter: {e}")))?
+                .map(Arc::new),
+            _ => None,
+        };
+        let (plan, landlock) = if level == IsolationLevel::Userns {
+            (
+                Some(Arc::new(RootPlan::new(SYSTEM_DIRS, &python.prefix))),
+                confine::landlock(),
+            )
+        } else {
+            (None, None)
+        };
         Ok(Launcher {
             level,
             python,
@@ -138,7 +167,37 @@ impl Launcher {
             bwrap,
             // SAFETY: geteuid has no preconditions.
             root: unsafe { libc::geteuid() } == 0,
+            plan,
+            landlock,
+            seccomp,
         })
+    }
+
+    /// What this level consists of on this machine, in words (for reports and the docs'
+    /// vocabulary).
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let userns = if self.root { "" } else { "user, " };
+        match self.level {
+            IsolationLevel::Rlimits => parts.push("rlimits and a private work dir".into()),
+            IsolationLevel::Netns => parts.push(format!(
+                "{userns}mount, pid, network and IPC namespaces; private /tmp"
+            )),
+            IsolationLevel::Bubblewrap => parts.push("bubblewrap".into()),
+            IsolationLevel::Userns => parts.push(format!(
+                "{userns}mount, pid, network, IPC and UTS namespaces; read-only root of system \
+                 dirs and interpreter only; private /tmp"
+            )),
+        }
+        if let Some(l) = &self.landlock {
+            parts.push(format!("Landlock ABI {}", l.abi));
+        } else if self.level == IsolationLevel::Userns {
+            parts.push("no Landlock (kernel lacks it)".into());
+        }
+        if self.seccomp.is_some() {
+            parts.push("seccomp filter".into());
+        }
+        parts.join("; ")
     }
 
     /// The command that starts a harness in `mode` (`--server` or `--once`) that runs its pairs
@@ -165,6 +224,10 @@ impl Launcher {
                 c.args(["--dev", "/dev", "--proc", "/proc"]);
                 // Scratch space is RAM: capped.
                 c.args(["--perms", "1777", "--size", TMPFS_BYTES, "--tmpfs", "/tmp"]);
+                // bwrap's /dev/shm is a directory of its uncapped /dev tmpfs: capped too.
+                c.args([
+                    "--perms", "1777", "--size", SHM_BYTES, "--tmpfs", "/dev/shm",
+                ]);
                 if !SYSTEM_DIRS
                     .iter()
                     .any(|d| self.python.prefix.starts_with(d))
@@ -214,7 +277,17 @@ impl Launcher {
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         let fd = self.harness.as_raw_fd();
-        let netns = self.level == IsolationLevel::Netns;
+        let level = self.level;
+        let netns = level == IsolationLevel::Netns;
+        let plan = self.plan.clone();
+        let seccomp = self.seccomp.clone();
+        let landlock = self.landlock;
+        // A fresh Landlock ruleset per spawn: the child adds the rules for its own new root.
+        let ruleset = match (&landlock, level) {
+            (Some(l), IsolationLevel::Userns) => l.ruleset().ok(),
+            _ => None,
+        };
+        let ruleset_fd = ruleset.as_ref().map(|r| r.as_raw_fd());
         let root_dirs: Vec<CString> = if Path::new("/root").is_dir() {
             dirs_under_root(&self.python.prefix)
                 .unwrap_or_default()
@@ -238,6 +311,18 @@ impl Launcher {
         // SAFETY: the closure only makes raw syscalls on data prepared before the fork.
         unsafe {
             cmd.pre_exec(move || {
+                let _keep = &ruleset; // open until the fork
+                                      // The ruleset's descriptor goes to 4, out of the way of 3 first.
+                let ll = match ruleset_fd {
+                    Some(r) => {
+                        let high = libc::fcntl(r, libc::F_DUPFD, 10);
+                        if high < 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                        high
+                    }
+                    None => -1,
+                };
                 if fd == 3 {
                     if libc::fcntl(3, libc::F_SETFD, 0) != 0 {
                         return Err(std::io::Error::last_os_error());
@@ -247,18 +332,52 @@ impl Launcher {
                 }
                 // Nothing the shell that started execscope left open reaches the harness (or
                 // bwrap, which would pass it on), and no controlling terminal: a new session.
-                close_fds_from(4);
+                if ll >= 0 {
+                    if libc::dup2(ll, 4) != 4 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    close_fds_from(5);
+                } else {
+                    close_fds_from(4);
+                }
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-                if netns {
+                if netns || level == IsolationLevel::Userns {
                     if let Some((u, g)) = &userns {
                         // execscope is non-dumpable, which makes /proc/self root-owned.
                         libc::prctl(libc::PR_SET_DUMPABLE, 1 as libc::c_ulong);
                         enter_userns(u.as_bytes(), g.as_bytes())?;
                     }
+                }
+                if netns {
                     enter_netns(mask_root, &root_dirs, &prefix)?;
+                    if libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWIPC) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    userns::fork_into_pidns()?;
+                    userns::mount_proc(c"/proc")?;
+                }
+                if level == IsolationLevel::Userns {
+                    let flags = libc::CLONE_NEWNS
+                        | libc::CLONE_NEWNET
+                        | libc::CLONE_NEWIPC
+                        | libc::CLONE_NEWUTS
+                        | libc::CLONE_NEWPID;
+                    if libc::unshare(flags) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    userns::fork_into_pidns()?;
+                    if let Some(plan) = &plan {
+                        userns::build_root(plan)?;
+                    }
+                    if let (Some(l), true) = (&landlock, ll >= 0) {
+                        confine::apply_landlock(l, 4, 3)?;
+                    }
+                }
+                if let Some(prog) = &seccomp {
+                    confine::apply_seccomp(prog)?;
                 }
                 Ok(())
             });
@@ -274,6 +393,8 @@ const SYSTEM_DIRS: &[&str] = &[
 
 /// Size cap of the sandbox's `/tmp` (a tmpfs, i.e. RAM) under bubblewrap.
 pub const TMPFS_BYTES: &str = "268435456";
+/// Size cap of the sandbox's `/dev/shm` under bubblewrap.
+const SHM_BYTES: &str = "67108864";
 
 /// Spawns `cmd` from one long-lived thread, so that a parent-death signal set in `pre_exec`
 /// (`PR_SET_PDEATHSIG`, which fires when the spawning *thread* exits) fires only when execscope
@@ -386,7 +507,7 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
         c"/tmp".as_ptr(),
         tmpfs,
         flags,
-        c"mode=1777,size=512m".as_ptr().cast(),
+        userns::TMP_SIZE.as_ptr().cast(),
     ) != 0
     {
         return Err(err());
