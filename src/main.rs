@@ -35,6 +35,10 @@ enum Command {
     Exec(ExecArgs),
     /// Admission / selection / return audit of retrieval or generated pools.
     Audit(cli::AuditArgs),
+    /// Embed a bundle with a sentence-embedding model and add it as a dense system.
+    Embed(cli::EmbedArgs),
+    /// Rank a typed or edited query (or an edited snippet) under every system, with verdicts.
+    Probe(cli::ProbeArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh) to stdout.
     Completions {
         /// The shell to complete for.
@@ -92,6 +96,8 @@ fn main() -> ExitCode {
             "build",
             "exec",
             "audit",
+            "embed",
+            "probe",
             "completions",
             "man",
             "help",
@@ -112,6 +118,8 @@ fn main() -> ExitCode {
             command: ExecCommand::Verify(a),
         })) => cli::verify(&a),
         Some(Command::Audit(a)) => cli::audit(&a),
+        Some(Command::Embed(a)) => cli::embed(&a),
+        Some(Command::Probe(a)) => cli::probe(&a),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "execscope", &mut std::io::stdout());

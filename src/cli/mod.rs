@@ -3,11 +3,15 @@
 
 mod audit;
 mod build;
+mod embed;
 mod plot;
+mod probe;
 mod report;
 
 pub use audit::{audit, AuditArgs};
+pub use embed::{embed, EmbedArgs};
 pub use plot::{plot, PlotArgs};
+pub use probe::{probe, ProbeArgs};
 pub use report::{report, ReportArgs};
 
 use crate::engine::{Engine, EngineOptions};
