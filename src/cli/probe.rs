@@ -91,6 +91,7 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         replace,
         systems: (!args.systems.is_empty()).then(|| args.systems.clone()),
         k: args.k,
+        depth: args.k,
     };
     let prober = Prober::new(&engine)?;
     // The worker is started only when some selected dense system needs a model.

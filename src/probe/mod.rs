@@ -20,6 +20,9 @@ use crate::rank::{dense_scores, ties::snap_row, top_k};
 use ndarray::{Array2, Axis};
 use serde::Serialize;
 
+pub mod live;
+pub mod session;
+
 /// Something that embeds texts with a model: the worker, in practice.
 pub trait Encode {
     fn encode(
@@ -124,8 +127,10 @@ pub struct ProbeRequest {
     pub replace: Vec<(usize, String)>,
     /// Systems to rank with (ids; `None` = all).
     pub systems: Option<Vec<String>>,
-    /// How many results per system.
+    /// Cutoff of exec@k before/after.
     pub k: usize,
+    /// How many results per system are listed.
+    pub depth: usize,
 }
 
 /// The probe's answer (what `probe --format json` prints and the dashboard draws).
@@ -209,6 +214,9 @@ pub struct Verdict {
     pub passes_all: bool,
     /// The cached outcomes of the snippet's original code, when the cache has them.
     pub stored_outcomes: Option<Vec<String>>,
+    /// The cached outcomes of exactly the new code on this suite (e.g. when it is another
+    /// snippet's code), when the cache has them.
+    pub cached_outcomes: Option<Vec<String>>,
     /// Isolation level the oracle ran at, or the error that kept it from running.
     pub runner: String,
 }
@@ -284,12 +292,21 @@ pub fn probe(
     if let Some(q) = q {
         for (c, code) in &req.replace {
             let stored = engine.cache.outcomes(b, q, *c).map(<[String]>::to_vec);
+            let code_hash = crate::bundle::code_sha256(code);
+            let tests_hash = &engine.cache.tests_hash[q];
+            let cached = b
+                .cache
+                .iter()
+                .rev()
+                .find(|r| r.code_sha256 == code_hash && r.tests_sha256 == *tests_hash)
+                .map(|r| r.outcomes.clone());
             let v = match oracle {
                 None => Verdict {
                     corpus_id: b.corpus[*c].id.clone(),
                     outcomes: Vec::new(),
                     passes_all: false,
-                    stored_outcomes: stored,
+                    stored_outcomes: stored.clone(),
+                    cached_outcomes: cached.clone(),
                     runner: "no oracle".into(),
                 },
                 Some(o) => match o.run(code, &b.queries[q].tests) {
@@ -297,14 +314,16 @@ pub fn probe(
                         corpus_id: b.corpus[*c].id.clone(),
                         outcomes: r.outcomes.iter().map(ToString::to_string).collect(),
                         passes_all: r.passes_all(),
-                        stored_outcomes: stored,
+                        stored_outcomes: stored.clone(),
+                        cached_outcomes: cached.clone(),
                         runner: o.runner_string(),
                     },
                     Err(e) => Verdict {
                         corpus_id: b.corpus[*c].id.clone(),
                         outcomes: Vec::new(),
                         passes_all: false,
-                        stored_outcomes: stored,
+                        stored_outcomes: stored.clone(),
+                        cached_outcomes: cached.clone(),
                         runner: format!("oracle error: {e}"),
                     },
                 },
@@ -377,7 +396,7 @@ pub fn probe(
             }
         };
         snap_row(&mut after, cfg.tie_eps);
-        let order = top_k(&after, req.k);
+        let order = top_k(&after, req.depth);
         let sizes = crate::rank::ties::group_sizes(&after, &order);
         for (i, (&c, tie)) in order.iter().zip(&sizes).enumerate() {
             let c = c as usize;
