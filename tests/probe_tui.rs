@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 fn settle(app: &App, w: u16, h: u16) -> String {
     let t0 = Instant::now();
     loop {
-        let s = screen(app, w, h);
+        let _ = screen(app, w, h);
         if !app.panes[1].busy() || t0.elapsed() > Duration::from_secs(300) {
             return screen(app, w, h);
         }

@@ -201,7 +201,7 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
     }
     s.as_bytes()
         .chunks_exact(2)
-        .map(|p| Some(nib(p[0])? << 4 | nib(p[1])?))
+        .map(|p| Some((nib(p[0])? << 4) | nib(p[1])?))
         .collect()
 }
 
