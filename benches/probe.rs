@@ -1,8 +1,8 @@
 //! Live-query latency per system, as a ratio against scoring one stored query in the same run.
 //!
 //! For each dense system of the embedded bundle: the baseline is the time to score one stored
-//! query vector against the corpus matrix and take its top 10 (what browsing a stored query
-//! costs); *cold* is a fresh embedding worker's first live query (process start, model load,
+//! query vector against the corpus matrix and take its top 10 (for BM25: one stored query's text
+//! against the index); *cold* is a fresh embedding worker's first live query (process start, model load,
 //! encode, score); *warm* is the median of later live queries through [`execscope::probe::probe`]
 //! (encode + score + top-k, as the dashboard does on Enter). BM25's live query is measured the
 //! same way. Needs the embedding environment (`$EXECSCOPE_EMBED_ENV` or the platform cache);
@@ -11,7 +11,6 @@
 #[path = "../tests/common/shared.rs"]
 mod shared;
 
-use execscope::bundle::DenseSystem;
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::embed::{EmbedEnv, Worker};
 use execscope::probe::{probe, Encode, ProbeQuery, ProbeRequest, Prober};
@@ -68,26 +67,33 @@ fn main() {
             median(
                 (0..30)
                     .map(|i| {
-                        let q = sys.queries.row(i).insert_axis(ndarray::Axis(0)).to_owned();
                         let t0 = Instant::now();
-                        let m = execscope::rank::dense_scores(&DenseSystem {
-                            id: s.id.clone(),
-                            similarity: live.similarity,
-                            queries: q,
-                            corpus: live.corpus.clone(),
-                            invocation: None,
-                        });
-                        let _ = execscope::rank::top_k(m.row(0).as_slice().unwrap(), 10);
+                        let row = live.score_vector(sys.queries.row(i));
+                        let _ = execscope::rank::top_k(&row, 10);
                         t0.elapsed()
                     })
                     .collect(),
             )
         } else {
+            // BM25: one stored query's text scored against the index, then ranked.
+            let index = execscope::rank::bm25::Bm25Index::new(
+                &engine
+                    .bundle
+                    .corpus
+                    .iter()
+                    .map(|c| c.code.as_str())
+                    .collect::<Vec<_>>(),
+            );
             median(
                 (0..30)
                     .map(|i| {
                         let t0 = Instant::now();
-                        let _ = execscope::rank::top_k(s.row(i), 10);
+                        let row: Vec<f32> = index
+                            .score_text(&engine.bundle.queries[i].text)
+                            .into_iter()
+                            .map(|x| x as f32)
+                            .collect();
+                        let _ = execscope::rank::top_k(&row, 10);
                         t0.elapsed()
                     })
                     .collect(),
@@ -95,11 +101,14 @@ fn main() {
         };
         // Cold: a fresh worker, first query (model load included).
         let t0 = Instant::now();
-        let mut worker = Worker::spawn(&env).expect("worker starts");
+        // BM25 needs no model: its cold run is its first live query.
+        let mut worker = s
+            .is_dense()
+            .then(|| Worker::spawn(&env).expect("worker starts"));
         let r = probe(
             &engine,
             &prober,
-            Some(&mut worker as &mut dyn Encode),
+            worker.as_mut().map(|w| w as &mut dyn Encode),
             None,
             &req(TEXTS[0]),
         )
@@ -114,7 +123,7 @@ fn main() {
                     let _ = probe(
                         &engine,
                         &prober,
-                        Some(&mut worker as &mut dyn Encode),
+                        worker.as_mut().map(|w| w as &mut dyn Encode),
                         None,
                         &req(t),
                     )

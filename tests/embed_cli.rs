@@ -175,3 +175,69 @@ fn embed_rejects_bad_arguments_and_leaves_the_bundle() {
     assert_eq!(before, sums(&root));
     assert!(!tmp.path().join("no-env").exists());
 }
+
+/// Killed part-way (rows committed one batch at a time), a rerun resumes after the committed rows
+/// and the finished matrix equals a direct encoding of the same texts (cosine ≥ 0.9999 per row).
+#[test]
+fn embed_resumes_after_being_killed() {
+    let Some(env) = env_or_skip("embed_resumes_after_being_killed") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("b");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny"),
+        &root,
+    );
+    let run = || {
+        let mut c = exe();
+        c.env("EXECSCOPE_EMBED_ENV", &env.dir)
+            .arg("embed")
+            .arg(&root)
+            .args(["--model", "MiniLM-L3", "--name", "l3", "--batch-size", "1"]);
+        c
+    };
+    let partial = root.join("embeddings/.l3.partial/vectors.f32");
+    let mut child = run()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let row = 384 * 4;
+    loop {
+        let n = std::fs::metadata(&partial).map_or(0, |m| m.len());
+        if n >= 2 * row {
+            child.kill().unwrap();
+            break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("embed finished ({status}) before it could be interrupted");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.wait().unwrap();
+    assert!(
+        !root.join("embeddings/l3.npz").exists(),
+        "nothing written before the end"
+    );
+    let out = run().output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resuming: "), "{err}");
+    let b = execscope::bundle::load(&root, &Default::default()).unwrap();
+    let sys = b.systems.iter().find(|s| s.id == "l3").unwrap();
+    let mut w = execscope::embed::Worker::spawn(&env).unwrap();
+    let spec = execscope::embed::ModelSpec::new("paraphrase-MiniLM-L3-v2");
+    let q: Vec<String> = b.queries.iter().map(|q| q.text.clone()).collect();
+    let c: Vec<String> = b.corpus.iter().map(|c| c.code.clone()).collect();
+    let want_q = w.encode(&spec, execscope::embed::Role::Query, &q).unwrap();
+    let want_c = w
+        .encode(&spec, execscope::embed::Role::Passage, &c)
+        .unwrap();
+    assert!(min_row_cosine(&want_q, &sys.queries) >= 0.9999);
+    assert!(min_row_cosine(&want_c, &sys.corpus) >= 0.9999);
+}

@@ -51,9 +51,27 @@ pub struct LiveSystem {
     /// Index into `Engine::scores`.
     pub score_index: usize,
     pub similarity: Similarity,
+    /// The corpus matrix as scored: rows L2-normalised under cosine, as stored under dot.
     pub corpus: Array2<f32>,
     /// The model, or why none can run here (which model would be needed).
     pub model: Result<ModelSpec, String>,
+}
+
+impl LiveSystem {
+    /// Scores of one query vector against every corpus row: the dot product with the query
+    /// L2-normalised (cosine) or as given (dot).
+    pub fn score_vector(&self, q: ndarray::ArrayView1<f32>) -> Vec<f32> {
+        let q = self.unit(q.insert_axis(Axis(0)));
+        self.corpus.dot(&q.row(0)).to_vec()
+    }
+
+    /// Rows as this system scores them (normalised under cosine).
+    pub fn unit(&self, m: ndarray::ArrayView2<f32>) -> Array2<f32> {
+        match self.similarity {
+            Similarity::Cos => crate::rank::normalized(m),
+            Similarity::Dot => m.to_owned(),
+        }
+    }
 }
 
 /// Everything [`probe`] needs besides the engine: every dense system's corpus matrix and the BM25
@@ -95,13 +113,15 @@ impl Prober {
                 .system
                 .corpus
             };
-            systems.push(LiveSystem {
+            let mut live = LiveSystem {
                 id: sys.id.clone(),
                 score_index: si,
                 similarity: sys.similarity,
-                corpus,
+                corpus: Array2::zeros((0, 0)),
                 model: spec_for_system(&sys.id, sys.invocation.as_ref()),
-            });
+            };
+            live.corpus = live.unit(corpus.view());
+            systems.push(live);
         }
         let bm25 = engine
             .includes_bm25()
@@ -534,36 +554,29 @@ fn dense_after(
     } else {
         Some(enc.encode(&spec, Role::Passage, codes).map_err(fail)?)
     };
-    let score = |corpus: Array2<f32>| -> Vec<f32> {
+    // Replaced rows: scored like stored ones (the tiled product of the ranking code).
+    let replaced = |nr: Array2<f32>| -> Vec<f32> {
         dense_scores(&DenseSystem {
             id: live.id.clone(),
             similarity: live.similarity,
             queries: qv.clone(),
-            corpus,
+            corpus: nr,
             invocation: None,
         })
         .row(0)
         .to_vec()
     };
-    match (new_text, q, new_rows) {
-        // Query unchanged: the stored row, with the replaced columns rescored.
-        (None, Some(q), Some(nr)) => {
-            let mut row = engine.scores[live.score_index].row(q).to_vec();
-            for (&c, v) in rows.iter().zip(score(nr)) {
-                row[c] = v;
-            }
-            Ok(row)
-        }
-        (_, _, nr) => {
-            let mut corpus = live.corpus.clone();
-            if let Some(nr) = nr {
-                for (i, &c) in rows.iter().enumerate() {
-                    corpus.row_mut(c).assign(&nr.row(i));
-                }
-            }
-            Ok(score(corpus))
+    let mut row = match (new_text, q) {
+        // Query unchanged: its stored row.
+        (None, Some(q)) => engine.scores[live.score_index].row(q).to_vec(),
+        _ => live.score_vector(qv.row(0)),
+    };
+    if let Some(nr) = new_rows {
+        for (&c, v) in rows.iter().zip(replaced(nr)) {
+            row[c] = v;
         }
     }
+    Ok(row)
 }
 
 /// BM25's score row after the edits (the corpus re-indexed when snippets changed).
