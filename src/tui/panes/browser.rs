@@ -65,6 +65,8 @@ pub struct BrowserPane {
     pub editing: Option<String>,
     /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
     full_redraw: Cell<bool>,
+    /// The last answered request for which one more frame was asked (so the answer is drawn).
+    ticked_done: Cell<u64>,
     /// The live-query text Enter was pressed on: the dense systems rank it (BM25 ranks as
     /// the text is typed).
     live_committed: Option<String>,
@@ -430,8 +432,21 @@ impl Pane for BrowserPane {
         Some(true)
     }
 
+    /// Busy while the service works, and once more after it answers, so the answer is drawn.
     fn busy(&self) -> bool {
-        self.live.borrow().as_ref().is_some_and(LiveProbe::busy)
+        let live = self.live.borrow();
+        let Some(service) = live.as_ref() else {
+            return false;
+        };
+        let st = service.state();
+        if st.busy.is_some() {
+            return true;
+        }
+        if st.seq != self.ticked_done.get() {
+            self.ticked_done.set(st.seq);
+            return true;
+        }
+        false
     }
 
     fn take_full_redraw(&self) -> bool {
