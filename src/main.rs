@@ -41,6 +41,10 @@ enum Command {
     Fuse(cli::FuseArgs),
     /// Write TREC qrels and one run per system for trec_eval, pytrec_eval or ranx.
     Export(cli::ExportArgs),
+    /// Embed a bundle with a sentence-embedding model and add it as a dense system.
+    Embed(cli::EmbedArgs),
+    /// Rank a typed or edited query (or an edited snippet) under every system, with verdicts.
+    Probe(cli::ProbeArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh) to stdout.
     Completions {
         /// The shell to complete for.
@@ -101,6 +105,8 @@ fn main() -> ExitCode {
             "import",
             "fuse",
             "export",
+            "embed",
+            "probe",
             "completions",
             "man",
             "help",
@@ -124,6 +130,8 @@ fn main() -> ExitCode {
         Some(Command::Import(a)) => cli::import(&a),
         Some(Command::Fuse(a)) => cli::fuse(&a),
         Some(Command::Export(a)) => cli::export(&a),
+        Some(Command::Embed(a)) => cli::embed(&a),
+        Some(Command::Probe(a)) => cli::probe(&a),
         Some(Command::Completions { shell }) => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "execscope", &mut std::io::stdout());

@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-const CORE: [&str; 11] = [
+const CORE: [&str; 13] = [
     "bundle",
+    "embed",
+    "probe",
     "rank",
     "metrics",
     "stats",

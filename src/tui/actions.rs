@@ -54,6 +54,10 @@ pub enum Action {
     ToggleDiff,
     /// Browser: side-by-side rankings of two systems.
     ToggleCompare,
+    /// Browser: edit the query text or the selected snippet (counterfactual probe).
+    Edit,
+    /// Browser: undo the last edit.
+    Undo,
     /// Reverse the sort order of the current table.
     ReverseSort,
     /// Pairs: next metric family.

@@ -429,7 +429,10 @@ impl App {
                     // New results: the selection starts again at rank 1.
                     self.forward(&Action::Top, &mut effects);
                 }
-                Action::Enter => self.mode = Mode::Normal,
+                Action::Enter => {
+                    self.mode = Mode::Normal;
+                    self.forward(&Action::Enter, &mut effects);
+                }
                 Action::Back => {
                     self.shared.live = None;
                     self.mode = Mode::Normal;

@@ -98,7 +98,7 @@ pub static COMMANDS: &[Command] = &[
     cmd(G, &[C('s')], "s", Action::PickSystem, "system", "Pick the current system (fuzzy).", true),
     cmd(G, &[C('K')], "K", Action::CycleK, "cutoff k", "Next cutoff k (k alone moves up, vim style).", true),
     cmd(G, &[C('t')], "t", Action::CycleTies, "ties", "Next tie policy: row → expected → pessimistic → optimistic (re-evaluates).", true),
-    cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: the corpus is ranked by BM25 as you type.", true),
+    cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: ranked by BM25 as you type and by every dense system whose model is available (the current system's ranking is shown).", true),
     cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Switch dark / light theme.", false),
     // Leaderboard.
     cmd(Scope::Pane("leaderboard"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
@@ -109,6 +109,8 @@ pub static COMMANDS: &[Command] = &[
     cmd(Scope::Pane("browser"), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
     cmd(Scope::Pane("browser"), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
     cmd(Scope::Pane("browser"), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
+    cmd(Scope::Pane("browser"), &[C('e')], "e", Action::Edit, "edit", "Edit the query text (query list focused, inline) or the selected snippet (ranking focused, in $EDITOR): every system's score, rank and the tests' verdict before → after.", true),
+    cmd(Scope::Pane("browser"), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
     // Density.
     cmd(Scope::Pane("density"), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
     // Domains.

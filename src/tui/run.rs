@@ -107,6 +107,10 @@ where
         if app.quit {
             return Ok(());
         }
+        if app.panes.iter().any(|p| p.take_full_redraw()) {
+            terminal.clear()?;
+            dirty = true;
+        }
         if dirty {
             terminal.draw(|f| frame::draw(f, &app))?;
             dirty = false;
@@ -132,7 +136,7 @@ where
                 }
             }
             dirty = true;
-        } else if !app.busy().is_empty() {
+        } else if !app.busy().is_empty() || app.panes.iter().any(|p| p.busy()) {
             app.handle(Action::Tick);
             dirty = true;
         }

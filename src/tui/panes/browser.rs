@@ -2,8 +2,19 @@
 //! system passes each at the cutoff. Right: the selected query's ranking under the current
 //! system (or the live BM25 query's), then the selected snippet's code or its diff against the
 //! canonical. `c` shows two systems' rankings side by side.
+//!
+//! Live probing: a live query (`:`) is ranked by every system — BM25 at once, the dense systems
+//! through the probing service ([`crate::probe::live`]) when their model is available — and the
+//! current system's ranking is shown, with every system's state in the title. `e` edits the query
+//! text (inline) or the selected snippet (in `$EDITOR`); the view then shows the ranking after the
+//! edits and, below it, every system's score and rank of the edited snippets before → after and
+//! the oracle's per-test verdict. `u` undoes. Both come from [`crate::probe::probe`], the function
+//! behind `execscope probe`.
 
 use super::{message, step, Cx, Effect, Pane};
+use crate::probe::live::{LiveProbe, LiveState};
+use crate::probe::session::{Edit, Session, Target};
+use crate::probe::{ProbeQuery, ProbeReport, ProbeRequest};
 use crate::rank::{ties::group_sizes, top_k};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
@@ -44,6 +55,21 @@ pub struct BrowserPane {
     page_rank: Cell<usize>,
     /// Highlighted code per (corpus row, theme) — syntect is the costly part of a frame.
     code_cache: RefCell<Option<(CodeKey, Vec<Line<'static>>)>>,
+    /// The probing service, started on the first live query or edit.
+    live: RefCell<Option<LiveProbe>>,
+    /// The request (and tie policy) last submitted to it.
+    live_sent: RefCell<Option<(ProbeRequest, crate::metrics::TiePolicy)>>,
+    /// This session's edits (mirrored to its scratch file).
+    pub session: Session,
+    /// The query text being edited inline (`e` on the query list), if any.
+    pub editing: Option<String>,
+    /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
+    full_redraw: Cell<bool>,
+    /// The last answered request for which one more frame was asked (so the answer is drawn).
+    ticked_done: Cell<u64>,
+    /// The live-query text Enter was pressed on: the dense systems rank it (BM25 ranks as
+    /// the text is typed).
+    live_committed: Option<String>,
 }
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).
@@ -88,11 +114,153 @@ fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
         .collect()
 }
 
+/// The ranking rows of one system in a probe report.
+fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
+    let id = &d.engine.scores.get(s)?.id;
+    let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
+    Some(
+        sp.top
+            .iter()
+            .map(|h| RankRow {
+                corpus: h.row,
+                score: f64::from(h.score),
+                tie: h.tie,
+                pass: h.pass,
+                outcomes: None,
+            })
+            .collect(),
+    )
+}
+
 impl BrowserPane {
+    /// The probe the view wants answered now: the live query's, or the current query's edits.
+    fn wanted(
+        &self,
+        d: &Data,
+        shared: &crate::tui::view::Shared,
+        k: usize,
+    ) -> Option<ProbeRequest> {
+        match &shared.live {
+            Some((text, _))
+                if !text.trim().is_empty() && self.live_committed.as_ref() == Some(text) =>
+            {
+                Some(ProbeRequest {
+                    query: ProbeQuery::Text(text.clone()),
+                    replace: Vec::new(),
+                    systems: None,
+                    k,
+                    depth: DEPTH,
+                })
+            }
+            Some(_) => None,
+            None if shared.query < d.engine.bundle.queries.len() => {
+                self.session.request(shared.query, k, DEPTH)
+            }
+            None => None,
+        }
+    }
+
+    /// The probing service's state when it answers (or is answering) exactly `want`.
+    fn live_state(&self, want: &ProbeRequest) -> Option<LiveState> {
+        let st = self.live.borrow().as_ref()?.state();
+        (st.request.as_ref() == Some(want)).then_some(st)
+    }
+
+    /// Submit `want` unless it is what was last submitted under the same tie policy.
+    fn submit(&self, d: &Data, want: &ProbeRequest) {
+        let policy = d.engine.config().policy;
+        let mut sent = self.live_sent.borrow_mut();
+        if sent
+            .as_ref()
+            .is_some_and(|(r, p)| r == want && *p == policy)
+        {
+            return;
+        }
+        let mut live = self.live.borrow_mut();
+        let service = live.get_or_insert_with(|| LiveProbe::start(None));
+        service.submit(d.engine.clone(), want.clone());
+        *sent = Some((want.clone(), policy));
+    }
+
     fn rows(&self, d: &Data, cx_shared: &crate::tui::view::Shared) -> Vec<RankRow> {
-        match &cx_shared.live {
-            Some((_, live)) => live_rows(live),
-            None => query_ranking(d, cx_shared.system, cx_shared.query),
+        let k = d
+            .engine
+            .config()
+            .ks
+            .get(cx_shared.k_index)
+            .copied()
+            .unwrap_or(1);
+        let probed = self
+            .wanted(d, cx_shared, k)
+            .and_then(|w| self.live_state(&w))
+            .and_then(|st| st.report)
+            .and_then(|r| report_rows(d, &r, cx_shared.system));
+        match (&cx_shared.live, probed) {
+            (_, Some(rows)) => rows,
+            (Some((text, live)), None)
+                if self.live_committed.as_ref() != Some(text)
+                    || !d.engine.scores[cx_shared.system].is_dense() =>
+            {
+                live_rows(live)
+            }
+            (Some(_), None) => Vec::new(),
+            (None, None) => query_ranking(d, cx_shared.system, cx_shared.query),
+        }
+    }
+
+    /// The scratch-file names of an edit: (query id, "query" or the corpus id).
+    fn edit_ids(d: &Data) -> impl Fn(&Edit) -> (String, String) + '_ {
+        move |e: &Edit| {
+            let b = &d.engine.bundle;
+            (
+                b.queries[e.query].id.clone(),
+                match e.target {
+                    Target::Query => "query".to_string(),
+                    Target::Snippet(c) => b.corpus[c].id.clone(),
+                },
+            )
+        }
+    }
+
+    /// `e` on the ranking: the selected snippet's current code in `$EDITOR` (a scratch file of the
+    /// session); a changed text becomes an edit.
+    fn edit_snippet(&mut self, cx: &mut Cx, d: &Data) {
+        let q = cx.shared.query;
+        let rows = self.rows(d, cx.shared);
+        let Some(r) = rows.get(self.rank_sel.min(rows.len().saturating_sub(1))) else {
+            return;
+        };
+        let c = r.corpus;
+        let b = &d.engine.bundle;
+        let current = self
+            .session
+            .current(q, &Target::Snippet(c))
+            .unwrap_or(&b.corpus[c].code)
+            .to_string();
+        let file = self
+            .session
+            .dir()
+            .join(format!("{}-{}.py", b.queries[q].id, b.corpus[c].id));
+        let edited = crate::atomic::write_atomic(&file, current.as_bytes())
+            .map_err(|e| e.to_string())
+            .and_then(|()| run_editor(&file))
+            .and_then(|()| std::fs::read_to_string(&file).map_err(|e| e.to_string()));
+        self.full_redraw.set(true);
+        match edited {
+            Ok(text) if text != current => {
+                let e = Edit {
+                    query: q,
+                    target: Target::Snippet(c),
+                    text,
+                };
+                let res = self.session.push(e, &Self::edit_ids(d));
+                cx.effects.push(Effect::Status(match res {
+                    Ok(()) => format!("edited {} (u undoes)", b.corpus[c].id),
+                    Err(e) => format!("edit kept, scratch file not written: {e}"),
+                }));
+            }
+            Ok(_) => cx.effects.push(Effect::Status("no change".into())),
+            Err(e) => cx.effects.push(Effect::Status(format!("editor: {e}"))),
         }
     }
 
@@ -140,6 +308,10 @@ impl Pane for BrowserPane {
                 self.rank_sel = step(self.rank_sel, n, action, self.page_rank.get());
             }
             _ if nav => self.move_query(action, cx, d),
+            Action::Enter if live => {
+                self.live_committed = cx.shared.live.as_ref().map(|l| l.0.clone());
+                self.focus = Focus::Ranking;
+            }
             Action::Left => self.focus = Focus::Queries,
             Action::Right | Action::Enter => self.focus = Focus::Ranking,
             Action::Filter => {
@@ -154,6 +326,28 @@ impl Pane for BrowserPane {
                 }
             }
             Action::ToggleDiff => self.diff = !self.diff,
+            Action::Edit if !live => {
+                if self.focus == Focus::Ranking {
+                    self.edit_snippet(cx, d);
+                } else {
+                    let q = cx.shared.query;
+                    let text = self
+                        .session
+                        .current(q, &Target::Query)
+                        .unwrap_or(&d.engine.bundle.queries[q].text)
+                        .to_string();
+                    self.editing = Some(text);
+                    cx.effects.push(Effect::StartFilter);
+                }
+            }
+            Action::Undo if !live => {
+                let res = self.session.undo(cx.shared.query, &Self::edit_ids(d));
+                cx.effects.push(Effect::Status(match res {
+                    Ok(Some(_)) => "undone".to_string(),
+                    Ok(None) => "no edit to undo on this query".to_string(),
+                    Err(e) => format!("undone; scratch file not written: {e}"),
+                }));
+            }
             Action::ToggleCompare => {
                 self.compare = !self.compare;
                 if self.compare && cx.shared.compare == cx.shared.system {
@@ -183,6 +377,39 @@ impl Pane for BrowserPane {
     }
 
     fn filter_input(&mut self, action: &Action, cx: &mut Cx) -> Option<bool> {
+        if let Some(buf) = self.editing.as_mut() {
+            match action {
+                Action::Input(c) => buf.push(*c),
+                Action::Backspace => {
+                    buf.pop();
+                }
+                Action::Back => self.editing = None,
+                Action::Enter => {
+                    let text = self.editing.take().unwrap_or_default();
+                    let Some(d) = cx.data else {
+                        return Some(true);
+                    };
+                    let q = cx.shared.query;
+                    let now = self
+                        .session
+                        .current(q, &Target::Query)
+                        .unwrap_or(&d.engine.bundle.queries[q].text);
+                    if text != now {
+                        let e = Edit {
+                            query: q,
+                            target: Target::Query,
+                            text,
+                        };
+                        if let Err(e) = self.session.push(e, &Self::edit_ids(d)) {
+                            cx.effects
+                                .push(Effect::Status(format!("scratch file not written: {e}")));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            return Some(true);
+        }
         match action {
             Action::Input(c) => self.filter.push(*c),
             Action::Backspace => {
@@ -205,9 +432,37 @@ impl Pane for BrowserPane {
         Some(true)
     }
 
+    /// Busy while the service works, and once more after it answers, so the answer is drawn.
+    fn busy(&self) -> bool {
+        let live = self.live.borrow();
+        let Some(service) = live.as_ref() else {
+            return false;
+        };
+        let st = service.state();
+        if st.busy.is_some() {
+            return true;
+        }
+        if st.seq != self.ticked_done.get() {
+            self.ticked_done.set(st.seq);
+            return true;
+        }
+        false
+    }
+
+    fn take_full_redraw(&self) -> bool {
+        self.full_redraw.replace(false)
+    }
+
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
         let Some(d) = v.data else { return };
+        let want = (!d.engine.scores.is_empty())
+            .then(|| self.wanted(d, v.shared, v.k()))
+            .flatten();
+        if let Some(w) = &want {
+            self.submit(d, w);
+        }
+        let state = want.as_ref().and_then(|w| self.live_state(w));
         let b = &d.engine.bundle;
         if b.queries.is_empty() || d.engine.scores.is_empty() {
             let why = if b.queries.is_empty() {
@@ -228,12 +483,41 @@ impl Pane for BrowserPane {
         let sel = self.rank_sel.min(rows.len().saturating_sub(1));
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
-        let title = match &v.shared.live {
-            Some((text, _)) => Line::from(vec![
+        let title = match (&v.shared.live, &self.editing) {
+            (_, Some(buf)) => Line::from(vec![
+                Span::styled(" edit query: ", th.accent),
+                Span::raw(format!("{buf}▏")),
+                Span::styled(" Enter: probe  Esc: cancel ", th.dim),
+            ]),
+            (Some((text, _)), _) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
                 Span::styled(" live BM25: ", th.title),
                 Span::raw(format!("\"{text}\" ")),
             ]),
-            None => Line::from(vec![
+            (Some((text, _)), _) => {
+                let mut spans = vec![
+                    Span::styled(" live: ", th.title),
+                    Span::raw(format!("\"{text}\" ")),
+                    Span::styled(
+                        format!("under {} ", v.system_id(v.shared.system)),
+                        th.accent,
+                    ),
+                ];
+                spans.extend(status_spans(d, v, state.as_ref()));
+                Line::from(spans)
+            }
+            (None, None) if self.session.count(q) > 0 => {
+                let mut spans = vec![
+                    Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
+                    Span::styled(
+                        format!("under {} ", v.system_id(v.shared.system)),
+                        th.accent,
+                    ),
+                    Span::styled(format!("(k={}) ", v.k()), th.dim),
+                ];
+                spans.extend(status_spans(d, v, state.as_ref()));
+                Line::from(spans)
+            }
+            (None, None) => Line::from(vec![
                 Span::styled(format!(" {} ", b.queries[q].id), th.title),
                 Span::styled(
                     format!("under {} ", v.system_id(v.shared.system)),
@@ -258,17 +542,184 @@ impl Pane for BrowserPane {
                 sel,
                 RANKING,
             );
+        } else if rows.is_empty() && want.is_some() {
+            let sid = v.system_id(v.shared.system).to_string();
+            let why = match state.as_ref() {
+                Some(st) => match (st.busy.as_deref(), &st.report, &st.error) {
+                    (Some(b), _, _) => format!("{} {b} …", v.spinner),
+                    (None, Some(r), _) => r
+                        .systems
+                        .iter()
+                        .find(|x| x.id == sid)
+                        .and_then(|x| x.reason.clone())
+                        .map_or_else(|| format!("{sid}: no results"), |w| format!("{sid}: {w}")),
+                    (None, None, Some(e)) => e.clone(),
+                    _ => String::new(),
+                },
+                None => format!("{} ranking …", v.spinner),
+            };
+            message(f, inner, &why, th.dim);
         } else {
             let query = v.shared.live.is_none().then_some(q);
             ranking::render(f, inner, v, d, query, &rows, sel, focused, RANKING);
         }
-        if let Some(r) = rows.get(sel) {
+        let report = state.as_ref().and_then(|s| s.report.as_ref());
+        if v.shared.live.is_none() && self.session.count(q) > 0 {
+            self.draw_probe(f, code_area, v, report);
+        } else if let Some(r) = rows.get(sel) {
             self.draw_code(f, code_area, v, d, r.corpus);
         }
     }
 }
 
+/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run.
+fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Span<'static>> {
+    let th = v.theme;
+    let Some(st) = st else {
+        return vec![Span::styled(format!("{} ", v.spinner), th.dim)];
+    };
+    let mut out = Vec::new();
+    if let Some(b) = &st.busy {
+        out.push(Span::styled(format!("{} {b} ", v.spinner), th.warn));
+    }
+    if let Some(r) = &st.report {
+        for s in &d.engine.scores {
+            match r.systems.iter().find(|x| x.id == s.id) {
+                Some(x) if x.status == "ok" => {
+                    out.push(Span::styled(format!("{}✓ ", short(&s.id)), th.good))
+                }
+                Some(_) => out.push(Span::styled(format!("{}✗ ", short(&s.id)), th.bad)),
+                None => {}
+            }
+        }
+        if let (None, Some(t)) = (&st.busy, st.elapsed) {
+            out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
+        }
+    }
+    if let Some(e) = &st.error {
+        out.push(Span::styled(format!("error: {e} "), th.bad));
+    }
+    out
+}
+
+/// A system id cut to 12 characters for the status strip.
+fn short(id: &str) -> String {
+    if id.chars().count() <= 12 {
+        id.to_string()
+    } else {
+        id.chars().take(11).chain(['…']).collect()
+    }
+}
+
+fn rank_text(r: f64) -> String {
+    if r.fract() == 0.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
 impl BrowserPane {
+    /// The edits panel: per system, each edited snippet's (and the canonical's) score and rank
+    /// before → after, then the oracle's per-test verdict on every edited snippet.
+    fn draw_probe(&self, f: &mut Frame, area: Rect, v: &View, r: Option<&ProbeReport>) {
+        let th = v.theme;
+        let q = v.shared.query;
+        let n = self.session.count(q);
+        let title = Line::from(vec![
+            Span::styled(" probe ", th.title),
+            Span::styled(
+                format!(
+                    "{n} edit{} (u undoes; scratch {}) ",
+                    if n == 1 { "" } else { "s" },
+                    self.session.log_path().display()
+                ),
+                th.dim,
+            ),
+        ]);
+        let blk = block(title, false, th);
+        let Some(r) = r else {
+            let inner = blk.inner(area);
+            f.render_widget(blk, area);
+            message(f, inner, &format!("{} probing …", v.spinner), th.dim);
+            return;
+        };
+        let mut lines = Vec::new();
+        if r.query_edited {
+            lines.push(Line::from(vec![
+                Span::styled("query: ", th.warn),
+                Span::raw(r.query_text.clone()),
+            ]));
+        }
+        for vd in &r.verdicts {
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{} {} ",
+                    vd.corpus_id,
+                    if vd.passes_all { "PASS" } else { "FAIL" }
+                ),
+                if vd.passes_all { th.good } else { th.bad },
+            )];
+            for o in &vd.outcomes {
+                let (g, st) = ranking::outcome_glyph(o, v);
+                spans.push(Span::styled(g.to_string(), st));
+            }
+            if let Some(so) = &vd.stored_outcomes {
+                spans.push(Span::styled("  was ", th.dim));
+                for o in so {
+                    let (g, st) = ranking::outcome_glyph(o, v);
+                    spans.push(Span::styled(g.to_string(), st));
+                }
+            }
+            if vd.outcomes.is_empty() {
+                spans.push(Span::styled(format!(" {}", vd.runner), th.warn));
+            }
+            lines.push(Line::from(spans));
+        }
+        let k = r.k;
+        for sp in &r.systems {
+            if sp.status != "ok" {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{:<14}", short(&sp.id)), th.accent),
+                    Span::styled(sp.reason.clone().unwrap_or_default(), th.dim),
+                ]));
+                continue;
+            }
+            let mut spans = vec![Span::styled(format!("{:<14}", short(&sp.id)), th.accent)];
+            if let (Some(a), Some(b)) = (sp.exec_before, sp.exec_after) {
+                spans.push(Span::raw(format!("exec@{k} {a:.2}→{b:.2} ")));
+            }
+            for t in sp
+                .tracked
+                .iter()
+                .filter(|t| t.replaced || t.role == "canonical")
+            {
+                spans.push(Span::styled(
+                    format!(
+                        " {}{} {:.4}→{:.4} rank {}→{} pool {}→{}",
+                        t.corpus_id,
+                        if t.replaced { "*" } else { "" },
+                        t.score_before,
+                        t.score_after,
+                        rank_text(t.rank_before),
+                        rank_text(t.rank_after),
+                        rank_text(t.pool_rank_before),
+                        rank_text(t.pool_rank_after)
+                    ),
+                    if t.rank_after < t.rank_before {
+                        th.good
+                    } else if t.rank_after > t.rank_before {
+                        th.bad
+                    } else {
+                        th.dim
+                    },
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        f.render_widget(Paragraph::new(lines).block(blk), area);
+    }
+
     fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
         let th = v.theme;
         let b = &d.engine.bundle;
@@ -444,5 +895,43 @@ impl BrowserPane {
             ),
         ]);
         f.render_widget(Paragraph::new(lines).block(block(title, false, th)), area);
+    }
+}
+
+/// Run `$EDITOR` (default `vi`) on `file`, with the terminal handed over while it runs.
+fn run_editor(file: &std::path::Path) -> Result<(), String> {
+    use std::io::IsTerminal;
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|e| !e.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".to_string());
+    let tty = std::io::stdout().is_terminal();
+    if tty {
+        crate::tui::run::restore();
+    }
+    // Through the shell, so an EDITOR with arguments ("code --wait") works; the file is $1.
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(file)
+        .status();
+    if tty {
+        let _ = crossterm::terminal::enable_raw_mode();
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::EnterAlternateScreen,
+            crossterm::event::EnableMouseCapture
+        );
+    }
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{editor} exited with {s}")),
+        Err(e) => Err(format!("{editor}: {e}")),
     }
 }

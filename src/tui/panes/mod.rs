@@ -53,6 +53,14 @@ pub trait Pane {
     }
     /// New data arrived (re-evaluation, anatomy): drop caches.
     fn data_changed(&mut self) {}
+    /// Work the pane waits for outside the job queue (a live probe): keep redrawing.
+    fn busy(&self) -> bool {
+        false
+    }
+    /// The screen was used by another program (an external editor): redraw it whole.
+    fn take_full_redraw(&self) -> bool {
+        false
+    }
 }
 
 /// The tab list, in tab order.
