@@ -4,6 +4,7 @@
 use super::{BuildArgs, VerifyArgs};
 use crate::build::{self, health, verify, BuildOptions};
 use crate::bundle::{load, LoadOptions};
+use crate::oracle::slowdown::Slowdown;
 use crate::oracle::{Oracle, OracleConfig, VerifySelection};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -60,7 +61,33 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let oracle = oracle()?;
+    // With --slowdown, everything the oracle starts shares one CPU with N-1 spinners (pinned
+    // before the oracle starts, so its processes inherit the CPU); one worker, so the pair runs
+    // against the spinners alone.
+    let slow = match args.slowdown {
+        Some(n) => Some(Slowdown::start(n).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let oracle = match &slow {
+        Some(_) => Oracle::new(OracleConfig {
+            workers: 1,
+            ..OracleConfig::default()
+        })
+        .context("starting the execution oracle")?,
+        None => oracle()?,
+    };
+    if let Some(s) = &slow {
+        let f = s
+            .measure(&oracle, 3)
+            .context("measuring the slowdown with a calibration pair")?;
+        println!(
+            "slowdown: {} spinners share CPU {} with the oracle; a CPU-bound pair runs {f:.1}x \
+             slower than with them paused (requested {}x)",
+            s.factor() - 1,
+            s.cpu(),
+            s.factor()
+        );
+    }
     let selection = match args.sample {
         Some(n) => VerifySelection::Sample { n, seed: args.seed },
         None => VerifySelection::All,
