@@ -25,7 +25,12 @@ fn build_refuses_a_forging_independent_implementation() {
     std::fs::write(&tasks, format!("{task}\n")).unwrap();
     let out = dir.path().join("bundle");
     let o = Command::new(env!("CARGO_BIN_EXE_execscope"))
-        .args(["build", tasks.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args([
+            "build",
+            tasks.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&o.stderr);

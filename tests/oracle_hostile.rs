@@ -37,7 +37,8 @@ fn run(code: &str, tests: &[&str]) -> (Vec<String>, Duration) {
     let took = start.elapsed();
     // Nothing may run much past the suite's budget: each test's own, plus hang detection for a
     // test that runs out of it.
-    let most = (TIMEOUT + OracleConfig::default().detect + Duration::from_secs(1)) * tests.len() as u32;
+    let most =
+        (TIMEOUT + OracleConfig::default().detect + Duration::from_secs(1)) * tests.len() as u32;
     assert!(took < most + Duration::from_secs(8), "took {took:?}");
     (r.outcomes.iter().map(|o| o.to_string()).collect(), took)
 }

@@ -64,7 +64,7 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     // With --slowdown, everything the oracle starts shares one CPU with N-1 spinners (pinned
     // before the oracle starts, so its processes inherit the CPU); one worker, so the pair runs
     // against the spinners alone.
-    let slow = match args.slowdown {
+    let mut slow = match args.slowdown {
         Some(n) => Some(Slowdown::start(n).map_err(anyhow::Error::msg)?),
         None => None,
     };
@@ -76,17 +76,24 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .context("starting the execution oracle")?,
         None => oracle()?,
     };
-    if let Some(s) = &slow {
+    if let Some(s) = &mut slow {
         let f = s
-            .measure(&oracle, 3)
+            .calibrate(&oracle)
             .context("measuring the slowdown with a calibration pair")?;
         println!(
             "slowdown: {} spinners share CPU {} with the oracle; a CPU-bound pair runs {f:.1}x \
              slower than with them paused (requested {}x)",
-            s.factor() - 1,
+            s.spinners(),
             s.cpu(),
             s.factor()
         );
+        if f < f64::from(s.factor()) {
+            anyhow::bail!(
+                "could not slow the CPU {}-fold (measured {f:.1}x with {} spinners)",
+                s.factor(),
+                s.spinners()
+            );
+        }
     }
     let selection = match args.sample {
         Some(n) => VerifySelection::Sample { n, seed: args.seed },

@@ -3,27 +3,29 @@
 //!
 //! Mechanism (no privileges needed): the calling thread is pinned to one CPU before the oracle
 //! starts, so every harness, judge and pair process it starts inherits that single CPU, and N-1
-//! busy spinner threads are pinned to the same CPU. The kernel's fair scheduler then gives the
-//! running pair about 1/N of that CPU. Other load on the machine shares the CPU too, so the
-//! factor is *measured*, not assumed: [`Slowdown::measure`] times one CPU-bound calibration pair
-//! with the spinners paused and running, on the same oracle, and reports the ratio.
+//! busy spinner processes are started on the same CPU, each in a session of its own (the kernel's
+//! scheduler shares a CPU between sessions first when autogrouping is on, and every pair runs in
+//! its own session). The scheduler then gives the running pair about 1/N of that CPU. Other load
+//! on the machine shares the CPU too (on a loaded machine N-1 spinners slow a pair less than
+//! N-fold against its loaded baseline), so the factor is *measured*, not assumed:
+//! [`Slowdown::measure`] times one CPU-bound calibration pair with the spinners stopped
+//! (SIGSTOP) and running, on the same oracle, and reports the ratio; [`Slowdown::calibrate`]
+//! adds spinners until the measured factor reaches the one requested.
 
 use super::{Oracle, OracleError};
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-
-const RUN: u8 = 0;
-const PAUSE: u8 = 1;
-const STOP: u8 = 2;
 
 /// Spinners sharing the oracle's CPU; dropping it stops them and restores the thread's CPUs.
 pub struct Slowdown {
     factor: u32,
     cpu: usize,
-    state: Arc<AtomicU8>,
-    spinners: Vec<JoinHandle<()>>,
+    /// Spinners may keep at most this many (a bound on what a loaded machine can demand).
+    max_spinners: usize,
+    running: bool,
+    spinners: Vec<Child>,
+    python: std::path::PathBuf,
     saved: libc::cpu_set_t,
 }
 
@@ -70,33 +72,69 @@ impl Slowdown {
             .find(|&c| unsafe { libc::CPU_ISSET(c, &saved) })
             .ok_or("no CPU in this thread's affinity mask")?;
         pin(cpu).map_err(|e| format!("sched_setaffinity: {e}"))?;
-        let state = Arc::new(AtomicU8::new(PAUSE));
-        let spinners = (1..factor)
-            .map(|_| {
-                let state = Arc::clone(&state);
-                std::thread::spawn(move || {
-                    let _ = pin(cpu);
-                    loop {
-                        match state.load(Ordering::Relaxed) {
-                            RUN => {
-                                for _ in 0..10_000 {
-                                    std::hint::spin_loop();
-                                }
-                            }
-                            PAUSE => std::thread::sleep(Duration::from_millis(2)),
-                            _ => break,
-                        }
-                    }
-                })
-            })
-            .collect();
-        Ok(Slowdown {
+        let mut s = Slowdown {
             factor,
             cpu,
-            state,
-            spinners,
+            max_spinners: 8 * factor as usize,
+            running: false,
+            spinners: Vec::new(),
+            python: super::sandbox::python()
+                .map_err(|e| e.to_string())?
+                .exe
+                .clone(),
             saved,
-        })
+        };
+        s.add(factor as usize - 1)?;
+        Ok(s)
+    }
+
+    /// Starts `n` more spinners on the CPU (stopped unless the others run): `python3 -c` busy
+    /// loops, each in a new session, dying with execscope.
+    fn add(&mut self, n: usize) -> Result<(), String> {
+        for _ in 0..n {
+            let mut cmd = Command::new(&self.python);
+            cmd.args(["-I", "-c", "while True: pass"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::setsid();
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                    Ok(())
+                });
+            }
+            let child = cmd
+                .spawn()
+                .map_err(|e| format!("starting a spinner: {e}"))?;
+            if !self.running {
+                signal(&child, libc::SIGSTOP);
+            }
+            self.spinners.push(child);
+        }
+        Ok(())
+    }
+
+    /// Spinners running now.
+    pub fn spinners(&self) -> usize {
+        self.spinners.len()
+    }
+
+    /// Measures the factor ([`Slowdown::measure`]) and, while it is below the one requested,
+    /// adds spinners in proportion and measures again (at most `8 × factor` spinners). Returns
+    /// the last measured factor; the spinners are left running.
+    pub fn calibrate(&mut self, oracle: &Oracle) -> Result<f64, OracleError> {
+        let want = f64::from(self.factor);
+        let mut got = self.measure(oracle, 3)?;
+        while got < want && self.spinners.len() < self.max_spinners {
+            let n = self.spinners.len().max(1);
+            let more = ((n as f64 + 1.0) * (want / got.max(1.0)) - n as f64 - 1.0).ceil();
+            let more = (more.max(1.0) as usize).min(self.max_spinners - n);
+            self.add(more).map_err(OracleError::Spawn)?;
+            got = self.measure(oracle, 3)?;
+        }
+        Ok(got)
     }
 
     /// The requested factor (spinners + 1).
@@ -109,21 +147,27 @@ impl Slowdown {
         self.cpu
     }
 
-    pub fn resume(&self) {
-        self.state.store(RUN, Ordering::Relaxed);
+    pub fn resume(&mut self) {
+        self.running = true;
+        for c in &self.spinners {
+            signal(c, libc::SIGCONT);
+        }
     }
 
-    pub fn pause(&self) {
-        self.state.store(PAUSE, Ordering::Relaxed);
+    pub fn pause(&mut self) {
+        self.running = false;
+        for c in &self.spinners {
+            signal(c, libc::SIGSTOP);
+        }
     }
 
     /// The slowdown a pair really sees: the median over `rounds` of (calibration wall with the
     /// spinners running) / (the same with them paused), each a CPU-bound test run by `oracle`.
     /// Leaves the spinners running.
-    pub fn measure(&self, oracle: &Oracle, rounds: usize) -> Result<f64, OracleError> {
+    pub fn measure(&mut self, oracle: &Oracle, rounds: usize) -> Result<f64, OracleError> {
         let code = "def spin(n):\n    s = 0\n    for i in range(n):\n        s += i * i % 7\n    \
                     return s\n";
-        let tests = vec!["assert spin(400000) >= 0".to_string()];
+        let tests = vec!["assert spin(60000) >= 0".to_string()];
         let time = |o: &Oracle| -> Result<f64, OracleError> {
             let r = o.run(code, &tests)?;
             if !r.outcomes.first().is_some_and(|o| o.is_pass()) {
@@ -154,11 +198,18 @@ impl Slowdown {
     }
 }
 
+fn signal(c: &Child, sig: libc::c_int) {
+    // SAFETY: signalling our own child.
+    unsafe {
+        libc::kill(c.id() as libc::pid_t, sig);
+    }
+}
+
 impl Drop for Slowdown {
     fn drop(&mut self) {
-        self.state.store(STOP, Ordering::Relaxed);
-        for h in self.spinners.drain(..) {
-            let _ = h.join();
+        for c in &mut self.spinners {
+            let _ = c.kill();
+            let _ = c.wait();
         }
         let _ = set_affinity(&self.saved);
     }
