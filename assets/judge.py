@@ -16,7 +16,7 @@
 # A per-test result from the sandbox is one of
 #   {"units": [unit result]}   unit result: ["v", encoded] | ["x", name, [builtin mro names], msg]
 #   {"code": name}             the code itself raised `name` when executed
-#   {"status": "TIMEOUT" | "ERROR:SIG..." | "ERROR:ProcessExit" | "ERROR:OracleKilled"}
+#   {"status": "TIMEOUT" | "HANG" | "ERROR:SIG..." | "ERROR:ProcessExit" | "ERROR:OracleKilled"}
 # Test shapes it judges: a single `assert EXPR[, msg]` (plus `import pytest` / `import math` /
 # `from math|fractions|decimal import ...` lines) and `with pytest.raises(E[, match=...]): CALL`.
 # Any other test is run whole in the sandbox and can at best be recorded `FAIL:Unjudged`.
@@ -534,8 +534,8 @@ def judge_one(test, res, planned):
         return "TIMEOUT", None
     if "status" in res:
         s = res["status"]
-        if s == "TIMEOUT":
-            return "TIMEOUT", None
+        if s in ("TIMEOUT", "HANG"):
+            return s, None
         if s in ("ERROR:ProcessExit", "ERROR:OracleKilled", "ERROR:OutputLimit"):
             return s, None
         if isinstance(s, str) and s.startswith("ERROR:") and s[6:] in SIGNALS:

@@ -58,15 +58,16 @@ fn record_from_a_result() {
         outcomes: vec![
             Outcome::Pass,
             Outcome::FailExc("TypeError".into()),
-            Outcome::Timeout,
+            Outcome::Hang,
         ],
         observed: vec![None; 3],
         isolation: IsolationLevel::Rlimits,
         wall_ms: 3,
+        test_ms: vec![1, 1, 1],
     };
     let tests = vec!["assert f(1) == 1".to_string(); 3];
     let e = record_from("def f(x): return x", &tests, &r, "runner-x");
-    assert_eq!(e.outcomes, ["pass", "FAIL:TypeError", "TIMEOUT"]);
+    assert_eq!(e.outcomes, ["pass", "FAIL:TypeError", "HANG"]);
     assert!(!e.passes_all_tests);
     assert_eq!(e.code_sha256, code_sha256("def f(x): return x"));
     assert_eq!(e.tests_sha256, tests_sha256(&tests));

@@ -222,7 +222,8 @@ fn naive_runner_agrees_with_pool() {
 fn runner_string_names_contract_and_python() {
     let s = oracle().runner_string();
     assert!(s.starts_with("execscope-oracle/"), "{s}");
-    assert!(s.contains("contract/2") && s.contains("python 3."), "{s}");
+    assert!(s.contains("contract/3") && s.contains("python 3."), "{s}");
+    assert!(s.contains("per test") && s.contains("HANG"), "{s}");
 }
 
 /// Every explicitly requested level either works (and says so) or is refused as unavailable,

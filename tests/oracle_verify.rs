@@ -94,3 +94,34 @@ fn independent_mbpp_cache_reproduces() {
     assert_eq!(report.disagreements[0].pair, 0);
     assert_eq!(report.disagreements[0].cached, bad.outcomes);
 }
+
+/// `exec verify --slowdown 4` on a seeded sample of the embedded bundle's cache: the CPU the
+/// oracle runs on is really slowed at least four-fold (the binary measures it with a calibration
+/// pair and refuses to go on below the factor asked), and every sampled row still reproduces.
+/// (The full run over every row is documented in docs/threat-model.md.)
+#[test]
+fn embedded_rows_reproduce_on_a_cpu_slowed_four_fold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+        .args(["exec", "verify"])
+        .arg(&root)
+        .args(["--sample", "16", "--seed", "7", "--slowdown", "4"])
+        .output()
+        .expect("runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let factor: f64 = out
+        .lines()
+        .find_map(|l| {
+            let rest = l.strip_prefix("slowdown: ")?;
+            let at = rest.find("pair runs ")? + "pair runs ".len();
+            rest[at..].split('x').next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no measured factor in {out}"));
+    assert!(factor >= 4.0, "{out}");
+    assert!(out.contains("16 re-executed, 0 disagree"), "{out}");
+}

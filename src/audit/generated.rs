@@ -2,7 +2,9 @@
 //!
 //! Pool rows: `task_id`, `sample_index`, `code`, `self_tests`, optional `profile` / `cohort`.
 //! Task rows: `task_id`, `function_name`, `base_tests`, `plus_tests` (single-line asserts; a task
-//! row with only `tests` uses them as the base suite and has no plus suite).
+//! row with only `tests` uses them as the base suite and has no plus suite), optional `prelude`
+//! (source the oracle runs before every candidate of the task, e.g. the prompt's imports, as
+//! HumanEval-style harnesses join prompt and completion).
 //! Evidence per candidate: C, S, E (inline), E* (restricted module supply), P_b, P+.
 
 use super::selftest::{self, Screen};
@@ -20,6 +22,15 @@ pub struct TaskSpec {
     pub function_name: String,
     pub base: Vec<String>,
     pub plus: Vec<String>,
+    /// Source prepended to every candidate of the task before it runs ("" for none).
+    pub prelude: String,
+}
+
+impl TaskSpec {
+    /// The code the oracle runs for `candidate`: the prelude, then the candidate.
+    pub fn program(&self, candidate: &str) -> String {
+        crate::oracle::with_prelude(&self.prelude, candidate)
+    }
 }
 
 /// One candidate row of the pool file.
@@ -44,6 +55,8 @@ struct RawTask {
     plus_tests: Option<Vec<String>>,
     #[serde(default)]
     tests: Option<Vec<String>>,
+    #[serde(default)]
+    prelude: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +117,7 @@ pub fn parse_tasks(path: &Path, text: &str) -> anyhow::Result<Vec<TaskSpec>> {
             function_name: r.function_name,
             base,
             plus: r.plus_tests.unwrap_or_default(),
+            prelude: r.prelude.unwrap_or_default(),
         });
     }
     if out.is_empty() {
@@ -324,13 +338,14 @@ pub fn build(
     let mut first = Jobs::default();
     let mut idx = Vec::with_capacity(rows.len());
     for (r, t) in rows.iter().zip(&specs) {
+        let code = t.program(&r.code);
         let a = first.add(selftest::inline_pair(
-            &r.code,
+            &code,
             &r.self_tests,
             &t.function_name,
         ));
         let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
-        let s = first.add((r.code.clone(), all));
+        let s = first.add((code, all));
         idx.push((a, s));
     }
     let res1 = run_checked(runner, &first.jobs)?;
@@ -343,7 +358,7 @@ pub fn build(
     for ((r, t), sc) in rows.iter().zip(&specs).zip(&screens) {
         sidx.push(match sc {
             Ok(s) if !s.aliases.is_empty() => Some(second.add(selftest::supply_pair(
-                &r.code,
+                &t.program(&r.code),
                 &r.self_tests,
                 &t.function_name,
             ))),

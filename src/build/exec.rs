@@ -4,9 +4,9 @@
 //!
 //! A rebuild into the same directory reuses the full results (outcomes *and* observed values,
 //! which selection needs and the cache format does not keep) of the previous build from a hidden
-//! memo file, for pairs whose (code, tests, runner, isolation) are unchanged. Suites that time out
-//! cost the oracle's full 5 s each, so fixing a few tasks of a large file would otherwise mean
-//! re-running every mutant.
+//! memo file, for pairs whose (code, tests, runner, isolation) are unchanged. A test that runs out
+//! of time costs its whole budget plus hang detection, so fixing a few tasks of a large file would
+//! otherwise mean re-running every mutant.
 
 use crate::bundle::model::{code_sha256, tests_sha256, ExecRecord};
 use crate::oracle::{record_from, ExecCache, Oracle, SuiteResult};
@@ -114,6 +114,11 @@ impl<'a> Runner<'a> {
 
     pub fn runner_string(&self) -> &str {
         &self.runner
+    }
+
+    /// Each test's wall budget in the oracle.
+    pub fn test_budget(&self) -> Duration {
+        self.oracle.config().timeout
     }
 
     /// Executes `jobs` (results in input order; an oracle failure is `Err(message)`), recording

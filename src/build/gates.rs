@@ -105,18 +105,40 @@ fn outcomes_of(r: &SuiteResult) -> Vec<String> {
     r.outcomes.iter().map(|o| o.to_string()).collect()
 }
 
-/// Gate 3: run every canonical against its suite; those that fail a test are refused.
+/// How many times a canonical's slowest test must fit into the per-test budget. A verdict is the
+/// same on any machine only if the code under test is far from the budget; mutants of a
+/// canonical cost about what it costs, so a canonical that needs more than a tenth of the budget
+/// (on the machine that builds) is refused rather than judged near the limit.
+pub const COST_MARGIN: u32 = 10;
+
+/// `Some(reason)` when the canonical's slowest test (wall ms per test, as the harness measured)
+/// does not fit [`COST_MARGIN`] times into `budget`.
+pub fn too_slow(test_ms: &[u32], budget: std::time::Duration) -> Option<String> {
+    let (k, &ms) = test_ms.iter().enumerate().max_by_key(|(_, &ms)| ms)?;
+    let budget_ms = budget.as_millis() as u64;
+    (u64::from(ms) * u64::from(COST_MARGIN) > budget_ms).then(|| {
+        format!(
+            "canonical too slow to judge the same on any machine: test {} took {ms} ms, more \
+             than 1/{COST_MARGIN} of the {budget_ms} ms per-test budget",
+            k + 1
+        )
+    })
+}
+
+/// Gate 3: run every canonical against its suite; those that fail a test, or whose slowest
+/// test is too close to the per-test budget ([`too_slow`]), are refused.
 pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
     let jobs: Vec<(String, Vec<String>)> = tasks
         .iter()
         .map(|t| (t.canonical.clone(), t.tests.clone()))
         .collect();
     let results = runner.run("canonicals", &jobs);
+    let budget = runner.test_budget();
     let mut out = Vec::new();
     for (t, r) in tasks.into_iter().zip(results) {
         let reason = match r {
             Err(e) => Some(format!("oracle error: {e}")),
-            Ok(r) if r.passes_all() => None,
+            Ok(r) if r.passes_all() => too_slow(&r.test_ms, budget),
             Ok(r) => {
                 let failing: Vec<String> = r
                     .outcomes
@@ -532,6 +554,19 @@ mod tests {
         assert!(seen.iter().all(|&n| (60..140).contains(&n)), "{seen:?}");
         let differs = (0..20).any(|s| rotation(s, "a") != rotation(0, "a"));
         assert!(differs);
+    }
+
+    #[test]
+    fn canonical_cost_margin() {
+        let b = std::time::Duration::from_secs(2);
+        assert_eq!(too_slow(&[], b), None);
+        assert_eq!(
+            too_slow(&[3, 200, 12], b),
+            None,
+            "200 ms x 10 = the budget: fits"
+        );
+        let r = too_slow(&[3, 201, 12], b).expect("201 ms x 10 > 2000 ms");
+        assert!(r.contains("test 2 took 201 ms"), "{r}");
     }
 
     #[test]

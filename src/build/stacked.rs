@@ -1,6 +1,8 @@
 //! `--stacked` (paper Appendix G.2): per query, compose 2–4 of its kept single edits with
 //! pairwise-disjoint line ranges, execute each composition against the query's suite, and keep
-//! those that still fail at least one test (compositions that pass are discarded, as in the paper).
+//! those that still fail at least one test (compositions that pass are discarded, as in the paper)
+//! with a failure that holds on any machine: a composition whose only failures are `TIMEOUT`
+//! (out of time, no hang proven) might pass on a faster machine, so it is discarded too.
 //!
 //! Row schema of `data/stacked_distractors.jsonl` (one composition per line):
 //! `stacked_id` ("s_0001", in query then composition order), `query_id`, `canonical_id`,
@@ -25,6 +27,9 @@ pub struct StackedStats {
     pub kept: usize,
     /// Compositions that passed every test (discarded).
     pub passed_all: usize,
+    /// Compositions whose only failures are `TIMEOUT` without a proven hang (discarded: their
+    /// verdict depends on the machine).
+    pub only_timeouts: usize,
     pub oracle_errors: usize,
     /// Kept rows by number of edits (index 0 ↔ 2 edits).
     pub kept_by_edits: [usize; 3],
@@ -65,6 +70,10 @@ pub fn build(
         };
         if r.passes_all() {
             stats.passed_all += 1;
+            continue;
+        }
+        if !r.outcomes.iter().any(|o| o.is_certain_failure()) {
+            stats.only_timeouts += 1;
             continue;
         }
         let q = &bundle.queries[qi];

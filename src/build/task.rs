@@ -168,6 +168,22 @@ fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
             )))
         }
     };
+    // A prelude (e.g. the imports a prompt gives) becomes part of the snippet: the canonical and
+    // the independent implementation are stored and executed with it in front, so every
+    // snippet in the corpus runs as it is retrieved.
+    let (canonical, independent) = match obj.get("prelude") {
+        None => (canonical, independent),
+        Some(Value::String(p)) => (
+            crate::oracle::with_prelude(p, &canonical),
+            independent.map(|i| crate::oracle::with_prelude(p, &i)),
+        ),
+        Some(v) => {
+            return Err(fail(format!(
+                "field `prelude` must be a string, got {}",
+                kind(v)
+            )))
+        }
+    };
     let tests = match obj.get("tests") {
         None => return Err(fail("missing field `tests`".into())),
         Some(Value::Array(items)) => {

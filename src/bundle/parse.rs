@@ -171,7 +171,7 @@ pub fn cache_problems(path: &Path, rows: &[(usize, ExecRecord)]) -> Vec<BundleEr
             .find(|(_, o)| o.parse::<crate::oracle::outcome::Outcome>().is_err())
         {
             errors.push(bad(format!(
-                "outcome {} is {o:?}, not one of pass, FAIL, FAIL:<exception>, ERROR:<exception>, TIMEOUT",
+                "outcome {} is {o:?}, not one of pass, FAIL, FAIL:<exception>, ERROR:<exception>, TIMEOUT, HANG",
                 i + 1
             )));
         }

@@ -55,7 +55,7 @@ pub struct AuditArgs {
     /// Orders sampled when m! exceeds 40,320.
     #[arg(long = "order-sample", default_value_t = crate::audit::orders::DEFAULT_SAMPLE)]
     pub order_sample: usize,
-    /// Per-pair time limit of the oracle, seconds.
+    /// Wall budget of each test in the oracle, seconds.
     #[arg(long, default_value_t = 5.0)]
     pub timeout: f64,
     /// Oracle workers (default: available cores).

@@ -4,6 +4,7 @@
 use super::{BuildArgs, VerifyArgs};
 use crate::build::{self, health, verify, BuildOptions};
 use crate::bundle::{load, LoadOptions};
+use crate::oracle::slowdown::Slowdown;
 use crate::oracle::{Oracle, OracleConfig, VerifySelection};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -60,7 +61,40 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let oracle = oracle()?;
+    // With --slowdown, everything the oracle starts shares one CPU with N-1 spinners (pinned
+    // before the oracle starts, so its processes inherit the CPU); one worker, so the pair runs
+    // against the spinners alone.
+    let mut slow = match args.slowdown {
+        Some(n) => Some(Slowdown::start(n).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let oracle = match &slow {
+        Some(_) => Oracle::new(OracleConfig {
+            workers: 1,
+            ..OracleConfig::default()
+        })
+        .context("starting the execution oracle")?,
+        None => oracle()?,
+    };
+    if let Some(s) = &mut slow {
+        let f = s
+            .calibrate(&oracle)
+            .context("measuring the slowdown with a calibration pair")?;
+        println!(
+            "slowdown: {} spinners share CPU {} with the oracle; a CPU-bound pair runs {f:.1}x \
+             slower than with them paused (requested {}x)",
+            s.spinners(),
+            s.cpu(),
+            s.factor()
+        );
+        if f < f64::from(s.factor()) {
+            anyhow::bail!(
+                "could not slow the CPU {}-fold (measured {f:.1}x with {} spinners)",
+                s.factor(),
+                s.spinners()
+            );
+        }
+    }
     let selection = match args.sample {
         Some(n) => VerifySelection::Sample { n, seed: args.seed },
         None => VerifySelection::All,

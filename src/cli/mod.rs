@@ -225,6 +225,10 @@ pub struct VerifyArgs {
     pub sample: Option<usize>,
     #[arg(long, default_value_t = 20260510)]
     pub seed: u64,
+    /// Re-execute on a CPU slowed this many times (one CPU shared with N-1 busy spinners; the
+    /// factor really seen is measured and printed). Every verdict must still reproduce.
+    #[arg(long, value_name = "N")]
+    pub slowdown: Option<u32>,
 }
 
 /// `execscope tui` (and `execscope` / `execscope BUNDLE`): the dashboard. The bundle loads on a

@@ -13,13 +13,14 @@ pub mod lazy;
 pub mod outcome;
 mod sandbox;
 mod server;
+pub mod slowdown;
 mod userns;
 
 pub use cache::{
     record_from, verify, CacheError, Disagreement, ExecCache, VerifyReport, VerifySelection,
 };
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
-pub use server::HARNESS_KILLED;
+pub use server::{Limits, HARNESS_KILLED};
 
 use judge::Judge;
 use sandbox::Launcher;
@@ -34,7 +35,16 @@ const HARNESS: &str = include_str!("../../assets/harness.py");
 
 /// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
 /// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.
-pub const CONTRACT: u32 = 2;
+/// 3: a wall budget per test (not per suite), each test's outcome its own after an earlier one
+///    ran out of time; `HANG` for a test proven never to end, `TIMEOUT` only when not proven.
+pub const CONTRACT: u32 = 3;
+
+/// Default wall budget of each test.
+pub const TEST_BUDGET: Duration = Duration::from_secs(2);
+/// Default wall backstop of the hang detector (its proof itself is bounded by a count of traced
+/// events, the same on any machine; see docs/threat-model.md "Verdicts that do not depend on the
+/// machine").
+pub const DETECT_BACKSTOP: Duration = Duration::from_secs(5);
 
 /// Why `Auto` refuses every level below bubblewrap when execscope is not root.
 const WEAK_REFUSED: &str = "no adequate sandbox for untrusted code here: pairs would run as your \
@@ -79,8 +89,12 @@ impl std::str::FromStr for IsolationChoice {
 
 #[derive(Clone, Debug)]
 pub struct OracleConfig {
-    /// Wall (and, plus one second, CPU) budget of a whole suite.
+    /// Wall budget of each test of a suite (the clock restarts at each test; a test that runs
+    /// past it is killed and the next test runs in a fresh process).
     pub timeout: Duration,
+    /// Wall backstop of the hang detector that re-runs a test which ran out of its budget
+    /// (zero: no detection, every such test is `TIMEOUT`).
+    pub detect: Duration,
     /// Address-space limit of the process running a pair.
     pub mem_bytes: u64,
     /// Pre-warmed servers, i.e. pairs run at once.
@@ -91,7 +105,8 @@ pub struct OracleConfig {
 impl Default for OracleConfig {
     fn default() -> Self {
         OracleConfig {
-            timeout: Duration::from_secs(5),
+            timeout: TEST_BUDGET,
+            detect: DETECT_BACKSTOP,
             mem_bytes: 1 << 30,
             workers: std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -303,12 +318,24 @@ impl Oracle {
             "execscope-oracle/{} contract/{CONTRACT} (python {} -I, fresh process per (code, \
              tests) pair, fresh namespace per test: code exec'd, then the test's calls evaluated \
              in the sandbox and the assertion judged by a separate process on their plain values; \
-             suite wall {}s with process-group kill; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|\
-             TIMEOUT, <Exc> a builtin or stdlib exception name, else Other)",
+             wall {}s per test with process-group kill, later tests in a fresh process; a test \
+             out of time re-run under a cycle detector (backstop {}s): HANG when a repeated \
+             state is proven, else TIMEOUT; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT|\
+             HANG, <Exc> a builtin or stdlib exception name, else Other)",
             crate::version(),
             self.python_version,
-            self.cfg.timeout.as_secs_f64()
+            self.cfg.timeout.as_secs_f64(),
+            self.cfg.detect.as_secs_f64()
         )
+    }
+
+    /// The limits every request of this oracle runs under.
+    fn limits(&self) -> Limits {
+        Limits {
+            budget: self.cfg.timeout,
+            detect: self.cfg.detect,
+            mem: self.cfg.mem_bytes,
+        }
     }
 
     /// Runs one pair on a pre-warmed server (blocking until one is free).
@@ -348,7 +375,7 @@ impl Oracle {
         }
         let server = guard.as_mut().expect("just set");
         let start = Instant::now();
-        let reply = server.request(code, &units, self.cfg.timeout, self.cfg.mem_bytes);
+        let reply = server.request(code, &units, &self.limits());
         if reply.is_err() {
             // The server is dead or wedged: replace it on next use.
             server.kill();
@@ -390,11 +417,17 @@ impl Oracle {
             .into_iter()
             .map(|o| o.map(|s| outcome::escape_text(&s, OBSERVED_MAX)))
             .collect();
+        let test_ms = if reply.test_ms.len() == tests.len() {
+            reply.test_ms
+        } else {
+            Vec::new()
+        };
         Ok(SuiteResult {
             outcomes,
             observed,
             isolation: level,
             wall_ms: reply.wall_ms,
+            test_ms,
         })
     }
 
@@ -434,7 +467,7 @@ impl Oracle {
         let units = self.plan(code, tests)?;
         let start = Instant::now();
         let mut server = Server::spawn(&self.launcher, "--once", uid)?;
-        let reply = server.request(code, &units, self.cfg.timeout, self.cfg.mem_bytes);
+        let reply = server.request(code, &units, &self.limits());
         server.finish(Duration::from_secs(2));
         self.conclude(code, tests, reply, start)
     }
@@ -495,6 +528,21 @@ impl Oracle {
     }
 }
 
+/// A task's `prelude` (e.g. the imports of a prompt) and a snippet joined as the one program the
+/// oracle runs, as HumanEval-style harnesses join prompt and completion. An empty or blank
+/// prelude leaves the code as it is.
+pub fn with_prelude(prelude: &str, code: &str) -> String {
+    if prelude.trim().is_empty() {
+        return code.to_string();
+    }
+    let mut s = prelude.to_string();
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s.push_str(code);
+    s
+}
+
 /// Starts a server at the launcher's level and checks it: a trivial test must pass, and above
 /// `Rlimits` a connection to a listener on the host's loopback must fail.
 fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, OracleError> {
@@ -517,13 +565,13 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         "assert net() == 1".to_string(),
     ];
     let units = [serde_json::json!([]), serde_json::json!([["e", "net()"]])];
+    let limits = Limits {
+        budget: cfg.timeout.max(Duration::from_secs(3)),
+        detect: Duration::ZERO,
+        mem: cfg.mem_bytes,
+    };
     let reply = server
-        .request(
-            &code,
-            &units,
-            cfg.timeout.max(Duration::from_secs(3)),
-            cfg.mem_bytes,
-        )
+        .request(&code, &units, &limits)
         .map_err(|f| unavailable(format!("probe run failed: {f:?}")))?;
     let mut judge = Judge::spawn(&launcher.python.exe)?;
     let (outcomes, _) = judge.judge(&code, &tests, &reply.results_json)?;
@@ -535,6 +583,7 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         observed: Vec::new(),
         isolation: level,
         wall_ms: reply.wall_ms,
+        test_ms: Vec::new(),
     };
     if !r.outcomes[0].is_pass() {
         return Err(unavailable(format!("probe test gave {}", r.outcomes[0])));
@@ -553,6 +602,17 @@ mod tests {
     fn oracle_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Oracle>();
+    }
+
+    #[test]
+    fn prelude_joins_as_one_program() {
+        assert_eq!(with_prelude("", "x = 1\n"), "x = 1\n");
+        assert_eq!(with_prelude("  \n", "x = 1\n"), "x = 1\n");
+        assert_eq!(
+            with_prelude("from typing import List", "def f(): pass\n"),
+            "from typing import List\ndef f(): pass\n"
+        );
+        assert_eq!(with_prelude("import math\n", "y\n"), "import math\ny\n");
     }
 
     #[test]

@@ -16,8 +16,12 @@ pub enum Outcome {
     FailExc(String),
     /// The code itself failed to define or import (e.g. `ERROR:SyntaxError`, `ERROR:NameError`).
     Error(String),
-    /// The test (or the suite) ran out of time.
+    /// The test ran past its own time budget and no cycle was proven: a resource limit, which
+    /// a faster machine might not hit.
     Timeout,
+    /// The test ran past its budget and, re-run under the hang detector, was proven to repeat a
+    /// state it had been in (a deterministic loop that never ends): the same on any machine.
+    Hang,
 }
 
 impl Outcome {
@@ -29,6 +33,17 @@ impl Outcome {
     pub fn is_plain_fail(&self) -> bool {
         matches!(self, Outcome::Fail)
     }
+
+    /// A failure that depends on the machine: the test ran out of time without a proven hang.
+    /// Every other outcome is decided by the code and the test alone.
+    pub fn is_resource_limit(&self) -> bool {
+        matches!(self, Outcome::Timeout)
+    }
+
+    /// A failure that holds on any machine (anything but `pass` and `TIMEOUT`).
+    pub fn is_certain_failure(&self) -> bool {
+        !self.is_pass() && !self.is_resource_limit()
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -39,6 +54,7 @@ impl fmt::Display for Outcome {
             Outcome::FailExc(e) => write!(f, "FAIL:{e}"),
             Outcome::Error(e) => write!(f, "ERROR:{e}"),
             Outcome::Timeout => f.write_str("TIMEOUT"),
+            Outcome::Hang => f.write_str("HANG"),
         }
     }
 }
@@ -50,6 +66,7 @@ impl FromStr for Outcome {
             "pass" => Outcome::Pass,
             "FAIL" => Outcome::Fail,
             "TIMEOUT" => Outcome::Timeout,
+            "HANG" => Outcome::Hang,
             _ => {
                 if let Some(e) = s.strip_prefix("FAIL:").filter(|e| is_exc_name(e)) {
                     Outcome::FailExc(e.to_string())
@@ -144,6 +161,11 @@ pub struct SuiteResult {
     pub isolation: IsolationLevel,
     /// Wall time of the suite in milliseconds.
     pub wall_ms: u64,
+    /// Per test, its wall time in milliseconds as the harness measured it (its budget for a test
+    /// that ran out of time; empty when the harness died). Used to check the canonical's cost
+    /// against the budget; never part of a verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_ms: Vec<u32>,
 }
 
 impl SuiteResult {
@@ -164,6 +186,7 @@ mod tests {
             "FAIL:TypeError",
             "ERROR:NameError",
             "TIMEOUT",
+            "HANG",
         ] {
             let o: Outcome = s.parse().unwrap();
             assert_eq!(o.to_string(), s);

@@ -10,8 +10,9 @@ use std::os::fd::AsRawFd;
 use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
-/// Grace on top of the suite timeout before the host gives up on the harness itself (the harness
-/// enforces the suite timeout; this only catches a harness that stopped answering).
+/// Grace on top of the longest a suite may take (every test's budget and hang detection, plus a
+/// fork per test) before the host gives up on the harness itself (the harness enforces each
+/// test's budget; this only catches a harness that stopped answering).
 pub const BACKSTOP: Duration = Duration::from_secs(10);
 /// How long a harness may take to start and say it is ready (the machine may be loaded).
 pub const STARTUP: Duration = Duration::from_secs(30);
@@ -88,13 +89,12 @@ impl Server {
         &mut self,
         code: &str,
         units: &[serde_json::Value],
-        timeout: Duration,
-        mem: u64,
+        limits: &Limits,
     ) -> Result<Reply, Fail> {
         let nonce = format!("{:032x}", rand::random::<u128>());
         let req = serde_json::json!({
-            "nonce": nonce, "code": code, "units": units, "timeout": timeout.as_secs_f64(),
-            "mem": mem,
+            "nonce": nonce, "code": code, "units": units, "timeout": limits.budget.as_secs_f64(),
+            "mem": limits.mem, "detect": limits.detect.as_secs_f64(),
         });
         let stdin = self.stdin.as_mut().ok_or(Fail::Died)?;
         let mut line = req.to_string();
@@ -108,7 +108,7 @@ impl Server {
         }
         // Lines that do not carry this request's nonce (forged by a pair that reached the pipe,
         // or a stale reply after such a forgery) are skipped, never taken for the reply.
-        let deadline = Instant::now() + timeout + BACKSTOP;
+        let deadline = Instant::now() + limits.longest(units.len()) + BACKSTOP;
         loop {
             let line = self.read_line(deadline)?;
             match parse_reply(&line, &nonce) {
@@ -217,6 +217,24 @@ pub fn failed_result(
         observed: vec![None; n],
         isolation,
         wall_ms: wall.as_millis() as u64,
+        test_ms: Vec::new(),
+    }
+}
+
+/// What a request may spend: each test's wall budget, the hang detector's wall backstop (zero:
+/// no detection) and the address-space limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub budget: Duration,
+    pub detect: Duration,
+    pub mem: u64,
+}
+
+impl Limits {
+    /// The longest a suite of `n` tests can take in the harness: every test running out of its
+    /// budget and then the detector's, plus a second per test for the forks and the sweeps.
+    pub fn longest(&self, n: usize) -> Duration {
+        (self.budget + self.detect + Duration::from_secs(1)) * n.max(1) as u32
     }
 }
 
@@ -226,6 +244,8 @@ pub struct Reply {
     /// Per test: a unit-value record, the code's own exception, or a status (see the judge).
     pub results_json: String,
     pub wall_ms: u64,
+    /// Per test, its wall milliseconds as the harness measured them.
+    pub test_ms: Vec<u32>,
 }
 
 enum Mismatch {
@@ -239,6 +259,8 @@ fn parse_reply(line: &str, nonce: &str) -> Result<Reply, Mismatch> {
         nonce: String,
         results_json: String,
         wall_ms: u64,
+        #[serde(default)]
+        test_ms: Vec<u32>,
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
         if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
@@ -262,5 +284,6 @@ fn parse_reply(line: &str, nonce: &str) -> Result<Reply, Mismatch> {
     Ok(Reply {
         results_json: r.results_json,
         wall_ms: r.wall_ms,
+        test_ms: r.test_ms,
     })
 }

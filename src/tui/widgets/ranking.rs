@@ -30,6 +30,7 @@ pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
         "pass" => ('✓', th.good),
         "FAIL" => ('✗', th.bad),
         "TIMEOUT" => ('T', th.warn),
+        "HANG" => ('H', th.warn),
         o if o.starts_with("FAIL:") || o.starts_with("ERROR") => ('E', th.warn),
         _ => ('?', th.dim),
     }
