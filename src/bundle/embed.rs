@@ -20,6 +20,9 @@ pub struct Loaded {
     pub system: DenseSystem,
     pub sha256: String,
     pub notes: Vec<String>,
+    /// Row-id arrays the archive lacks (`query_ids`, `corpus_ids`): its rows are taken in jsonl
+    /// order unverified. Allowed (docs/bundle-format.md); `check` reports it as a warning.
+    pub unverified: Vec<&'static str>,
 }
 
 /// Parse a similarity name from the invocation table.
@@ -165,6 +168,7 @@ pub fn load_system(
     let by_name: HashMap<&str, &NpyHeader> = headers.iter().map(|h| (h.name.as_str(), h)).collect();
     let (nq, nc) = (expect.query_ids.len(), expect.corpus_ids.len());
     let mut notes = Vec::new();
+    let mut unverified = Vec::new();
     let rel = format!("embeddings/{id}.npz");
     let (qh, ch) = match (by_name.get("queries"), by_name.get("corpus")) {
         (Some(q), Some(c)) => (*q, *c),
@@ -255,9 +259,12 @@ pub fn load_system(
                     ),
                 ))
             }
-            None => notes.push(format!(
-                "{rel}: no array `{array}`; the row order cannot be checked against the jsonl"
-            )),
+            None => {
+                unverified.push(array);
+                notes.push(format!(
+                    "{rel}: no array `{array}`; the row order cannot be checked against the jsonl"
+                ))
+            }
         }
     }
     Ok(Loaded {
@@ -270,5 +277,6 @@ pub fn load_system(
         },
         sha256,
         notes,
+        unverified,
     })
 }

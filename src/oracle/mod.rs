@@ -9,7 +9,7 @@
 pub mod cache;
 mod judge;
 pub mod lazy;
-pub mod outcome;
+pub use crate::record::outcome;
 mod sandbox;
 mod server;
 
