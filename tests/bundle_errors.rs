@@ -346,9 +346,15 @@ fn bad_invocation_table() {
     edit(&root, "results/invocation_table.json", |s| {
         s.replace("\"dot\"", "\"manhattan\"")
     });
+    // Read as a typed similarity: the error is at the value's own line.
+    let text = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
+    let line = text.lines().position(|l| l.contains("manhattan")).unwrap() + 1;
     assert_names(
         &err(&root),
-        &["invocation_table.json", "toy-dot", "manhattan"],
+        &[
+            &format!("invocation_table.json:{line}:"),
+            "unknown similarity \"manhattan\"",
+        ],
     );
     edit(&root, "results/invocation_table.json", |s| {
         s.replacen('{', "{{", 1)
@@ -393,4 +399,34 @@ fn checksum_failure_explains_a_parse_error() {
         "{e}"
     );
     assert_names(&e, &["data/corpus.jsonl:"]);
+}
+
+#[test]
+fn similarity_is_typed_when_the_table_is_read() {
+    // Release spellings are accepted (case and space ignored); an unknown name is an error at
+    // the value's line in the invocation table.
+    let (_d, root) = copy_tiny(false);
+    edit(&root, "results/invocation_table.json", |s| {
+        s.replacen("\"cos\"", "\" Cosine \"", 1)
+    });
+    let b = load(&root, &LoadOptions::default()).unwrap();
+    let cos = b.systems.iter().find(|s| s.id == "toy-cos").unwrap();
+    assert_eq!(cos.similarity, execscope::bundle::Similarity::Cos);
+    assert_eq!(
+        cos.invocation.as_ref().unwrap().similarity,
+        execscope::bundle::Similarity::Cos
+    );
+    edit(&root, "results/invocation_table.json", |s| {
+        s.replacen("\" Cosine \"", "\"euclid\"", 1)
+    });
+    let text = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
+    let line = text.lines().position(|l| l.contains("euclid")).unwrap() + 1;
+    let e = err(&root);
+    assert_names(
+        &e,
+        &[
+            &format!("results/invocation_table.json:{line}"),
+            "unknown similarity \"euclid\"",
+        ],
+    );
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::check_items::{cache_coverage, distractor_meta, relations};
-use super::embed::{load_system, parse_similarity, Expect};
+use super::embed::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, INVOCATION, QUERIES, SUMS};
 use super::load::{derive_fields, invocation_table, npz_entries, optional_rows};
@@ -350,9 +350,7 @@ pub fn check(root: &Path) -> CheckReport {
     }
     for (id, path) in &systems {
         let inv = table.get(id);
-        let sim = inv
-            .and_then(|i| parse_similarity(i.similarity.as_deref()).ok())
-            .unwrap_or(Similarity::Cos);
+        let sim = inv.map_or(Similarity::default(), |i| i.similarity);
         match load_system(path, id, inv, sim, &expect) {
             Ok(l) => {
                 let d = l.system.queries.ncols();

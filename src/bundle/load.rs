@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::derive::{detect_tests_encoding, domain_from_entry_id, first_top_level_def};
-use super::embed::{load_system, parse_similarity, Expect};
+use super::embed::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, EMBEDDINGS, INVOCATION, QUERIES, SUMS};
 use super::model::{
@@ -199,7 +199,6 @@ pub fn parse_invocation_table(
             line,
             detail: format!("system `{}` (entry {}): {detail}", inv.id, i + 1),
         };
-        parse_similarity(inv.similarity.as_deref()).map_err(&entry)?;
         if !is_system_id(&inv.id) {
             return Err(entry(
                 "the id must be a plain file stem (no `/`, no leading `.`)".to_string(),
@@ -405,7 +404,7 @@ fn load_inner(
             .map(|(id, path)| {
                 let inv = table.get(id);
                 let sim = match inv {
-                    Some(i) => parse_similarity(i.similarity.as_deref()).unwrap_or(Similarity::Cos),
+                    Some(i) => i.similarity,
                     None => Similarity::Cos,
                 };
                 load_system(path, id, inv, sim, &expect)

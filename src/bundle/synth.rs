@@ -351,7 +351,7 @@ fn system(
             id: id.clone(),
             file: format!("embeddings/{id}.npz"),
             dims: Some(d),
-            similarity: Some(similarity.as_str().into()),
+            similarity,
             dtype: "float32".into(),
             source: "synthetic".into(),
             ..Invocation::default()
