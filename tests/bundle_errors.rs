@@ -9,6 +9,23 @@ use std::path::Path;
 mod common;
 use common::tiny::{copy_tiny, edit};
 
+/// Change the label of corpus row `id` from `from` to `to`.
+fn relabel(root: &Path, id: &str, from: &str, to: &str) {
+    edit(root, "data/corpus.jsonl", |s| {
+        let lines: Vec<String> = s
+            .lines()
+            .map(|l| {
+                if l.contains(&format!("\"{id}\"")) {
+                    l.replace(&format!("\"{from}\""), &format!("\"{to}\""))
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        lines.join("\n") + "\n"
+    });
+}
+
 fn err(root: &Path) -> BundleError {
     match load(root, &LoadOptions::default()) {
         Ok(_) => panic!("load accepted a damaged bundle"),
@@ -86,19 +103,7 @@ fn dangling_id() {
 #[test]
 fn correct_id_labelled_incorrect() {
     let (_d, root) = copy_tiny(false);
-    edit(&root, "data/corpus.jsonl", |s| {
-        s.lines()
-            .map(|l| {
-                if l.contains("\"c_0008\"") {
-                    l.replace("\"correct\"", "\"incorrect\"")
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    });
+    relabel(&root, "c_0008", "correct", "incorrect");
     let e = err(&root);
     assert!(matches!(e, BundleError::LabelMismatch { .. }), "{e}");
     assert_names(
@@ -116,19 +121,7 @@ fn correct_id_labelled_incorrect() {
 #[test]
 fn paired_distractor_labelled_correct() {
     let (_d, root) = copy_tiny(false);
-    edit(&root, "data/corpus.jsonl", |s| {
-        s.lines()
-            .map(|l| {
-                if l.contains("\"c_0012\"") {
-                    l.replace("\"incorrect\"", "\"correct\"")
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    });
+    relabel(&root, "c_0012", "incorrect", "correct");
     let e = err(&root);
     assert_names(
         &e,
