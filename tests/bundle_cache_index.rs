@@ -20,7 +20,7 @@ struct Brute {
 
 impl Brute {
     fn new(b: &Bundle) -> Brute {
-        let key = tests_key_fn(b.tests_key_encoding.as_deref());
+        let key = tests_key_fn(b.tests_key_encoding);
         let mut last = HashMap::new();
         for (i, r) in b.cache.iter().enumerate() {
             last.insert((r.code_sha256.clone(), r.tests_sha256.clone()), i);

@@ -50,7 +50,10 @@ fn tiny_loads_with_every_field() {
     assert_eq!(b.corpus[0].label, Label::Correct);
     assert_eq!(b.distractors.len(), 8);
     assert_eq!(b.cache.len(), 12);
-    assert_eq!(b.tests_key_encoding.as_deref(), Some("python-json-compact"));
+    assert_eq!(
+        b.tests_key_encoding.map(|e| e.name()),
+        Some("python-json-compact")
+    );
     // Systems sorted by id; toy-dot is float16, compressed, with other array names.
     assert_eq!(b.systems.len(), 2);
     let (cos, dot) = (&b.systems[0], &b.systems[1]);
@@ -147,7 +150,10 @@ fn mbpp_bundle_loads() {
         .systems
         .iter()
         .all(|s| s.corpus.nrows() == 2872 && s.similarity == Similarity::Cos));
-    assert_eq!(b.tests_key_encoding.as_deref(), Some("python-json-compact"));
+    assert_eq!(
+        b.tests_key_encoding.map(|e| e.name()),
+        Some("python-json-compact")
+    );
     // The two MiniLM files use query_embeddings/corpus_embeddings and are picked by shape.
     let picked = b
         .notes
@@ -224,7 +230,7 @@ fn tests_key_encoding_is_detected() {
         }
         std::fs::write(root.join("data/execution_cache.jsonl"), rekeyed).unwrap();
         let b = load(root, &LoadOptions::default()).unwrap();
-        assert_eq!(b.tests_key_encoding.as_deref(), Some(name));
+        assert_eq!(b.tests_key_encoding.map(|e| e.name()), Some(name));
         assert!(
             b.notes
                 .iter()

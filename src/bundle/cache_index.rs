@@ -20,7 +20,7 @@ pub struct CacheIndex {
 
 impl CacheIndex {
     pub fn build(bundle: &Bundle) -> CacheIndex {
-        let key = tests_key_fn(bundle.tests_key_encoding.as_deref());
+        let key = tests_key_fn(bundle.tests_key_encoding);
         let code_hash: Vec<String> = bundle.corpus.iter().map(|s| code_sha256(&s.code)).collect();
         let tests_hash: Vec<String> = bundle.queries.iter().map(|q| key(&q.tests)).collect();
         let mut by_code: HashMap<&str, Vec<u32>> = HashMap::new();

@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use super::model::{sha256_hex, DOMAINS};
-pub use crate::record::keys::{encoding, Encoding, ENCODINGS};
+use super::model::DOMAINS;
+use crate::record::keys::TestsEncoding;
 
 /// The domain named inside an entry id (`exec_string_processing_5` → `string_processing`);
 /// the longest of [`DOMAINS`] contained in it, or "" when none is.
@@ -43,19 +43,19 @@ pub fn first_top_level_def(code: &str) -> String {
 pub fn detect_tests_encoding<'a>(
     suites: impl Iterator<Item = &'a [String]> + Clone,
     cache_keys: &HashSet<&str>,
-) -> Option<(&'static str, usize, usize)> {
-    let mut best: Option<(&'static str, usize, usize)> = None;
-    for enc in &ENCODINGS {
+) -> Option<(TestsEncoding, usize, usize)> {
+    let mut best: Option<(TestsEncoding, usize, usize)> = None;
+    for enc in TestsEncoding::ALL {
         let mut hits = 0;
         let mut total = 0;
         for tests in suites.clone() {
             total += 1;
-            if cache_keys.contains(sha256_hex((enc.encode)(tests).as_bytes()).as_str()) {
+            if cache_keys.contains(enc.key(tests).as_str()) {
                 hits += 1;
             }
         }
         if hits > 0 && best.is_none_or(|(_, h, _)| hits > h) {
-            best = Some((enc.name, hits, total));
+            best = Some((enc, hits, total));
         }
     }
     best

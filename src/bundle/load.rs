@@ -1,5 +1,6 @@
 //! `load`: read a bundle directory into a [`Bundle`], stopping at the first integrity error.
 
+use crate::record::keys::TestsEncoding;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -124,14 +125,14 @@ pub(crate) fn derive_fields(queries: &mut [Query], corpus: &[Snippet]) -> Vec<St
 pub(crate) fn detect_encoding(
     queries: &[Query],
     cache: &[ExecRecord],
-) -> (Option<String>, Option<String>) {
+) -> (Option<TestsEncoding>, Option<String>) {
     if cache.is_empty() {
         return (None, None);
     }
     let keys: HashSet<&str> = cache.iter().map(|r| r.tests_sha256.as_str()).collect();
     match detect_tests_encoding(queries.iter().map(|q| q.tests.as_slice()), &keys) {
         Some((name, hits, total)) => (
-            Some(name.to_string()),
+            Some(name),
             Some(format!(
                 "{CACHE}: tests_sha256 encoding is {name} ({hits} of {total} query suites found in the cache)"
             )),
@@ -358,7 +359,7 @@ fn load_inner(
     notes.extend(note);
     // A row keyed by a query's suite must hold one outcome per test of that suite: outcomes of
     // another length belong to another suite, and every number computed from them is wrong.
-    if let Some(enc) = tests_key_encoding.as_deref() {
+    if let Some(enc) = tests_key_encoding {
         let key = super::model::tests_key_fn(Some(enc));
         let suites: HashMap<String, &Query> = queries.iter().map(|q| (key(&q.tests), q)).collect();
         for (line, r) in &cache_lines {

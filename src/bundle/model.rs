@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 pub use crate::record::keys::{
     code_sha256, python_json_compact, sha256_hex, tests_key, tests_key_fn, tests_sha256,
+    TestsEncoding,
 };
 pub use crate::record::ExecRecord;
 
@@ -216,7 +217,7 @@ pub struct Bundle {
     /// SHA-256 of every file read, keyed by bundle-relative path.
     pub sha256: BTreeMap<String, String>,
     /// Which encoding of `tests_sha256` matched the cache ("python-json-compact", …), if any did.
-    pub tests_key_encoding: Option<String>,
+    pub tests_key_encoding: Option<TestsEncoding>,
     /// Non-fatal findings of the loader, shown by `check` and in reports.
     pub notes: Vec<String>,
     /// Stacked variants, when the bundle carries `data/stacked_distractors.jsonl`.

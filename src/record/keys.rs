@@ -30,25 +30,93 @@ pub fn tests_sha256(tests: &[String]) -> String {
     sha256_hex(python_json_compact(tests).as_bytes())
 }
 
-/// `tests_sha256` under a named encoding (see [`ENCODINGS`]); `None` or an
-/// unknown name → execscope's own (`python-json-compact`).
-pub fn tests_key(tests: &[String], name: Option<&str>) -> String {
-    match name.and_then(encoding) {
-        Some(e) => sha256_hex((e.encode)(tests).as_bytes()),
+/// `tests_sha256` under an encoding; `None` → execscope's own (`python-json-compact`).
+pub fn tests_key(tests: &[String], encoding: Option<TestsEncoding>) -> String {
+    match encoding {
+        Some(e) => e.key(tests),
         None => tests_sha256(tests),
     }
 }
 
 /// A key function for an encoding, for code that hashes many suites.
-pub fn tests_key_fn(encoding: Option<&str>) -> impl Fn(&[String]) -> String {
-    let enc = encoding.map(str::to_string);
-    move |tests: &[String]| tests_key(tests, enc.as_deref())
+pub fn tests_key_fn(encoding: Option<TestsEncoding>) -> impl Fn(&[String]) -> String {
+    move |tests: &[String]| tests_key(tests, encoding)
 }
 
-/// A candidate serialisation of a test list for `tests_sha256`.
-pub struct Encoding {
-    pub name: &'static str,
-    pub encode: fn(&[String]) -> String,
+/// A serialisation of a test list that a release may have hashed into `tests_sha256`; the loader
+/// tries each (see `bundle::derive::detect_tests_encoding`) and keeps the one that matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestsEncoding {
+    /// `json.dumps(tests, separators=(",", ":"))`: execscope's own.
+    PythonJsonCompact,
+    /// `json.dumps(tests)`.
+    PythonJsonDefault,
+    /// `json.dumps(tests, separators=(",", ":"), ensure_ascii=False)`.
+    PythonJsonCompactUtf8,
+    /// `json.dumps(tests, ensure_ascii=False)`.
+    PythonJsonDefaultUtf8,
+    /// The tests joined by `\n`.
+    NewlineJoined,
+    /// Each test followed by `\n`.
+    NewlineTerminated,
+}
+
+impl TestsEncoding {
+    /// Every encoding, most likely first (execscope's own first, so it wins ties).
+    pub const ALL: [TestsEncoding; 6] = [
+        TestsEncoding::PythonJsonCompact,
+        TestsEncoding::PythonJsonDefault,
+        TestsEncoding::PythonJsonCompactUtf8,
+        TestsEncoding::PythonJsonDefaultUtf8,
+        TestsEncoding::NewlineJoined,
+        TestsEncoding::NewlineTerminated,
+    ];
+
+    /// The name reports and notes use (`python-json-compact`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            TestsEncoding::PythonJsonCompact => "python-json-compact",
+            TestsEncoding::PythonJsonDefault => "python-json-default",
+            TestsEncoding::PythonJsonCompactUtf8 => "python-json-compact-utf8",
+            TestsEncoding::PythonJsonDefaultUtf8 => "python-json-default-utf8",
+            TestsEncoding::NewlineJoined => "newline-joined",
+            TestsEncoding::NewlineTerminated => "newline-terminated",
+        }
+    }
+
+    /// The encoding by name.
+    pub fn from_name(name: &str) -> Option<TestsEncoding> {
+        TestsEncoding::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The serialised suite.
+    pub fn encode(self, tests: &[String]) -> String {
+        match self {
+            TestsEncoding::PythonJsonCompact => python_json_compact(tests),
+            TestsEncoding::PythonJsonDefault => python_default(tests),
+            TestsEncoding::PythonJsonCompactUtf8 => python_compact_utf8(tests),
+            TestsEncoding::PythonJsonDefaultUtf8 => python_default_utf8(tests),
+            TestsEncoding::NewlineJoined => newline_joined(tests),
+            TestsEncoding::NewlineTerminated => newline_terminated(tests),
+        }
+    }
+
+    /// `tests_sha256` of a suite under this encoding.
+    pub fn key(self, tests: &[String]) -> String {
+        sha256_hex(self.encode(tests).as_bytes())
+    }
+}
+
+impl std::fmt::Display for TestsEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for TestsEncoding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 fn python_default(tests: &[String]) -> String {
@@ -99,39 +167,6 @@ pub fn python_json_compact_like(tests: &[String], sep: &str, ascii: bool) -> Str
     out
 }
 
-/// Encodings tried, most likely first (execscope's own first, so it wins ties).
-pub const ENCODINGS: [Encoding; 6] = [
-    Encoding {
-        name: "python-json-compact",
-        encode: python_json_compact,
-    },
-    Encoding {
-        name: "python-json-default",
-        encode: python_default,
-    },
-    Encoding {
-        name: "python-json-compact-utf8",
-        encode: python_compact_utf8,
-    },
-    Encoding {
-        name: "python-json-default-utf8",
-        encode: python_default_utf8,
-    },
-    Encoding {
-        name: "newline-joined",
-        encode: newline_joined,
-    },
-    Encoding {
-        name: "newline-terminated",
-        encode: newline_terminated,
-    },
-];
-
-/// The encoding by name.
-pub fn encoding(name: &str) -> Option<&'static Encoding> {
-    ENCODINGS.iter().find(|e| e.name == name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,9 +193,15 @@ mod tests {
             "assert g()".to_string(),
         ];
         assert_eq!(tests_key(&t, None), tests_sha256(&t));
-        assert_eq!(tests_key(&t, Some("python-json-compact")), tests_sha256(&t));
         assert_eq!(
-            tests_key(&t, Some("newline-joined")),
+            tests_key(&t, Some(TestsEncoding::PythonJsonCompact)),
+            tests_sha256(&t)
+        );
+        for e in TestsEncoding::ALL {
+            assert_eq!(TestsEncoding::from_name(e.name()), Some(e));
+        }
+        assert_eq!(
+            tests_key(&t, Some(TestsEncoding::NewlineJoined)),
             sha256_hex(b"assert f(1, 2) == '\xc3\xa9'\nassert g()")
         );
     }
