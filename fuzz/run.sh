@@ -70,15 +70,19 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
   log="artifacts/$t.log"
   set +e
+  parallel=()
+  # libFuzzer's -jobs mode (child processes logging to fuzz-<n>.log) only when asked for.
+  [ "$JOBS" -gt 1 ] && parallel=(-jobs="$JOBS" -workers="$JOBS")
   "$BIN/$t" "corpus/$t" \
     -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -jobs="$JOBS" -workers="$JOBS" -print_final_stats=1 \
+    "${parallel[@]}" -print_final_stats=1 \
     -artifact_prefix="artifacts/$t/" >"$log" 2>&1
   rc=$?
   set -e
   if [ "$JOBS" -gt 1 ]; then cat fuzz-*.log >>"$log" 2>/dev/null || true; rm -f fuzz-*.log; fi
-  execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')"
-  secs="$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | awk '{s = ($5 > s ? $5 : s)} END {print s + 0}')"
+  # (A crash ends the run before the final statistics: then the counts are 0.)
+  execs="$( { grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" || true; } | awk '{s += $2} END {print s + 0}')"
+  secs="$( { grep -o 'Done [0-9]* runs in [0-9]* second' "$log" || true; } | awk '{s = ($5 > s ? $5 : s)} END {print s + 0}')"
   [ "$secs" -gt 0 ] || secs="$SECONDS_EACH"
   files="$(find "corpus/$t" -type f | wc -l)"
   if [ $rc -ne 0 ]; then
