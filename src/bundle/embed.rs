@@ -25,6 +25,17 @@ pub struct Loaded {
     pub unverified: Vec<&'static str>,
 }
 
+/// Parse a similarity name from the invocation table.
+pub fn parse_similarity(s: Option<&str>) -> Result<Similarity, String> {
+    match s.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("cos") | Some("cosine") => Ok(Similarity::Cos),
+        Some("dot") | Some("ip") | Some("inner_product") => Ok(Similarity::Dot),
+        Some(other) => Err(format!(
+            "unknown similarity {other:?} (expected \"cos\" or \"dot\")"
+        )),
+    }
+}
+
 fn describe(h: &NpyHeader) -> String {
     format!("`{}` {} {:?}", h.name, h.descr, h.shape)
 }

@@ -127,26 +127,15 @@ impl Default for Similarity {
     }
 }
 
-/// The invocation table's `similarity` value (a string, `null` or absent) as a [`Similarity`]; an
-/// unknown name is a JSON error at its line and column.
+/// The invocation table's `similarity` value (a string, `null` or absent) as a [`Similarity`]
+/// (read by `bundle::embed::parse_similarity`, the one parser of the names); an unknown name is a
+/// JSON error at its line and column.
 fn similarity_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Similarity, D::Error> {
     let name: Option<String> = Option::deserialize(d)?;
-    Similarity::parse(name.as_deref()).map_err(serde::de::Error::custom)
+    super::embed::parse_similarity(name.as_deref()).map_err(serde::de::Error::custom)
 }
 
 impl Similarity {
-    /// A similarity name as release tables write it: `cos`/`cosine` (or nothing) and
-    /// `dot`/`ip`/`inner_product`, case and surrounding space ignored.
-    pub fn parse(s: Option<&str>) -> Result<Similarity, String> {
-        match s.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-            None | Some("") | Some("cos") | Some("cosine") => Ok(Similarity::Cos),
-            Some("dot") | Some("ip") | Some("inner_product") => Ok(Similarity::Dot),
-            Some(other) => Err(format!(
-                "unknown similarity {other:?} (expected \"cos\" or \"dot\")"
-            )),
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Similarity::Cos => "cos",
@@ -163,7 +152,7 @@ pub struct Invocation {
     pub file: String,
     #[serde(default)]
     pub dims: Option<usize>,
-    /// `cos` (also when absent) or `dot`; read leniently (see [`Similarity::parse`]).
+    /// `cos` (also when absent) or `dot`; read leniently (`bundle::embed::parse_similarity`).
     #[serde(default, deserialize_with = "similarity_name")]
     pub similarity: Similarity,
     #[serde(default)]
