@@ -87,10 +87,9 @@ impl Engine {
         cache: Option<&RankCache>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Engine {
-        let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
         let total = bundle.systems.len() + usize::from(opts.rank.bm25);
-        let truth = Truth::from_bundle(&bundle, &key);
         let cache_index = bundle::CacheIndex::build(&bundle);
+        let truth = Truth::from_index(&bundle, &cache_index);
         let (scores, rank_lookups) =
             rank::score_all_releasing(&mut bundle, &opts.rank, cache, &|index, scores, lookup| {
                 progress(Scored {

@@ -1,9 +1,10 @@
 //! `execscope audit --pool … --tasks …` end to end on the hand-counted fixture
 //! (tests/fixtures/audit/README.md), and its input errors.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -12,7 +13,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn audit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_execscope"))
+    common::execscope()
         .arg("audit")
         .args(args)
         .args(["--workers", "2", "--draws", "2000"])
@@ -201,7 +202,7 @@ fn retrieval_pool_order_follows_the_tie_policy() {
     // toy-dot q_0002: the canonical c_0004 ties its own distractor c_0012 at rank 1 (score 3).
     // Row order keeps the canonical first; pessimistic puts the passing canonical last in the tie.
     let run = |ties: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+        let out = common::execscope()
             .args([
                 "audit",
                 "tests/fixtures/tiny",
@@ -234,7 +235,7 @@ fn retrieval_pool_order_follows_the_tie_policy() {
     assert!((exec1("row") - 2.0 / 3.0).abs() < 1e-12);
     assert!((exec1("optimistic") - 2.0 / 3.0).abs() < 1e-12);
     assert_eq!(exec1("pessimistic"), 0.0);
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let refused = common::execscope()
         .args([
             "audit",
             "tests/fixtures/tiny",

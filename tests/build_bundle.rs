@@ -2,6 +2,8 @@
 //! ids, labels, outcomes, stacked rows and determinism; `exec verify` and `check --oracle` catch
 //! a tampered cache row and a broken reference (real python3, real oracle).
 
+mod common;
+
 use execscope::build::{build, health, verify, BuildOptions, BuildReport, STACKED_FILE};
 use execscope::bundle::{self, CheckStatus, Label, LoadOptions};
 use execscope::oracle::{Oracle, OracleConfig, VerifySelection};
@@ -291,7 +293,7 @@ fn oracle_health_flags_a_broken_reference() {
     assert!(!h[0].reference_ok());
     assert!(h[1..].iter().all(|q| q.ok()));
     // Through the binary: exit code 1 and the query named.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(["check", "--oracle"])
         .arg(dir.path())
         .output()

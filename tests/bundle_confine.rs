@@ -11,17 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
-const FILES: [&str; 8] = [
-    "data/queries.jsonl",
-    "data/corpus.jsonl",
-    "data/distractor_metadata.jsonl",
-    "data/execution_cache.jsonl",
-    "embeddings/toy-cos.npz",
-    "embeddings/toy-dot.npz",
-    "results/invocation_table.json",
-    "SHA256SUMS",
-];
+mod common;
+use common::tiny::{copy_tiny_into, TINY};
 
 struct Setup {
     _dir: tempfile::TempDir,
@@ -89,11 +80,7 @@ impl Drop for Watch {
 fn setup() -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bundle");
-    for rel in FILES {
-        let to = root.join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(Path::new(TINY).join(rel), to).unwrap();
-    }
+    copy_tiny_into(&root, true);
     let outside = dir.path().join("outside");
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::copy(

@@ -2,10 +2,11 @@
 //! file of `audit` are in bundle_untrusted.rs), and the mutation engine refuses a 10^4-line
 //! function with a reason instead of running for hours.
 
+mod common;
+
 use execscope::build::{build, BuildError, BuildOptions};
 use execscope::oracle::{Oracle, OracleConfig};
 use std::path::Path;
-use std::process::Command;
 
 fn oracle() -> Oracle {
     Oracle::new(OracleConfig::default()).expect("oracle")
@@ -74,7 +75,7 @@ fn exec_verify_of_an_empty_cache_is_an_error() {
         std::fs::copy(tiny.join(rel), root.join(rel)).unwrap();
     }
     std::fs::write(root.join("data/execution_cache.jsonl"), "").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(["exec", "verify"])
         .arg(&root)
         .output()

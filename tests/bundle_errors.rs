@@ -9,6 +9,23 @@ use std::path::Path;
 mod common;
 use common::tiny::{copy_tiny, edit};
 
+/// Change the label of corpus row `id` from `from` to `to`.
+fn relabel(root: &Path, id: &str, from: &str, to: &str) {
+    edit(root, "data/corpus.jsonl", |s| {
+        let lines: Vec<String> = s
+            .lines()
+            .map(|l| {
+                if l.contains(&format!("\"{id}\"")) {
+                    l.replace(&format!("\"{from}\""), &format!("\"{to}\""))
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        lines.join("\n") + "\n"
+    });
+}
+
 fn err(root: &Path) -> BundleError {
     match load(root, &LoadOptions::default()) {
         Ok(_) => panic!("load accepted a damaged bundle"),
@@ -86,19 +103,7 @@ fn dangling_id() {
 #[test]
 fn correct_id_labelled_incorrect() {
     let (_d, root) = copy_tiny(false);
-    edit(&root, "data/corpus.jsonl", |s| {
-        s.lines()
-            .map(|l| {
-                if l.contains("\"c_0008\"") {
-                    l.replace("\"correct\"", "\"incorrect\"")
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    });
+    relabel(&root, "c_0008", "correct", "incorrect");
     let e = err(&root);
     assert!(matches!(e, BundleError::LabelMismatch { .. }), "{e}");
     assert_names(
@@ -116,19 +121,7 @@ fn correct_id_labelled_incorrect() {
 #[test]
 fn paired_distractor_labelled_correct() {
     let (_d, root) = copy_tiny(false);
-    edit(&root, "data/corpus.jsonl", |s| {
-        s.lines()
-            .map(|l| {
-                if l.contains("\"c_0012\"") {
-                    l.replace("\"incorrect\"", "\"correct\"")
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-            + "\n"
-    });
+    relabel(&root, "c_0012", "incorrect", "correct");
     let e = err(&root);
     assert_names(
         &e,
@@ -346,9 +339,15 @@ fn bad_invocation_table() {
     edit(&root, "results/invocation_table.json", |s| {
         s.replace("\"dot\"", "\"manhattan\"")
     });
+    // Read as a typed similarity: the error is at the value's own line.
+    let text = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
+    let line = text.lines().position(|l| l.contains("manhattan")).unwrap() + 1;
     assert_names(
         &err(&root),
-        &["invocation_table.json", "toy-dot", "manhattan"],
+        &[
+            &format!("invocation_table.json:{line}:"),
+            "unknown similarity \"manhattan\"",
+        ],
     );
     edit(&root, "results/invocation_table.json", |s| {
         s.replacen('{', "{{", 1)
@@ -393,4 +392,34 @@ fn checksum_failure_explains_a_parse_error() {
         "{e}"
     );
     assert_names(&e, &["data/corpus.jsonl:"]);
+}
+
+#[test]
+fn similarity_is_typed_when_the_table_is_read() {
+    // Release spellings are accepted (case and space ignored); an unknown name is an error at
+    // the value's line in the invocation table.
+    let (_d, root) = copy_tiny(false);
+    edit(&root, "results/invocation_table.json", |s| {
+        s.replacen("\"cos\"", "\" Cosine \"", 1)
+    });
+    let b = load(&root, &LoadOptions::default()).unwrap();
+    let cos = b.systems.iter().find(|s| s.id == "toy-cos").unwrap();
+    assert_eq!(cos.similarity, execscope::bundle::Similarity::Cos);
+    assert_eq!(
+        cos.invocation.as_ref().unwrap().similarity,
+        execscope::bundle::Similarity::Cos
+    );
+    edit(&root, "results/invocation_table.json", |s| {
+        s.replacen("\" Cosine \"", "\"euclid\"", 1)
+    });
+    let text = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
+    let line = text.lines().position(|l| l.contains("euclid")).unwrap() + 1;
+    let e = err(&root);
+    assert_names(
+        &e,
+        &[
+            &format!("results/invocation_table.json:{line}"),
+            "unknown similarity \"euclid\"",
+        ],
+    );
 }

@@ -243,16 +243,41 @@ fn npz_row_ids_must_be_one_dimensional_strings() {
         ],
     );
 
-    // Absent ids are said, not silently skipped.
+    // Absent ids: the documented rule (docs/bundle-format.md). The rows are taken in jsonl
+    // order, the loader notes it, and `check` reports the system as a warning naming the file
+    // and the array; the bundle is still usable.
     let (_d, root) = copy_tiny(false);
-    rewrite_cos(&root, &["query_ids"], &[]);
+    let before = load(&root, &LoadOptions::default()).unwrap();
+    rewrite_cos(&root, &["query_ids", "corpus_ids"], &[]);
     let b = load(&root, &LoadOptions::default()).unwrap();
-    assert!(
-        b.notes
+    for array in ["query_ids", "corpus_ids"] {
+        let note = format!("embeddings/toy-cos.npz: no array `{array}`");
+        assert!(b.notes.iter().any(|n| n.contains(&note)), "{:?}", b.notes);
+    }
+    let sys = |b: &execscope::bundle::Bundle| {
+        b.systems
             .iter()
-            .any(|n| n.contains("embeddings/toy-cos.npz: no array `query_ids`")),
-        "{:?}",
-        b.notes
+            .find(|s| s.id == "toy-cos")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(sys(&b).queries, sys(&before).queries, "rows in jsonl order");
+    assert_eq!(sys(&b).corpus, sys(&before).corpus, "rows in jsonl order");
+    let r = check(&root);
+    assert!(r.is_ok(), "{r}");
+    let item = r.get("system toy-cos").unwrap();
+    assert_eq!(item.status, CheckStatus::Warn, "{r}");
+    assert!(
+        item.detail.contains("no array `query_ids`")
+            && item.detail.contains("no array `corpus_ids`"),
+        "{}",
+        item.detail
+    );
+    // With its ids the same system passes.
+    let (_d, root) = copy_tiny(false);
+    assert_eq!(
+        check(&root).get("system toy-cos").unwrap().status,
+        CheckStatus::Pass
     );
 }
 

@@ -1,10 +1,11 @@
 //! End-to-end runs of the `execscope` binary on the hand-made fixture.
 
+mod common;
+
 use serde_json::Value;
-use std::process::Command;
 
 fn execscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(args)
         .output()
         .expect("binary runs");

@@ -3,14 +3,15 @@
 //! with systems and on one without any (where nothing could be inferred from results).
 //! Definitions: docs/metrics.md, "Evaluation settings, kept and echoed".
 
+mod common;
+
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny");
 
 fn report_json(bundle: &Path, extra: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .arg("report")
         .arg(bundle)
         .args(["--format", "json", "--bootstrap", "20"])
@@ -114,7 +115,7 @@ fn eps_and_seed_are_echoed() {
 
 #[test]
 fn ks_without_a_cutoff_is_refused() {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(["report", TINY, "--ks", "0", "--no-bm25"])
         .output()
         .unwrap();

@@ -1,10 +1,12 @@
 //! `execscope completions <shell>` and `execscope man` are generated from the clap definitions, so
 //! they list the real subcommands and options.
 
+mod common;
+
 use std::process::Command;
 
 fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(args)
         .output()
         .expect("binary runs");
@@ -47,7 +49,7 @@ fn completions_name_every_subcommand_and_option() {
 
 #[test]
 fn unknown_shell_is_refused() {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(["completions", "tcsh"])
         .output()
         .unwrap();

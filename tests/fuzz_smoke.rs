@@ -1,5 +1,5 @@
 //! The fuzz targets' stable path: every parser of untrusted input (the entry points in
-//! `execscope::bundle::fuzz`, the same ones the cargo-fuzz targets in `fuzz/` call) is fed its
+//! `execscope::fuzz`, the same ones the cargo-fuzz targets in `fuzz/` call) is fed its
 //! seed corpus and a few thousand deterministic mutations of it (bit flips, interesting bytes,
 //! truncations, deleted and duplicated ranges, splices of two seeds, inserted JSON tokens).
 //! A panic anywhere fails the test and names the target, the seed and the mutation number; the
@@ -8,7 +8,8 @@
 //! This is not coverage-guided: it is the seconds-long check CI runs on the stable toolchain.
 //! Long coverage-guided runs are `cargo fuzz run <target>` in `fuzz/` (see the README).
 
-use execscope::bundle::{self, fuzz, LoadOptions};
+use execscope::bundle::{self, LoadOptions};
+use execscope::fuzz;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 

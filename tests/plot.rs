@@ -1,6 +1,8 @@
 //! `execscope plot`: every figure's series equals the matching report table, the SVGs are
 //! well-formed, carry the settings caption and are written atomically; bad input gives clear errors.
 
+mod common;
+
 use execscope::analysis::significance::{SigConfig, Significance};
 use execscope::analysis::Anatomy;
 use execscope::engine::{Engine, EngineOptions};
@@ -207,7 +209,7 @@ fn every_figure_renders_well_formed_with_caption() {
 }
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_execscope"))
+    common::execscope()
 }
 
 #[test]

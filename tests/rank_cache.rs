@@ -2,11 +2,12 @@
 //! a matrix, the corpus or a setting misses, and corrupt or truncated files are detected, ignored
 //! and rewritten.
 
+mod common;
+
 use execscope::bundle::{synthetic, write, Bundle, Similarity, SynthSpec};
 use execscope::engine::{Engine, EngineOptions};
 use execscope::rank::{Lookup, RankCache};
 use std::path::Path;
-use std::process::Command;
 
 fn small() -> Bundle {
     synthetic(&SynthSpec {
@@ -151,7 +152,7 @@ fn report_twice_prints_the_same_and_no_cache_writes_nothing() {
     let root = dir.path().join("bundle");
     write(&small(), &root).unwrap();
     let run = |cache: &Path, extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+        let out = common::execscope()
             .arg("report")
             .arg(&root)
             .args(["--format", "json"])

@@ -30,7 +30,7 @@ fn row_policy_metrics_match_the_numpy_reference() {
     assert!(status.success(), "reference script failed");
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(&ref_path).unwrap()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args([
             "report",
             "--ties",

@@ -2,6 +2,8 @@
 //! enumeration in Python (tests/significance_ties.py, standard library only), and the report's
 //! p-values under the default `expected` tie policy on the embedded bundle.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -100,7 +102,7 @@ fn zero_one_vectors_reduce_to_the_exact_test() {
 #[test]
 fn report_shows_p_values_under_expected_ties() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args([
             "report",
             "data/bundle",

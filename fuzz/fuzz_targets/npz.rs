@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `npz`: see execscope::bundle::fuzz::npz.
+//! Fuzz target `npz`: see execscope::fuzz::npz.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::bundle::fuzz::npz(data);
+    execscope::fuzz::npz(data);
 });

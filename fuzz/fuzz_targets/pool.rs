@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `pool`: see execscope::bundle::fuzz::pool.
+//! Fuzz target `pool`: see execscope::fuzz::pool.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::bundle::fuzz::pool(data);
+    execscope::fuzz::pool(data);
 });

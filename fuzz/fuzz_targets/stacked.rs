@@ -19,5 +19,5 @@ fn bundle() -> &'static execscope::bundle::Bundle {
 
 fuzz_target!(|data: &[u8]| {
     let b = bundle();
-    execscope::bundle::fuzz::stacked_rows(data, &b.queries, &b.corpus);
+    execscope::fuzz::stacked_rows(data, &b.queries, &b.corpus);
 });

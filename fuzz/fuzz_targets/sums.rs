@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `sums`: see execscope::bundle::fuzz::sums.
+//! Fuzz target `sums`: see execscope::fuzz::sums.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::bundle::fuzz::sums(data);
+    execscope::fuzz::sums(data);
 });

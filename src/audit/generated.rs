@@ -78,12 +78,7 @@ fn lines(path: &Path) -> anyhow::Result<String> {
     Ok(crate::bundle::files::json_text(path, &bytes)?.to_string())
 }
 
-fn numbered(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l))
-}
+use crate::bundle::files::numbered_lines as numbered;
 
 /// Reads the task file; errors name the file and line. A file without tasks is an error.
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<TaskSpec>> {

@@ -1,18 +1,10 @@
 //! The tree-sitter questions the gates ask of task sources: is a test one single-line `assert`,
 //! which names does a source define at top level, does a test call the target function, and where
-//! is the first such call (for the negative control of `check --oracle`).
+//! is the first such call (for the negative control of `check --oracle`). One tree-sitter parser
+//! serves these and the mutation engine (`mutate::parse`).
 
-use tree_sitter::{Node, Parser, Tree};
-
-fn parse(src: &str) -> Tree {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .expect("tree-sitter-python is built for this tree-sitter ABI");
-    parser
-        .parse(src, None)
-        .expect("parsing without a timeout or cancellation flag always yields a tree")
-}
+use crate::mutate::parse::parse_tree as parse;
+use tree_sitter::Node;
 
 /// Statements of the module, comments left out.
 fn statements(root: Node<'_>) -> Vec<Node<'_>> {
@@ -65,10 +57,8 @@ pub fn top_level_defs(src: &str) -> Vec<String> {
     out
 }
 
-/// True when `src` parses without an error node.
-pub fn parses(src: &str) -> bool {
-    !parse(src).root_node().has_error()
-}
+/// True when `src` parses without an error node (the mutation engine's own check).
+pub use crate::mutate::parses;
 
 /// The first call of `name(...)` in document order (outermost first); returns its argument list
 /// text including the parentheses.

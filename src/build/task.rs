@@ -107,16 +107,7 @@ fn string_field(obj: &serde_json::Map<String, Value>, key: &str) -> Result<Strin
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::bundle::files::json_kind as kind;
 
 /// Parses one line into a task, or the schema problem (with whatever `task_id` was readable).
 fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
@@ -243,12 +234,7 @@ pub fn read_tasks(text: &str) -> (Vec<Task>, Vec<Refusal>) {
     let mut refusals = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = i + 1;
-        let raw = raw.trim_end_matches('\r');
-        if raw.trim().is_empty() {
-            continue;
-        }
+    for (line, raw) in crate::bundle::files::numbered_lines(text) {
         match parse_line(line, raw) {
             Err((task_id, reason)) => refusals.push(Refusal {
                 line,

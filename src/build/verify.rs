@@ -37,7 +37,7 @@ pub struct CachedPairs {
 /// Pairs whose texts the bundle holds and whose key is in its cache (any encoding the loader
 /// detected), with a label each.
 pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedPairs {
-    let key = tests_key_fn(b.tests_key_encoding.as_deref());
+    let key = tests_key_fn(b.tests_key_encoding);
     let rows: HashMap<(&str, &str), usize> = b
         .cache
         .iter()
@@ -137,6 +137,6 @@ pub fn verify_bundle(
         labels: c.labels,
         cache_rows: b.cache.len(),
         unrecoverable: c.unrecoverable,
-        encoding: b.tests_key_encoding.clone(),
+        encoding: b.tests_key_encoding.map(|e| e.name().to_string()),
     })
 }

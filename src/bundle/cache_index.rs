@@ -1,6 +1,7 @@
-//! Lookups into a bundle's execution cache by (corpus row, query row), built once per bundle:
-//! each snippet's `code_sha256`, each suite's `tests_sha256` in the detected encoding, and the
-//! cache row of every held pair. Shared by the results writer, the audit and the dashboard.
+//! The one index of a bundle's execution cache: which cache row holds each (query row, corpus
+//! row) pair, built once per bundle from each snippet's `code_sha256` and each suite's
+//! `tests_sha256` in the detected encoding. The PASS truth (`metrics::Truth`), the results writer,
+//! the audit and the dashboard all read the cache through it.
 
 use super::model::{code_sha256, tests_key_fn, Bundle};
 use std::collections::HashMap;
@@ -11,32 +12,64 @@ pub struct CacheIndex {
     pub code_hash: Vec<String>,
     /// Per query row: its suite's `tests_sha256` in the bundle's encoding.
     pub tests_hash: Vec<String>,
-    /// tests hash → code hash → row of `bundle.cache` (the last row wins on duplicates).
-    rows: HashMap<String, HashMap<String, usize>>,
+    /// Per query row: corpus row → row of `bundle.cache` holding the pair. Snippets with the same
+    /// code share the row; of two rows for one key the later wins (`check` refuses such
+    /// conflicts, so in a checked bundle they agree).
+    held: Vec<HashMap<u32, usize>>,
 }
 
 impl CacheIndex {
     pub fn build(bundle: &Bundle) -> CacheIndex {
-        let key = tests_key_fn(bundle.tests_key_encoding.as_deref());
-        let mut rows: HashMap<String, HashMap<String, usize>> = HashMap::new();
-        for (i, r) in bundle.cache.iter().enumerate() {
-            rows.entry(r.tests_sha256.clone())
-                .or_default()
-                .insert(r.code_sha256.clone(), i);
+        let key = tests_key_fn(bundle.tests_key_encoding);
+        let code_hash: Vec<String> = bundle.corpus.iter().map(|s| code_sha256(&s.code)).collect();
+        let tests_hash: Vec<String> = bundle.queries.iter().map(|q| key(&q.tests)).collect();
+        let mut by_code: HashMap<&str, Vec<u32>> = HashMap::new();
+        for (c, h) in code_hash.iter().enumerate() {
+            by_code.entry(h.as_str()).or_default().push(c as u32);
         }
+        // tests hash → cache rows, in file order (so a later row overwrites an earlier one).
+        let mut by_tests: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, r) in bundle.cache.iter().enumerate() {
+            by_tests.entry(r.tests_sha256.as_str()).or_default().push(i);
+        }
+        let held = tests_hash
+            .iter()
+            .map(|t| {
+                let mut pairs = HashMap::new();
+                for &i in by_tests.get(t.as_str()).map_or(&[][..], Vec::as_slice) {
+                    if let Some(rows) = by_code.get(bundle.cache[i].code_sha256.as_str()) {
+                        for &c in rows {
+                            pairs.insert(c, i);
+                        }
+                    }
+                }
+                pairs
+            })
+            .collect();
         CacheIndex {
-            code_hash: bundle.corpus.iter().map(|s| code_sha256(&s.code)).collect(),
-            tests_hash: bundle.queries.iter().map(|q| key(&q.tests)).collect(),
-            rows,
+            code_hash,
+            tests_hash,
+            held,
         }
     }
 
     /// Row of `bundle.cache` holding snippet `c` run against query `q`'s suite.
     pub fn row(&self, q: usize, c: usize) -> Option<usize> {
-        self.rows
-            .get(self.tests_hash.get(q)?)?
-            .get(self.code_hash.get(c)?)
-            .copied()
+        self.held.get(q)?.get(&u32::try_from(c).ok()?).copied()
+    }
+
+    /// Every pair of query `q` the cache holds: (corpus row, cache row), in no particular order.
+    pub fn held(&self, q: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.held
+            .get(q)
+            .into_iter()
+            .flatten()
+            .map(|(&c, &i)| (c as usize, i))
+    }
+
+    /// Number of query rows indexed.
+    pub fn n_queries(&self) -> usize {
+        self.held.len()
     }
 
     /// Cached per-test outcomes of snippet `c` on query `q`'s suite.

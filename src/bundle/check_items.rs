@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 
 use super::check::{CheckReport, CheckStatus};
-use super::derive::encoding;
 use super::files::DISTRACTORS;
 use super::load::detect_encoding;
 use super::model::{code_sha256, DistractorMeta, ExecRecord, Label, Query, Snippet};
@@ -119,7 +118,7 @@ pub(super) fn cache_coverage(
     cache: &[ExecRecord],
 ) {
     let (enc, note) = detect_encoding(queries, cache);
-    let Some(enc) = enc.as_deref().and_then(encoding) else {
+    let Some(enc) = enc else {
         r.push(
             "cache encoding",
             CheckStatus::Fail,
@@ -140,7 +139,7 @@ pub(super) fn cache_coverage(
     let mut severe = false;
     let mut pairs = 0;
     for q in queries {
-        let key = super::model::sha256_hex((enc.encode)(&q.tests).as_bytes());
+        let key = enc.key(&q.tests);
         for &row in q.correct.iter().chain(&q.paired) {
             pairs += 1;
             let s = &corpus[row];

@@ -20,6 +20,9 @@ pub struct Loaded {
     pub system: DenseSystem,
     pub sha256: String,
     pub notes: Vec<String>,
+    /// Row-id arrays the archive lacks (`query_ids`, `corpus_ids`): its rows are taken in jsonl
+    /// order unverified. Allowed (docs/bundle-format.md); `check` reports it as a warning.
+    pub unverified: Vec<&'static str>,
 }
 
 /// Parse a similarity name from the invocation table.
@@ -228,15 +231,18 @@ pub fn load_system(
     let by_name: HashMap<&str, &NpyHeader> = headers.iter().map(|h| (h.name.as_str(), h)).collect();
     let (nq, nc) = (expect.query_ids.len(), expect.corpus_ids.len());
     let mut notes = Vec::new();
+    let mut unverified = Vec::new();
     let rel = format!("embeddings/{id}.npz");
     if similarity == Similarity::Score
         || (by_name.contains_key("scores") && !by_name.contains_key("queries"))
     {
         let system = score_system(path, id, invocation, &mut npz, &by_name, expect)?;
+        // A score system's ids are required (`score_system` refuses a file without them).
         return Ok(Loaded {
             system,
             sha256,
             notes,
+            unverified,
         });
     }
     let (qh, ch) = match (by_name.get("queries"), by_name.get("corpus")) {
@@ -328,9 +334,12 @@ pub fn load_system(
                     ),
                 ))
             }
-            None => notes.push(format!(
-                "{rel}: no array `{array}`; the row order cannot be checked against the jsonl"
-            )),
+            None => {
+                unverified.push(array);
+                notes.push(format!(
+                    "{rel}: no array `{array}`; the row order cannot be checked against the jsonl"
+                ))
+            }
         }
     }
     Ok(Loaded {
@@ -343,5 +352,6 @@ pub fn load_system(
         },
         sha256,
         notes,
+        unverified,
     })
 }

@@ -219,37 +219,30 @@ pub struct Row {
 pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
     let text = json_text(path, bytes)?;
     let ends_with_newline = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    let last = lines.len();
+    let last = text.lines().count();
+    let lines: Vec<(usize, &str)> = numbered_lines(text).collect();
     let parsed: Vec<Result<Option<Row>, BundleError>> = lines
         .par_iter()
-        .enumerate()
-        .map(|(i, raw)| {
-            let line = i + 1;
-            if raw.trim().is_empty() {
-                return Ok(None);
-            }
-            match serde_json::from_str::<Value>(raw) {
-                Ok(Value::Object(obj)) => Ok(Some(Row { line, obj })),
-                Ok(other) => Err(BundleError::field(
-                    path,
-                    line,
-                    format!("expected a JSON object, found {}", kind(&other)),
-                )),
-                Err(e) if e.is_eof() && line == last && !ends_with_newline => {
-                    Err(BundleError::Truncated {
-                        path: path.to_path_buf(),
-                        line,
-                        detail: e.to_string(),
-                    })
-                }
-                Err(e) => Err(BundleError::InvalidJson {
+        .map(|&(line, raw)| match serde_json::from_str::<Value>(raw) {
+            Ok(Value::Object(obj)) => Ok(Some(Row { line, obj })),
+            Ok(other) => Err(BundleError::field(
+                path,
+                line,
+                format!("expected a JSON object, found {}", json_kind(&other)),
+            )),
+            Err(e) if e.is_eof() && line == last && !ends_with_newline => {
+                Err(BundleError::Truncated {
                     path: path.to_path_buf(),
                     line,
-                    column: e.column(),
                     detail: e.to_string(),
-                }),
+                })
             }
+            Err(e) => Err(BundleError::InvalidJson {
+                path: path.to_path_buf(),
+                line,
+                column: e.column(),
+                detail: e.to_string(),
+            }),
         })
         .collect();
     let mut rows = Vec::with_capacity(parsed.len());
@@ -261,7 +254,18 @@ pub fn jsonl(path: &Path, bytes: &[u8]) -> Result<Vec<Row>, BundleError> {
     Ok(rows)
 }
 
-fn kind(v: &Value) -> &'static str {
+/// The non-blank lines of a JSON Lines text with their 1-based line numbers (`\r\n` endings
+/// allowed): the one numbering every JSON Lines reader (bundle files, task files, pools) uses, so
+/// the line a message names is the line an editor shows.
+pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// What a JSON value is, in words for messages (`a string`, `an array`, `null`, …).
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -289,7 +293,7 @@ impl Fields<'_> {
             Some(Value::String(s)) => Ok(s),
             Some(v) => Err(self.err(format!(
                 "field `{key}` must be a string, found {}",
-                kind(&v)
+                json_kind(&v)
             ))),
             None => Err(self.err(format!("missing field `{key}`"))),
         }
@@ -302,7 +306,7 @@ impl Fields<'_> {
             Some(Value::Null) | None => Ok(None),
             Some(v) => Err(self.err(format!(
                 "field `{key}` must be a string, found {}",
-                kind(&v)
+                json_kind(&v)
             ))),
         }
     }
@@ -317,11 +321,14 @@ impl Fields<'_> {
                     Value::String(s) => Ok(s),
                     v => Err(self.err(format!(
                         "field `{key}` item {i} must be a string, found {}",
-                        kind(&v)
+                        json_kind(&v)
                     ))),
                 })
                 .collect(),
-            Some(v) => Err(self.err(format!("field `{key}` must be a list, found {}", kind(&v)))),
+            Some(v) => Err(self.err(format!(
+                "field `{key}` must be a list, found {}",
+                json_kind(&v)
+            ))),
             None => Err(self.err(format!("missing field `{key}`"))),
         }
     }

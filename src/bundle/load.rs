@@ -1,11 +1,12 @@
 //! `load`: read a bundle directory into a [`Bundle`], stopping at the first integrity error.
 
+use crate::record::keys::TestsEncoding;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::derive::{detect_tests_encoding, domain_from_entry_id, first_top_level_def};
-use super::embed::{load_system, parse_similarity, Expect};
+use super::embed::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, EMBEDDINGS, INVOCATION, QUERIES, SUMS};
 use super::model::{
@@ -124,14 +125,14 @@ pub(crate) fn derive_fields(queries: &mut [Query], corpus: &[Snippet]) -> Vec<St
 pub(crate) fn detect_encoding(
     queries: &[Query],
     cache: &[ExecRecord],
-) -> (Option<String>, Option<String>) {
+) -> (Option<TestsEncoding>, Option<String>) {
     if cache.is_empty() {
         return (None, None);
     }
     let keys: HashSet<&str> = cache.iter().map(|r| r.tests_sha256.as_str()).collect();
     match detect_tests_encoding(queries.iter().map(|q| q.tests.as_slice()), &keys) {
         Some((name, hits, total)) => (
-            Some(name.to_string()),
+            Some(name),
             Some(format!(
                 "{CACHE}: tests_sha256 encoding is {name} ({hits} of {total} query suites found in the cache)"
             )),
@@ -199,7 +200,6 @@ pub fn parse_invocation_table(
             line,
             detail: format!("system `{}` (entry {}): {detail}", inv.id, i + 1),
         };
-        parse_similarity(inv.similarity.as_deref()).map_err(&entry)?;
         if !is_system_id(&inv.id) {
             return Err(entry(
                 "the id must be a plain file stem (no `/`, no leading `.`)".to_string(),
@@ -359,7 +359,7 @@ fn load_inner(
     notes.extend(note);
     // A row keyed by a query's suite must hold one outcome per test of that suite: outcomes of
     // another length belong to another suite, and every number computed from them is wrong.
-    if let Some(enc) = tests_key_encoding.as_deref() {
+    if let Some(enc) = tests_key_encoding {
         let key = super::model::tests_key_fn(Some(enc));
         let suites: HashMap<String, &Query> = queries.iter().map(|q| (key(&q.tests), q)).collect();
         for (line, r) in &cache_lines {
@@ -405,7 +405,7 @@ fn load_inner(
             .map(|(id, path)| {
                 let inv = table.get(id);
                 let sim = match inv {
-                    Some(i) => parse_similarity(i.similarity.as_deref()).unwrap_or(Similarity::Cos),
+                    Some(i) => i.similarity,
                     None => Similarity::Cos,
                 };
                 load_system(path, id, inv, sim, &expect)

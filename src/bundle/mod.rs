@@ -13,7 +13,6 @@ pub mod derive;
 pub mod embed;
 pub mod error;
 pub mod files;
-pub mod fuzz;
 pub mod load;
 pub mod model;
 pub mod npy;

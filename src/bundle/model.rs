@@ -5,9 +5,14 @@
 
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+pub use crate::record::keys::{
+    code_sha256, python_json_compact, sha256_hex, tests_key, tests_key_fn, tests_sha256,
+    TestsEncoding,
+};
+pub use crate::record::ExecRecord;
 
 /// The ten ExecRetrieval domains, in the order reports list them.
 pub const DOMAINS: [&str; 10] = [
@@ -105,18 +110,6 @@ pub struct DistractorMeta {
     pub operator: String,
 }
 
-/// One row of `data/execution_cache.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExecRecord {
-    pub code_sha256: String,
-    pub tests_sha256: String,
-    /// One per test: `pass`, `FAIL`, `FAIL:<Exc>`, `TIMEOUT`, `ERROR:<Exc>`.
-    pub outcomes: Vec<String>,
-    pub passes_all_tests: bool,
-    #[serde(default)]
-    pub runner: String,
-}
-
 /// How a dense system compares vectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -129,6 +122,21 @@ pub enum Similarity {
     /// `corpus` matrix holds the score matrix transposed (row c = snippet c's score for every
     /// query) and its `queries` matrix is n_queries × 0; the ranking reads the scores as they are.
     Score,
+}
+
+impl Default for Similarity {
+    /// A system that names no similarity is compared by cosine.
+    fn default() -> Self {
+        Similarity::Cos
+    }
+}
+
+/// The invocation table's `similarity` value (a string, `null` or absent) as a [`Similarity`]
+/// (read by `bundle::embed::parse_similarity`, the one parser of the names); an unknown name is a
+/// JSON error at its line and column.
+fn similarity_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Similarity, D::Error> {
+    let name: Option<String> = Option::deserialize(d)?;
+    super::embed::parse_similarity(name.as_deref()).map_err(serde::de::Error::custom)
 }
 
 impl Similarity {
@@ -149,8 +157,9 @@ pub struct Invocation {
     pub file: String,
     #[serde(default)]
     pub dims: Option<usize>,
-    #[serde(default)]
-    pub similarity: Option<String>,
+    /// `cos` (also when absent) or `dot`; read leniently (`bundle::embed::parse_similarity`).
+    #[serde(default, deserialize_with = "similarity_name")]
+    pub similarity: Similarity,
     #[serde(default)]
     pub query_prefix: String,
     #[serde(default)]
@@ -306,7 +315,7 @@ pub struct Bundle {
     /// SHA-256 of every file read, keyed by bundle-relative path.
     pub sha256: BTreeMap<String, String>,
     /// Which encoding of `tests_sha256` matched the cache ("python-json-compact", …), if any did.
-    pub tests_key_encoding: Option<String>,
+    pub tests_key_encoding: Option<TestsEncoding>,
     /// Non-fatal findings of the loader, shown by `check` and in reports.
     pub notes: Vec<String>,
     /// Stacked variants, when the bundle carries `data/stacked_distractors.jsonl`.
@@ -344,89 +353,5 @@ impl Bundle {
         others.dedup();
         seen.extend(others);
         seen
-    }
-}
-
-/// Hex SHA-256 of bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
-}
-
-/// `code_sha256` of the execution cache: SHA-256 of the UTF-8 code.
-pub fn code_sha256(code: &str) -> String {
-    sha256_hex(code.as_bytes())
-}
-
-/// The JSON array of tests exactly as Python's `json.dumps(tests, separators=(",", ":"))` writes
-/// it: compact, non-ASCII escaped as `\uXXXX` (surrogate pairs above the BMP).
-pub fn python_json_compact(tests: &[String]) -> String {
-    super::derive::python_json_compact_like(tests, ",", true)
-}
-
-/// `tests_sha256` of the execution cache, in execscope's (and Python tooling's default) encoding.
-pub fn tests_sha256(tests: &[String]) -> String {
-    sha256_hex(python_json_compact(tests).as_bytes())
-}
-
-/// `tests_sha256` under a named encoding (see `bundle::derive::ENCODINGS`); `None` or an
-/// unknown name → execscope's own (`python-json-compact`).
-pub fn tests_key(tests: &[String], encoding: Option<&str>) -> String {
-    match encoding.and_then(super::derive::encoding) {
-        Some(e) => sha256_hex((e.encode)(tests).as_bytes()),
-        None => tests_sha256(tests),
-    }
-}
-
-/// A key function for an encoding, for code that hashes many suites.
-pub fn tests_key_fn(encoding: Option<&str>) -> impl Fn(&[String]) -> String {
-    let enc = encoding.map(str::to_string);
-    move |tests: &[String]| tests_key(tests, enc.as_deref())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn python_json_matches_python_dumps() {
-        // json.dumps(["assert f('é') == 1", 'a"b\\c\n'], separators=(",", ":"))
-        let tests = vec!["assert f('é') == 1".to_string(), "a\"b\\c\n".to_string()];
-        assert_eq!(
-            python_json_compact(&tests),
-            r#"["assert f('\u00e9') == 1","a\"b\\c\n"]"#
-        );
-        // Above the BMP as a surrogate pair; DEL (0x7f) is escaped too (Python: `[^\ -~]`).
-        assert_eq!(
-            python_json_compact(&["😀\u{7f}".to_string()]),
-            "[\"\\ud83d\\ude00\\u007f\"]"
-        );
-    }
-
-    #[test]
-    fn named_encodings() {
-        let t = vec![
-            "assert f(1, 2) == 'é'".to_string(),
-            "assert g()".to_string(),
-        ];
-        assert_eq!(tests_key(&t, None), tests_sha256(&t));
-        assert_eq!(tests_key(&t, Some("python-json-compact")), tests_sha256(&t));
-        assert_eq!(
-            tests_key(&t, Some("newline-joined")),
-            sha256_hex(b"assert f(1, 2) == '\xc3\xa9'\nassert g()")
-        );
-    }
-
-    #[test]
-    fn sha_of_empty_list() {
-        // hashlib.sha256(b"[]").hexdigest()
-        assert_eq!(
-            tests_sha256(&[]),
-            "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
-        );
     }
 }

@@ -168,7 +168,7 @@ pub fn cache_problems(path: &Path, rows: &[(usize, ExecRecord)]) -> Vec<BundleEr
             .outcomes
             .iter()
             .enumerate()
-            .find(|(_, o)| o.parse::<crate::oracle::outcome::Outcome>().is_err())
+            .find(|(_, o)| o.parse::<crate::record::Outcome>().is_err())
         {
             errors.push(bad(format!(
                 "outcome {} is {o:?}, not one of pass, FAIL, FAIL:<exception>, ERROR:<exception>, TIMEOUT, HANG",

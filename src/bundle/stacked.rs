@@ -10,7 +10,7 @@ use super::error::BundleError;
 use super::files;
 use super::model::{sha256_hex, Bundle, Query, Snippet, StackedVariant};
 use super::npy::{Dtype, Npz};
-use crate::oracle::outcome::Outcome;
+use crate::record::Outcome;
 use ndarray::Array2;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -9,6 +9,7 @@
 //! `tie_rate` (an exact score tie) and otherwise the canonical plus small noise (a near miss);
 //! extra snippets are unrelated noise. The corpus order is shuffled so ties break both ways.
 
+use crate::record::keys::TestsEncoding;
 use ndarray::Array2;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -288,7 +289,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
         cache,
         systems,
         sha256: Default::default(),
-        tests_key_encoding: Some("python-json-compact".into()),
+        tests_key_encoding: Some(TestsEncoding::PythonJsonCompact),
         notes: vec![format!("synthetic bundle, seed {}", spec.seed)],
         ..Bundle::default()
     }
@@ -351,7 +352,7 @@ fn system(
             id: id.clone(),
             file: format!("embeddings/{id}.npz"),
             dims: Some(d),
-            similarity: Some(similarity.as_str().into()),
+            similarity,
             dtype: "float32".into(),
             source: "synthetic".into(),
             ..Invocation::default()

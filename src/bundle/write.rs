@@ -148,7 +148,7 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
         inv.id = sys.id.clone();
         inv.file = rel;
         inv.dims = (!score).then(|| sys.queries.ncols());
-        inv.similarity = Some(sys.similarity.as_str().to_string());
+        inv.similarity = sys.similarity;
         inv.dtype = "float32".into(); // what the npz now holds, whatever the source was
         table.push(inv);
     }

@@ -5,7 +5,7 @@
 //! query's `correct_corpus_ids` (a missing pair never counts as a pass otherwise). Every answer keeps
 //! its source so reports can say how many shown verdicts came from the fallback.
 
-use crate::bundle::{code_sha256, Bundle};
+use crate::bundle::{Bundle, CacheIndex};
 use std::collections::HashMap;
 
 /// Where a PASS verdict came from.
@@ -29,42 +29,26 @@ pub struct Truth {
 }
 
 impl Truth {
-    /// Build from the bundle's cache, with `tests_key` computing a suite's `tests_sha256` in the
-    /// encoding the loader detected.
-    pub fn from_bundle(bundle: &Bundle, tests_key: &dyn Fn(&[String]) -> String) -> Truth {
-        let mut by_code: HashMap<String, Vec<u32>> = HashMap::new();
-        for (i, c) in bundle.corpus.iter().enumerate() {
-            by_code
-                .entry(code_sha256(&c.code))
-                .or_default()
-                .push(i as u32);
-        }
-        let mut by_tests: HashMap<&str, Vec<(&str, bool)>> = HashMap::new();
-        for r in &bundle.cache {
-            by_tests
-                .entry(r.tests_sha256.as_str())
-                .or_default()
-                .push((r.code_sha256.as_str(), r.passes_all_tests));
-        }
+    /// Build from the bundle's execution-cache index: every pair the cache holds keeps the
+    /// cached verdict; every other pair falls back to the labels.
+    pub fn from_index(bundle: &Bundle, index: &CacheIndex) -> Truth {
         let mut truth = Truth::default();
-        for q in &bundle.queries {
-            let key = tests_key(&q.tests);
-            let mut cached: HashMap<u32, bool> = HashMap::new();
-            if let Some(rows) = by_tests.get(key.as_str()) {
-                for (code, ok) in rows {
-                    if let Some(corpus_rows) = by_code.get(*code) {
-                        for &c in corpus_rows {
-                            cached.insert(c, *ok);
-                        }
-                    }
-                }
-            }
-            let mut correct: Vec<u32> = q.correct.iter().map(|&c| c as u32).collect();
+        for (q, query) in bundle.queries.iter().enumerate() {
+            let cached: HashMap<u32, bool> = index
+                .held(q)
+                .map(|(c, i)| (c as u32, bundle.cache[i].passes_all_tests))
+                .collect();
+            let mut correct: Vec<u32> = query.correct.iter().map(|&c| c as u32).collect();
             correct.sort_unstable();
             correct.dedup();
             truth.push_query(cached, correct);
         }
         truth
+    }
+
+    /// [`Truth::from_index`] with an index built for the purpose.
+    pub fn from_bundle(bundle: &Bundle) -> Truth {
+        Truth::from_index(bundle, &CacheIndex::build(bundle))
     }
 
     /// Build from explicit verdicts (tests, synthetic data, fresh oracle runs).

@@ -10,7 +10,7 @@
 //! Nothing here executes code: selection is a pure function of the oracle's outcomes.
 
 mod operators;
-mod parse;
+pub(crate) mod parse;
 mod select;
 mod stack;
 mod structural;

@@ -10,7 +10,8 @@
 
 use super::outcome::{Outcome, SuiteResult};
 use super::Oracle;
-use crate::bundle::model::{code_sha256, tests_sha256, ExecRecord};
+use crate::record::keys::{code_sha256, tests_sha256};
+use crate::record::ExecRecord;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};

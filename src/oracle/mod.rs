@@ -10,7 +10,7 @@ pub mod cache;
 mod confine;
 mod judge;
 pub mod lazy;
-pub mod outcome;
+pub use crate::record::outcome;
 mod sandbox;
 mod server;
 pub mod slowdown;

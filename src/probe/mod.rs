@@ -69,7 +69,8 @@ impl LiveSystem {
     pub fn unit(&self, m: ndarray::ArrayView2<f32>) -> Array2<f32> {
         match self.similarity {
             Similarity::Cos => crate::rank::normalized(m),
-            Similarity::Dot => m.to_owned(),
+            // A score system has no vectors: it never gets a live text (see `Prober::new`).
+            Similarity::Dot | Similarity::Score => m.to_owned(),
         }
     }
 }
@@ -99,6 +100,21 @@ impl Prober {
             let Some(sys) = b.systems.iter().find(|d| d.id == s.id) else {
                 continue;
             };
+            if sys.similarity == Similarity::Score {
+                // Imported or fused: scores only, no vectors to place a new text among.
+                systems.push(LiveSystem {
+                    id: sys.id.clone(),
+                    score_index: si,
+                    similarity: sys.similarity,
+                    corpus: Array2::zeros((0, 0)),
+                    model: Err(format!(
+                        "{} is a score system (imported or fused): it has no vectors, so a new \
+                         text cannot be ranked by it",
+                        sys.id
+                    )),
+                });
+                continue;
+            }
             let corpus = if sys.corpus.nrows() == b.corpus.len() {
                 sys.corpus.clone()
             } else {

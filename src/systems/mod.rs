@@ -73,7 +73,7 @@ pub fn score_invocation(name: &str, provenance: Provenance) -> Invocation {
         id: name.to_string(),
         file: format!("{EMBEDDINGS}/{name}.npz"),
         dims: None,
-        similarity: Some("score".to_string()),
+        similarity: crate::bundle::model::Similarity::Score,
         dtype: "float32".to_string(),
         source: provenance.describe(),
         provenance: Some(provenance),

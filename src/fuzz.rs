@@ -1,13 +1,13 @@
-//! Entry points for fuzzing every parser of untrusted input: each takes arbitrary bytes and must
+//! Entry points for fuzzing every parser of untrusted input (bundle files, task files, pools): each takes arbitrary bytes and must
 //! return (an error is fine) without panicking, hanging or allocating without bound. The
 //! coverage-guided targets in `fuzz/` (cargo-fuzz) and the stable replay test
 //! `tests/fuzz_smoke.rs` call exactly these, so both exercise the same code.
 
 use std::path::Path;
 
-use super::model::{Query, Snippet};
-use super::npy::{parse_header, Npz};
-use super::{files, parse, stacked};
+use crate::bundle::model::{DistractorMeta, ExecRecord, Query, Snippet};
+use crate::bundle::npy::{parse_header, Npz};
+use crate::bundle::{files, parse, stacked};
 
 fn path(name: &str) -> &Path {
     Path::new(name)
@@ -25,8 +25,8 @@ pub fn jsonl(data: &[u8]) {
     if let Ok(c) = parse::corpus(p, again()) {
         let _ = parse::corpus_index(p, &c);
     }
-    let _ = parse::typed::<super::model::DistractorMeta>(p, again());
-    if let Ok(rows) = parse::typed_lines::<super::model::ExecRecord>(p, again()) {
+    let _ = parse::typed::<DistractorMeta>(p, again());
+    if let Ok(rows) = parse::typed_lines::<ExecRecord>(p, again()) {
         let _ = parse::cache_problems(p, &rows);
     }
 }
@@ -66,7 +66,7 @@ pub fn sums(data: &[u8]) {
 /// `results/invocation_table.json`. The root does not exist, so every `file` it names is either
 /// refused by its shape (absolute, `..`) or absent; nothing is opened.
 pub fn invocation_table(data: &[u8]) {
-    let _ = super::load::parse_invocation_table(
+    let _ = crate::bundle::load::parse_invocation_table(
         path("/nonexistent-execscope-fuzz-root"),
         path("invocation_table.json"),
         data,
