@@ -45,7 +45,7 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
     let warm = RankCache::new(dir.path().join("warm-cache"));
     let e = Engine::open_with(&root, &EngineOptions::default(), Some(&warm), &|_| {})
         .expect("load the synthetic bundle");
-    assert!(e.rank_lookups.iter().all(Option::is_some));
+    assert!(e.rank_lookups().iter().all(Option::is_some));
     Fixture {
         _dir: dir,
         root,

@@ -7,6 +7,7 @@ use crate::bundle::{self, Bundle};
 use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, Truth};
 use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Options for opening a bundle.
 #[derive(Clone, Debug, Default)]
@@ -16,13 +17,19 @@ pub struct EngineOptions {
 }
 
 /// A bundle with everything computed from it.
+///
+/// Every field is private: readers go through the accessors, and the only ways to change an
+/// engine are [`Engine::reevaluate`] and [`Engine::execute_missing`]. The bundle, truth and scores
+/// are shared behind `Arc`s, so [`Engine::with_config`] makes a re-evaluated snapshot without
+/// copying them (the dashboard swaps snapshots instead of mutating an engine its jobs still read).
+#[derive(Clone)]
 pub struct Engine {
-    pub bundle: Bundle,
+    bundle: Arc<Bundle>,
     /// Execution-cache lookups by (query, snippet) row.
-    pub cache: bundle::CacheIndex,
-    pub truth: Truth,
-    pub scores: Vec<SystemScores>,
-    pub evals: Vec<SystemEval>,
+    cache: Arc<bundle::CacheIndex>,
+    truth: Arc<Truth>,
+    scores: Arc<Vec<SystemScores>>,
+    evals: Vec<SystemEval>,
     /// The settings of the current evaluation, kept as given (never inferred from the results:
     /// a bundle with no systems still reports the policy and cutoffs it was asked for).
     config: EvalConfig,
@@ -32,7 +39,7 @@ pub struct Engine {
     execution_failures: Vec<ExecutionFailure>,
     /// Per system (like `scores`): what the rank-cache lookup found (None when scored without a
     /// cache).
-    pub rank_lookups: Vec<Option<Lookup>>,
+    rank_lookups: Vec<Option<Lookup>>,
 }
 
 /// A (query, snippet) pair the oracle failed to execute; its verdict stays the label fallback.
@@ -101,10 +108,10 @@ impl Engine {
                 })
             });
         let mut engine = Engine {
-            cache: cache_index,
-            bundle,
-            truth,
-            scores,
+            cache: Arc::new(cache_index),
+            bundle: Arc::new(bundle),
+            truth: Arc::new(truth),
+            scores: Arc::new(scores),
             evals: Vec::new(),
             config: opts.eval.clone(),
             bm25: opts.rank.bm25,
@@ -119,6 +126,53 @@ impl Engine {
     pub fn reevaluate(&mut self, cfg: &EvalConfig) {
         self.evals = self.evaluate_all(cfg);
         self.config = cfg.clone();
+    }
+
+    /// A snapshot of this engine re-evaluated under `cfg` (the bundle, truth and scores are
+    /// shared, not copied); `self` is left as it was.
+    pub fn with_config(&self, cfg: &EvalConfig) -> Engine {
+        Engine {
+            bundle: self.bundle.clone(),
+            cache: self.cache.clone(),
+            truth: self.truth.clone(),
+            scores: self.scores.clone(),
+            evals: self.evaluate_all(cfg),
+            config: cfg.clone(),
+            bm25: self.bm25,
+            execution_failures: self.execution_failures.clone(),
+            rank_lookups: self.rank_lookups.clone(),
+        }
+    }
+
+    /// The loaded bundle. Each dense system's corpus matrix is empty (0 × d) once it is scored.
+    pub fn bundle(&self) -> &Bundle {
+        &self.bundle
+    }
+
+    /// Execution-cache lookups by (query, snippet) row.
+    pub fn cache_index(&self) -> &bundle::CacheIndex {
+        &self.cache
+    }
+
+    /// The PASS verdict of every (query, snippet) pair and where it came from.
+    pub fn truth(&self) -> &Truth {
+        &self.truth
+    }
+
+    /// Every system's scores: dense systems in bundle order, then BM25.
+    pub fn scores(&self) -> &[SystemScores] {
+        &self.scores
+    }
+
+    /// Every system's evaluation under [`Engine::config`], in the order of [`Engine::scores`].
+    pub fn evals(&self) -> &[SystemEval] {
+        &self.evals
+    }
+
+    /// Per system (like [`Engine::scores`]): what the rank-cache lookup found (None when scored
+    /// without a cache).
+    pub fn rank_lookups(&self) -> &[Option<Lookup>] {
+        &self.rank_lookups
     }
 
     /// Evaluate every system under `cfg` without changing the engine's current results.
@@ -176,7 +230,7 @@ impl Engine {
             for &c in query.correct.iter().chain(&query.paired) {
                 pairs.insert((q, c));
             }
-            for s in &self.scores {
+            for s in self.scores.iter() {
                 for c in rank::top_k(s.row(q), depth) {
                     pairs.insert((q, c as usize));
                 }
@@ -215,10 +269,11 @@ impl Engine {
                 passes_all_tests: ok,
                 runner: runner.clone(),
             });
-            self.truth.set(q, c, ok);
+            Arc::make_mut(&mut self.truth).set(q, c, ok);
         }
-        self.bundle.cache.extend(rows.iter().cloned());
-        self.cache = bundle::CacheIndex::build(&self.bundle);
+        let b = Arc::make_mut(&mut self.bundle);
+        b.cache.extend(rows.iter().cloned());
+        self.cache = Arc::new(bundle::CacheIndex::build(b));
         let cfg = self.config();
         self.reevaluate(&cfg);
         rows

@@ -24,12 +24,15 @@ fn open(b: &Bundle, cache: &RankCache) -> Engine {
 }
 
 fn lookups(e: &Engine) -> Vec<Lookup> {
-    e.rank_lookups.iter().map(|l| l.expect("cached")).collect()
+    e.rank_lookups()
+        .iter()
+        .map(|l| l.expect("cached"))
+        .collect()
 }
 
 fn same_scores(a: &Engine, b: &Engine) {
-    assert_eq!(a.scores.len(), b.scores.len());
-    for (x, y) in a.scores.iter().zip(&b.scores) {
+    assert_eq!(a.scores().len(), b.scores().len());
+    for (x, y) in a.scores().iter().zip(b.scores()) {
         assert_eq!(x.id, y.id);
         assert!(x
             .scores
@@ -37,7 +40,7 @@ fn same_scores(a: &Engine, b: &Engine) {
             .zip(&y.scores)
             .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
-    for (x, y) in a.evals.iter().zip(&b.evals) {
+    for (x, y) in a.evals().iter().zip(b.evals()) {
         assert_eq!(x.per_query, y.per_query);
     }
 }
@@ -48,7 +51,7 @@ fn second_open_hits_and_matches_a_fresh_computation() {
     let cache = RankCache::new(dir.path());
     let b = small();
     let fresh = Engine::from_bundle(b.clone(), &EngineOptions::default());
-    assert!(fresh.rank_lookups.iter().all(Option::is_none));
+    assert!(fresh.rank_lookups().iter().all(Option::is_none));
     let first = open(&b, &cache);
     assert_eq!(lookups(&first), vec![Lookup::Miss; 4]);
     let second = open(&b, &cache);

@@ -132,7 +132,7 @@ fn pairs_pane_p_and_interval_are_the_reports() {
         let mut a = app_with(policy);
         let (e, sig, _) = reference(policy);
         let t = pairs::pairs_table(&e, &sig, key).unwrap();
-        let ids: Vec<String> = e.scores.iter().map(|s| s.id.clone()).collect();
+        let ids: Vec<String> = e.scores().iter().map(|s| s.id.clone()).collect();
         // `g`: the shared system selection (the matrix's row) to the first system.
         keys(&mut a, &format!("6{metric_presses}g"));
         // (row, col) → keys from the selection (0, 1).

@@ -117,7 +117,7 @@ impl App {
     /// index are queued as jobs.
     pub fn with_engine(engine: Engine, theme: Theme) -> App {
         let name = engine
-            .bundle
+            .bundle()
             .root
             .file_name()
             .map_or_else(|| "bundle".to_string(), |n| n.to_string_lossy().to_string());
@@ -129,7 +129,7 @@ impl App {
     }
 
     fn install(&mut self, engine: Arc<Engine>, index: Arc<super::jobs::CorpusIndex>) {
-        self.shared.compare = usize::from(engine.scores.len() > 1);
+        self.shared.compare = usize::from(engine.scores().len() > 1);
         self.jobs.push(Job::Bm25 {
             engine: engine.clone(),
         });
@@ -264,38 +264,31 @@ impl App {
         }
     }
 
-    /// Re-evaluate every system under tie policy `p` (the engine's own `reevaluate`). The
-    /// leaderboard and anatomy are then rebuilt off the UI thread. While a job still holds the
-    /// engine, the change waits for it (shown in the status bar).
+    /// Re-evaluate every system under tie policy `p`: the data gets a new engine snapshot
+    /// ([`Engine::with_config`], sharing the bundle, truth and scores) and the leaderboard and
+    /// anatomy are rebuilt off the UI thread. Jobs still running keep the snapshot they were
+    /// given; their results carry the old generation and are dropped.
     fn apply_policy(&mut self, p: TiePolicy) {
         let Some(d) = self.data.as_mut() else {
             self.pending_policy = Some(p);
             self.status = Some(format!("tie policy → {p} once the bundle is loaded"));
             return;
         };
-        match Arc::get_mut(&mut d.engine) {
-            Some(engine) => {
-                let cfg = EvalConfig {
-                    policy: p,
-                    ..engine.config()
-                };
-                engine.reevaluate(&cfg);
-                d.gen += 1;
-                d.lb = None;
-                d.anatomy = None;
-                d.sig = None;
-                self.policy = p;
-                self.pending_policy = None;
-                self.status = Some(format!("tie policy: {p}"));
-                self.queue_evaluation_jobs();
-                for pane in &mut self.panes {
-                    pane.data_changed();
-                }
-            }
-            None => {
-                self.pending_policy = Some(p);
-                self.status = Some(format!("tie policy → {p} after the running jobs"));
-            }
+        let cfg = EvalConfig {
+            policy: p,
+            ..d.engine.config()
+        };
+        d.engine = Arc::new(d.engine.with_config(&cfg));
+        d.gen += 1;
+        d.lb = None;
+        d.anatomy = None;
+        d.sig = None;
+        self.policy = p;
+        self.pending_policy = None;
+        self.status = Some(format!("tie policy: {p}"));
+        self.queue_evaluation_jobs();
+        for pane in &mut self.panes {
+            pane.data_changed();
         }
     }
 
@@ -320,7 +313,7 @@ impl App {
         let Some(d) = &self.data else {
             return Vec::new();
         };
-        fuzzy::filter(text, d.engine.scores.iter().map(|s| s.id.as_str()))
+        fuzzy::filter(text, d.engine.scores().iter().map(|s| s.id.as_str()))
     }
 
     fn rescore_live(&mut self) {
@@ -400,7 +393,7 @@ impl App {
                                 if compare { "compared" } else { "current" },
                                 self.data
                                     .as_ref()
-                                    .map_or("", |d| d.engine.scores[s].id.as_str())
+                                    .map_or("", |d| d.engine.scores()[s].id.as_str())
                             ));
                         }
                         self.mode = Mode::Normal;

@@ -34,7 +34,7 @@ pub struct CorpusIndex {
 
 impl CorpusIndex {
     pub fn build(engine: &Engine) -> CorpusIndex {
-        let b = &engine.bundle;
+        let b = engine.bundle();
         CorpusIndex {
             distractor: b
                 .distractors
@@ -47,7 +47,7 @@ impl CorpusIndex {
 
     /// Cached per-test outcomes of snippet `c` on query `q`'s suite, if the cache holds the pair.
     pub fn outcomes<'e>(&self, engine: &'e Engine, q: usize, c: usize) -> Option<&'e [String]> {
-        engine.cache.outcomes(&engine.bundle, q, c)
+        engine.cache_index().outcomes(engine.bundle(), q, c)
     }
 }
 
@@ -141,7 +141,7 @@ fn run_audit(
     progress: &Progress,
 ) -> Result<AuditResult, String> {
     let system = engine
-        .scores
+        .scores()
         .get(req.system)
         .map(|s| s.id.clone())
         .ok_or_else(|| format!("no system #{}", req.system))?;
@@ -221,7 +221,7 @@ impl Job {
                     editsize: atab::editsize_table(&a, None),
                     gaps: atab::gaps_table(&a),
                     density: atab::density_table(&a),
-                    difficulty: atab::difficulty_table(&a, &engine.bundle),
+                    difficulty: atab::difficulty_table(&a, engine.bundle()),
                     misses: atab::misses_table(&a),
                 };
                 JobResult::Anatomy {
@@ -231,7 +231,7 @@ impl Job {
             }
             Job::Bm25 { engine } => {
                 let docs: Vec<&str> = engine
-                    .bundle
+                    .bundle()
                     .corpus
                     .iter()
                     .map(|c| c.code.as_str())

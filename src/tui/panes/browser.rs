@@ -48,7 +48,7 @@ pub struct BrowserPane {
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).
 pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
-    let b = &d.engine.bundle;
+    let b = &d.engine.bundle();
     let hay: Vec<String> = b
         .queries
         .iter()
@@ -60,7 +60,7 @@ pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
 /// The ranking rows shown for system `s` on query `q` (top [`DEPTH`]).
 pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
     let e = &d.engine;
-    let row = e.scores[s].row(q);
+    let row = e.scores()[s].row(q);
     let order = top_k(row, DEPTH);
     let sizes = group_sizes(row, &order);
     order
@@ -70,7 +70,7 @@ pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
             corpus: c as usize,
             score: f64::from(row[c as usize]),
             tie,
-            pass: Some(e.truth.passes(q, c as usize)),
+            pass: Some(e.truth().passes(q, c as usize)),
             outcomes: d.index.outcomes(e, q, c as usize).map(<[String]>::to_vec),
         })
         .collect()
@@ -119,7 +119,7 @@ impl Pane for BrowserPane {
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some(d) = cx.data.filter(|d| !d.engine.scores.is_empty()) else {
+        let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;
         };
         let nav = matches!(
@@ -157,7 +157,7 @@ impl Pane for BrowserPane {
             Action::ToggleCompare => {
                 self.compare = !self.compare;
                 if self.compare && cx.shared.compare == cx.shared.system {
-                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores.len().max(1);
+                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores().len().max(1);
                 }
             }
             Action::Click(Hit::Row {
@@ -208,8 +208,8 @@ impl Pane for BrowserPane {
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
         let Some(d) = v.data else { return };
-        let b = &d.engine.bundle;
-        if b.queries.is_empty() || d.engine.scores.is_empty() {
+        let b = &d.engine.bundle();
+        if b.queries.is_empty() || d.engine.scores().is_empty() {
             let why = if b.queries.is_empty() {
                 "the bundle has no queries"
             } else {
@@ -271,7 +271,7 @@ impl Pane for BrowserPane {
 impl BrowserPane {
     fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
         let th = v.theme;
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let list = filtered(d, &self.filter);
         let title = if self.filter.is_empty() {
             Line::from(vec![
@@ -296,7 +296,7 @@ impl BrowserPane {
         self.page_list.set(h);
         let k = v.k();
         let ki = v.shared.k_index;
-        let eval = &d.engine.evals[v.shared.system.min(d.engine.evals.len() - 1)];
+        let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
         let mut lines = vec![Line::styled(
             format!(" id       exec@{k} function"),
             th.header,
@@ -366,7 +366,7 @@ impl BrowserPane {
                 .and_then(|q| q.correct.first().copied())
         }
         let th = v.theme;
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let snip = &b.corpus[c];
         let meta = d.index.distractor.get(&snip.id).map(|&i| &b.distractors[i]);
         let canon = if v.shared.live.is_none() {
