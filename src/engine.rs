@@ -4,9 +4,12 @@
 //! dashboard draws from it, so the two never compute a number differently.
 
 use crate::bundle::{self, Bundle};
+use crate::bundle::{DenseSystem, Similarity};
 use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, Truth};
+use crate::rank::memo::{self, StatKey};
 use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
-use std::path::Path;
+use ndarray::Array2;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Options for opening a bundle.
@@ -67,16 +70,150 @@ impl Engine {
     }
 
     /// [`Engine::open`] through a rank cache, reporting each system as its scores are ready.
+    ///
+    /// With a cache, a bundle whose every npz file is unchanged since an earlier open (same stat
+    /// key, see [`rank::memo`]) and whose every system's scores are cached opens *warm*: the
+    /// matrices are neither read nor hashed (their remembered SHA-256 stands in for them, also
+    /// against `SHA256SUMS`), and `bundle().systems` then hold no matrices (0 × 0). Anything
+    /// else (a changed file, a missing or corrupt cache entry, stacked variants, whose analysis
+    /// needs the query vectors) takes the full path, which also refreshes the memo.
     pub fn open_with(
         root: &Path,
         opts: &EngineOptions,
         cache: Option<&RankCache>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> anyhow::Result<Engine> {
+        if let Some(c) = cache {
+            if let Some(e) = Engine::open_warm(root, opts, c, progress) {
+                return Ok(e);
+            }
+        }
+        let before: Vec<(String, PathBuf, Option<StatKey>)> = match cache {
+            Some(_) => bundle::load::npz_files(root)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, path)| {
+                    let k = StatKey::of(&path);
+                    (id, path, k)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
+        if let Some(c) = cache {
+            // Remember each matrix file's hash under its stat key, if the file did not change
+            // while it was read.
+            for (id, path, key) in &before {
+                let (Some(key), Some(sha)) = (key, bundle.sha256.get(&npz_rel(id))) else {
+                    continue;
+                };
+                if StatKey::of(path).as_ref() == Some(key) {
+                    let _ = memo::remember(c, path, key, sha);
+                }
+            }
+            let _ = c.put_notes(&rank::cache::notes_key(&bundle.sha256), &bundle.notes);
+        }
         Ok(Engine::from_bundle_with(bundle, opts, cache, progress))
     }
 
+    /// The warm open of [`Engine::open_with`], or None when the full path must run.
+    fn open_warm(
+        root: &Path,
+        opts: &EngineOptions,
+        cache: &RankCache,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> Option<Engine> {
+        use rayon::prelude::*;
+        let files = bundle::load::npz_files(root).ok()?;
+        let mut shas = Vec::with_capacity(files.len());
+        for (_, path) in &files {
+            shas.push(memo::lookup(cache, path, &StatKey::of(path)?)?);
+        }
+        if root.join(bundle::stacked::STACKED).exists() {
+            return None;
+        }
+        let lo = bundle::LoadOptions {
+            verify_checksums: false,
+            systems: None,
+            skip_embeddings: true,
+        };
+        let mut b = bundle::load(root, &lo).ok()?;
+        if !b.stacked.is_empty() {
+            return None;
+        }
+        let mut sha = b.sha256.clone();
+        let table = bundle::load::invocation_table(root, &mut sha).ok()?;
+        for ((id, _), h) in files.iter().zip(&shas) {
+            sha.insert(npz_rel(id), h.clone());
+        }
+        if root.join(bundle::files::SUMS).exists() {
+            let problems = bundle::files::verify_sums_with(root, &sha).ok()?;
+            if !problems.is_empty() {
+                return None;
+            }
+        }
+        b.notes = cache.get_notes(&rank::cache::notes_key(&sha))?;
+        b.sha256 = sha;
+        for (id, _) in &files {
+            let inv = table.get(id);
+            let similarity = inv
+                .and_then(|i| bundle::embed::parse_similarity(i.similarity.as_deref()).ok())
+                .unwrap_or(Similarity::Cos);
+            b.systems.push(DenseSystem {
+                id: id.clone(),
+                similarity,
+                queries: Array2::zeros((0, 0)),
+                corpus: Array2::zeros((0, 0)),
+                invocation: inv.cloned(),
+            });
+        }
+        let shape = (b.queries.len(), b.corpus.len());
+        let total = b.systems.len() + usize::from(opts.rank.bm25);
+        let dense: Vec<Option<SystemScores>> = b
+            .systems
+            .par_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let key = rank::cache::dense_key(&b, s);
+                let (_, m) = cache.get(&key, shape);
+                let scores = SystemScores {
+                    id: s.id.clone(),
+                    similarity: s.similarity.as_str().to_string(),
+                    scores: m?,
+                };
+                progress(Scored {
+                    index: i,
+                    total,
+                    scores: &scores,
+                    lookup: Some(Lookup::Hit),
+                });
+                Some(scores)
+            })
+            .collect();
+        let mut scores: Vec<SystemScores> = dense.into_iter().collect::<Option<_>>()?;
+        let mut lookups = vec![Some(Lookup::Hit); scores.len()];
+        if opts.rank.bm25 {
+            let key = rank::cache::bm25_key(&b);
+            let (l, m) =
+                rank::cache::get_or_compute(cache, &key, shape, || rank::bm25_system(&b).scores);
+            let s = SystemScores {
+                id: rank::BM25_ID.to_string(),
+                similarity: "bm25".to_string(),
+                scores: m,
+            };
+            progress(Scored {
+                index: scores.len(),
+                total,
+                scores: &s,
+                lookup: Some(l),
+            });
+            scores.push(s);
+            lookups.push(Some(l));
+        }
+        let key = bundle::tests_key_fn(b.tests_key_encoding.as_deref());
+        let truth = Truth::from_bundle(&b, &key);
+        Some(Engine::assemble(b, truth, scores, lookups, opts))
+    }
     /// Compute rankings and metrics for an in-memory bundle.
     pub fn from_bundle(bundle: Bundle, opts: &EngineOptions) -> Engine {
         Engine::from_bundle_with(bundle, opts, None, &|_| {})
@@ -97,7 +234,6 @@ impl Engine {
         let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
         let total = bundle.systems.len() + usize::from(opts.rank.bm25);
         let truth = Truth::from_bundle(&bundle, &key);
-        let cache_index = bundle::CacheIndex::build(&bundle);
         let (scores, rank_lookups) =
             rank::score_all_releasing(&mut bundle, &opts.rank, cache, &|index, scores, lookup| {
                 progress(Scored {
@@ -107,6 +243,17 @@ impl Engine {
                     lookup,
                 })
             });
+        Engine::assemble(bundle, truth, scores, rank_lookups, opts)
+    }
+
+    fn assemble(
+        bundle: Bundle,
+        truth: Truth,
+        scores: Vec<SystemScores>,
+        rank_lookups: Vec<Option<Lookup>>,
+        opts: &EngineOptions,
+    ) -> Engine {
+        let cache_index = bundle::CacheIndex::build(&bundle);
         let mut engine = Engine {
             cache: Arc::new(cache_index),
             bundle: Arc::new(bundle),
@@ -298,4 +445,9 @@ impl Engine {
             })
             .collect()
     }
+}
+
+/// The bundle-relative path of system `id`'s npz file.
+fn npz_rel(id: &str) -> String {
+    format!("{}/{id}.npz", bundle::files::EMBEDDINGS)
 }

@@ -7,6 +7,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod memo;
 pub mod ties;
 
 pub use cache::{Lookup, RankCache};
@@ -76,10 +77,11 @@ pub fn score_all_with(
     score_core(bundle, corpora, opts, cache, done)
 }
 
-/// [`score_all_with`], taking every dense system's corpus matrix out of the bundle and dropping
-/// each as soon as its system is scored (or found in the cache), so the matrices and the score
-/// matrices are never all in memory at once. The bundle keeps its query matrices; each
-/// system's corpus matrix is left empty (0 × d).
+/// [`score_all_with`], taking every dense system's matrices out of the bundle and dropping each
+/// system's as soon as it is scored (or found in the cache), so the matrices and the score
+/// matrices are never all in memory at once. Each system's corpus matrix is left empty (0 × d);
+/// so are its query vectors (0 × d), unless the bundle has stacked variants (whose analysis
+/// reads them).
 pub fn score_all_releasing(
     bundle: &mut Bundle,
     opts: &RankOptions,
@@ -92,6 +94,7 @@ pub fn score_all_releasing(
         .par_iter()
         .map(|s| cache.map(|_| cache::dense_key(bundle, s)))
         .collect();
+    let keep_queries = !bundle.stacked.is_empty();
     let corpora: Vec<Corpus<'_>> = bundle
         .systems
         .iter_mut()
@@ -99,17 +102,22 @@ pub fn score_all_releasing(
         .map(|(s, key)| {
             let d = s.corpus.ncols();
             let m = std::mem::replace(&mut s.corpus, Array2::zeros((0, d)));
-            Corpus::Owned(m, key)
+            let q = match keep_queries {
+                true => None,
+                false => Some(std::mem::replace(&mut s.queries, Array2::zeros((0, d)))),
+            };
+            Corpus::Owned(q, m, key)
         })
         .collect();
     score_core(bundle, corpora, opts, cache, done)
 }
 
-/// A dense system's corpus matrix for scoring: the bundle's own, or taken out of it (with its
-/// cache key, computed before it was taken) to be dropped once scored.
+/// A dense system's matrices for scoring: the bundle's own, or taken out of it (the query
+/// vectors unless they stay, the corpus matrix, and the cache key, computed before they were
+/// taken) to be dropped once scored.
 enum Corpus<'a> {
     Borrowed(&'a DenseSystem),
-    Owned(Array2<f32>, Option<String>),
+    Owned(Option<Array2<f32>>, Array2<f32>, Option<String>),
 }
 
 fn score_core(
@@ -127,7 +135,7 @@ fn score_core(
         .enumerate()
         .collect();
     // Largest first, so the widest GEMM starts at once and the small ones fill in around it.
-    let width = |i: usize| bundle.systems.get(i).map_or(0, |s| s.queries.ncols());
+    let width = |i: usize| bundle.systems.get(i).map_or(0, |s| s.corpus.ncols());
     tasks.sort_by_key(|t| std::cmp::Reverse(width(t.0)));
     let mut out: Vec<(usize, SystemScores, Option<Lookup>)> = tasks
         .into_par_iter()
@@ -137,14 +145,15 @@ fn score_core(
                 None => (BM25_ID.to_string(), "bm25".to_string()),
             };
             let key = || match (&corpus, bundle.systems.get(i)) {
-                (Some(Corpus::Owned(_, Some(k))), _) => k.clone(),
+                (Some(Corpus::Owned(_, _, Some(k))), _) => k.clone(),
                 (_, Some(s)) => cache::dense_key(bundle, s),
                 (_, None) => cache::bm25_key(bundle),
             };
             let compute = || match (&corpus, bundle.systems.get(i)) {
                 (Some(Corpus::Borrowed(s)), _) => dense_scores(s),
-                (Some(Corpus::Owned(c, _)), Some(s)) => {
-                    product_of(s.similarity, s.queries.view(), c.view())
+                (Some(Corpus::Owned(q, c, _)), Some(s)) => {
+                    let q = q.as_ref().unwrap_or(&s.queries);
+                    product_of(s.similarity, q.view(), c.view())
                 }
                 _ => bm25_system(bundle).scores,
             };
