@@ -61,6 +61,50 @@ pub struct Scored<'a> {
     pub total: usize,
     pub scores: &'a SystemScores,
     pub lookup: Option<Lookup>,
+    /// The engine being built, for [`Scored::snapshot`] (None where no snapshot is offered).
+    stage: Option<&'a Stage<'a>>,
+}
+
+/// What an engine under construction has so far (see [`Scored::snapshot`]).
+struct Stage<'a> {
+    bundle: &'a Arc<Bundle>,
+    truth: &'a Arc<Truth>,
+    cache: &'a Arc<bundle::CacheIndex>,
+    opts: &'a EngineOptions,
+    /// Per system index: its scores, lookup and (once a snapshot needed it) evaluation.
+    done: std::sync::Mutex<Vec<Option<Finished>>>,
+}
+
+type Finished = (SystemScores, Option<Lookup>, Option<SystemEval>);
+
+impl Scored<'_> {
+    /// An engine of the systems scored so far (in the final engine's order, with those not yet
+    /// scored left out), evaluated under the engine's settings: what a front end can show while
+    /// the rest is scored. Shares the bundle, truth and score matrices (nothing large is
+    /// copied); each system is evaluated once however many snapshots include it. None when the
+    /// engine is not built in stages (a warm open, whose systems all arrive at once).
+    pub fn snapshot(&self) -> Option<Engine> {
+        let st = self.stage?;
+        let mut done = st.done.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut scores, mut evals, mut lookups) = (Vec::new(), Vec::new(), Vec::new());
+        for (s, l, e) in done.iter_mut().flatten() {
+            let e = e.get_or_insert_with(|| evaluate(st.bundle, st.truth, s, &st.opts.eval));
+            scores.push(s.clone());
+            evals.push(e.clone());
+            lookups.push(*l);
+        }
+        Some(Engine {
+            bundle: st.bundle.clone(),
+            cache: st.cache.clone(),
+            truth: st.truth.clone(),
+            scores: Arc::new(scores),
+            evals,
+            config: st.opts.eval.clone(),
+            bm25: st.opts.rank.bm25,
+            execution_failures: Vec::new(),
+            rank_lookups: lookups,
+        })
+    }
 }
 
 impl Engine {
@@ -179,13 +223,14 @@ impl Engine {
                 let scores = SystemScores {
                     id: s.id.clone(),
                     similarity: s.similarity.as_str().to_string(),
-                    scores: m?,
+                    scores: m?.into_shared(),
                 };
                 progress(Scored {
                     index: i,
                     total,
                     scores: &scores,
                     lookup: Some(Lookup::Hit),
+                    stage: None,
                 });
                 Some(scores)
             })
@@ -194,18 +239,20 @@ impl Engine {
         let mut lookups = vec![Some(Lookup::Hit); scores.len()];
         if opts.rank.bm25 {
             let key = rank::cache::bm25_key(&b);
-            let (l, m) =
-                rank::cache::get_or_compute(cache, &key, shape, || rank::bm25_system(&b).scores);
+            let (l, m) = rank::cache::get_or_compute(cache, &key, shape, || {
+                rank::bm25_system(&b).scores.into_owned()
+            });
             let s = SystemScores {
                 id: rank::BM25_ID.to_string(),
                 similarity: "bm25".to_string(),
-                scores: m,
+                scores: m.into_shared(),
             };
             progress(Scored {
                 index: scores.len(),
                 total,
                 scores: &s,
                 lookup: Some(l),
+                stage: None,
             });
             scores.push(s);
             lookups.push(Some(l));
@@ -233,17 +280,42 @@ impl Engine {
     ) -> Engine {
         let key = bundle::tests_key_fn(bundle.tests_key_encoding.as_deref());
         let total = bundle.systems.len() + usize::from(opts.rank.bm25);
-        let truth = Truth::from_bundle(&bundle, &key);
-        let (scores, rank_lookups) =
-            rank::score_all_releasing(&mut bundle, &opts.rank, cache, &|index, scores, lookup| {
+        let truth = Arc::new(Truth::from_bundle(&bundle, &key));
+        let released = rank::release(&mut bundle, cache);
+        let bundle = Arc::new(bundle);
+        let cache_index = Arc::new(bundle::CacheIndex::build(&bundle));
+        let stage = Stage {
+            bundle: &bundle,
+            truth: &truth,
+            cache: &cache_index,
+            opts,
+            done: std::sync::Mutex::new(vec![None; total]),
+        };
+        let (scores, rank_lookups) = rank::score_released(
+            &bundle,
+            released,
+            &opts.rank,
+            cache,
+            &|index, scores, lookup| {
+                if let Some(slot) = stage
+                    .done
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_mut(index)
+                {
+                    *slot = Some((scores.clone(), lookup, None));
+                }
                 progress(Scored {
                     index,
                     total,
                     scores,
                     lookup,
+                    stage: Some(&stage),
                 })
-            });
-        Engine::assemble(bundle, truth, scores, rank_lookups, opts)
+            },
+        );
+        drop(stage);
+        Engine::assemble_shared(bundle, truth, cache_index, scores, rank_lookups, opts)
     }
 
     fn assemble(
@@ -253,11 +325,29 @@ impl Engine {
         rank_lookups: Vec<Option<Lookup>>,
         opts: &EngineOptions,
     ) -> Engine {
-        let cache_index = bundle::CacheIndex::build(&bundle);
+        let cache_index = Arc::new(bundle::CacheIndex::build(&bundle));
+        Engine::assemble_shared(
+            Arc::new(bundle),
+            Arc::new(truth),
+            cache_index,
+            scores,
+            rank_lookups,
+            opts,
+        )
+    }
+
+    fn assemble_shared(
+        bundle: Arc<Bundle>,
+        truth: Arc<Truth>,
+        cache: Arc<bundle::CacheIndex>,
+        scores: Vec<SystemScores>,
+        rank_lookups: Vec<Option<Lookup>>,
+        opts: &EngineOptions,
+    ) -> Engine {
         let mut engine = Engine {
-            cache: Arc::new(cache_index),
-            bundle: Arc::new(bundle),
-            truth: Arc::new(truth),
+            cache,
+            bundle,
+            truth,
             scores: Arc::new(scores),
             evals: Vec::new(),
             config: opts.eval.clone(),

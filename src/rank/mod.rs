@@ -13,7 +13,7 @@ pub mod ties;
 pub use cache::{Lookup, RankCache};
 
 use crate::bundle::{Bundle, DenseSystem, Similarity};
-use ndarray::{s, Array2, ArrayView2, Axis};
+use ndarray::{s, ArcArray2, Array2, ArrayView2, Axis};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -27,8 +27,9 @@ pub struct SystemScores {
     pub id: String,
     /// "cos", "dot" or "bm25".
     pub similarity: String,
-    /// n_queries × n_corpus.
-    pub scores: Array2<f32>,
+    /// n_queries × n_corpus, shared (cloning a `SystemScores` does not copy the matrix, so
+    /// snapshots of a partly scored bundle are cheap).
+    pub scores: ArcArray2<f32>,
 }
 
 impl SystemScores {
@@ -88,6 +89,16 @@ pub fn score_all_releasing(
     cache: Option<&RankCache>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    let released = release(bundle, cache);
+    score_released(bundle, released, opts, cache, done)
+}
+
+/// Every dense system's matrices, taken out of a bundle by [`release`] (with their cache keys),
+/// to be scored by [`score_released`] while the bundle itself is shared.
+pub struct Released(Vec<Corpus<'static>>);
+
+/// The first half of [`score_all_releasing`]: take the matrices out of the bundle.
+pub fn release(bundle: &mut Bundle, cache: Option<&RankCache>) -> Released {
     // Keys hash in-memory matrices (a bundle without files), so they are taken first.
     let keys: Vec<Option<String>> = bundle
         .systems
@@ -95,7 +106,7 @@ pub fn score_all_releasing(
         .map(|s| cache.map(|_| cache::dense_key(bundle, s)))
         .collect();
     let keep_queries = !bundle.stacked.is_empty();
-    let corpora: Vec<Corpus<'_>> = bundle
+    let corpora: Vec<Corpus<'static>> = bundle
         .systems
         .iter_mut()
         .zip(keys)
@@ -109,13 +120,25 @@ pub fn score_all_releasing(
             Corpus::Owned(q, m, key)
         })
         .collect();
-    score_core(bundle, corpora, opts, cache, done)
+    Released(corpora)
+}
+
+/// The second half of [`score_all_releasing`]: score the released matrices against `bundle`
+/// (the one they were taken from), dropping each system's as soon as it is scored.
+pub fn score_released(
+    bundle: &Bundle,
+    released: Released,
+    opts: &RankOptions,
+    cache: Option<&RankCache>,
+    done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
+) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    score_core(bundle, released.0, opts, cache, done)
 }
 
 /// A dense system's matrices for scoring: the bundle's own, or taken out of it (the query
 /// vectors unless they stay, the corpus matrix, and the cache key, computed before they were
 /// taken) to be dropped once scored.
-enum Corpus<'a> {
+pub(crate) enum Corpus<'a> {
     Borrowed(&'a DenseSystem),
     Owned(Option<Array2<f32>>, Array2<f32>, Option<String>),
 }
@@ -155,7 +178,7 @@ fn score_core(
                     let q = q.as_ref().unwrap_or(&s.queries);
                     product_of(s.similarity, q.view(), c.view())
                 }
-                _ => bm25_system(bundle).scores,
+                _ => bm25_system(bundle).scores.into_owned(),
             };
             let (lookup, scores) = match cache {
                 None => (None, compute()),
@@ -168,7 +191,7 @@ fn score_core(
             let s = SystemScores {
                 id,
                 similarity,
-                scores,
+                scores: scores.into_shared(),
             };
             done(i, &s, lookup);
             (i, s, lookup)
@@ -186,7 +209,7 @@ pub fn bm25_system(bundle: &Bundle) -> SystemScores {
     SystemScores {
         id: BM25_ID.to_string(),
         similarity: "bm25".to_string(),
-        scores: index.score_all(&queries),
+        scores: index.score_all(&queries).into_shared(),
     }
 }
 
