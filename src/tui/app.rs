@@ -190,12 +190,19 @@ impl App {
         self.queue_evaluation_jobs();
     }
 
+    /// The leaderboard first: the bootstrap and the anatomy are queued once it is in
+    /// ([`App::queue_followup_jobs`]), so they do not compete with it for the cores.
     fn queue_evaluation_jobs(&mut self) {
         if let Some(d) = &self.data {
             self.jobs.push(Job::Leaderboard {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+        }
+    }
+
+    fn queue_followup_jobs(&mut self) {
+        if let Some(d) = &self.data {
             self.jobs.push(Job::Significance {
                 gen: d.gen,
                 engine: d.engine.clone(),
@@ -264,6 +271,9 @@ impl App {
                 self.done("leaderboard");
                 if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
                     d.lb = Some(*lb);
+                    if !self.partial {
+                        self.queue_followup_jobs();
+                    }
                 }
                 self.refresh_leaderboard_table();
                 if let Some(e) = self.next_partial.take() {
