@@ -53,7 +53,7 @@ fn main() {
         "{:<26} {:>12} {:>12} {:>8} {:>12} {:>8}",
         "system", "stored (ms)", "cold (ms)", "×", "warm (ms)", "×"
     );
-    for s in &engine.scores {
+    for s in engine.scores() {
         let req = |t: &str| ProbeRequest {
             query: ProbeQuery::Text(t.to_string()),
             replace: Vec::new(),
@@ -63,7 +63,12 @@ fn main() {
         };
         // Baseline: one stored query scored and ranked.
         let base = if let Some(live) = prober.systems.iter().find(|l| l.id == s.id) {
-            let sys = engine.bundle.systems.iter().find(|d| d.id == s.id).unwrap();
+            let sys = engine
+                .bundle()
+                .systems
+                .iter()
+                .find(|d| d.id == s.id)
+                .unwrap();
             median(
                 (0..30)
                     .map(|i| {
@@ -78,7 +83,7 @@ fn main() {
             // BM25: one stored query's text scored against the index, then ranked.
             let index = execscope::rank::bm25::Bm25Index::new(
                 &engine
-                    .bundle
+                    .bundle()
                     .corpus
                     .iter()
                     .map(|c| c.code.as_str())
@@ -89,7 +94,7 @@ fn main() {
                     .map(|i| {
                         let t0 = Instant::now();
                         let row: Vec<f32> = index
-                            .score_text(&engine.bundle.queries[i].text)
+                            .score_text(&engine.bundle().queries[i].text)
                             .into_iter()
                             .map(|x| x as f32)
                             .collect();

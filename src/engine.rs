@@ -4,9 +4,13 @@
 //! dashboard draws from it, so the two never compute a number differently.
 
 use crate::bundle::{self, Bundle};
+use crate::bundle::{DenseSystem, Similarity};
 use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, Truth};
+use crate::rank::memo::{self, StatKey};
 use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
-use std::path::Path;
+use ndarray::Array2;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Options for opening a bundle.
 #[derive(Clone, Debug, Default)]
@@ -16,13 +20,19 @@ pub struct EngineOptions {
 }
 
 /// A bundle with everything computed from it.
+///
+/// Every field is private: readers go through the accessors, and the only ways to change an
+/// engine are [`Engine::reevaluate`] and [`Engine::execute_missing`]. The bundle, truth and scores
+/// are shared behind `Arc`s, so [`Engine::with_config`] makes a re-evaluated snapshot without
+/// copying them (the dashboard swaps snapshots instead of mutating an engine its jobs still read).
+#[derive(Clone)]
 pub struct Engine {
-    pub bundle: Bundle,
+    bundle: Arc<Bundle>,
     /// Execution-cache lookups by (query, snippet) row.
-    pub cache: bundle::CacheIndex,
-    pub truth: Truth,
-    pub scores: Vec<SystemScores>,
-    pub evals: Vec<SystemEval>,
+    cache: Arc<bundle::CacheIndex>,
+    truth: Arc<Truth>,
+    scores: Arc<Vec<SystemScores>>,
+    evals: Vec<SystemEval>,
     /// The settings of the current evaluation, kept as given (never inferred from the results:
     /// a bundle with no systems still reports the policy and cutoffs it was asked for).
     config: EvalConfig,
@@ -32,7 +42,7 @@ pub struct Engine {
     execution_failures: Vec<ExecutionFailure>,
     /// Per system (like `scores`): what the rank-cache lookup found (None when scored without a
     /// cache).
-    pub rank_lookups: Vec<Option<Lookup>>,
+    rank_lookups: Vec<Option<Lookup>>,
 }
 
 /// A (query, snippet) pair the oracle failed to execute; its verdict stays the label fallback.
@@ -51,6 +61,50 @@ pub struct Scored<'a> {
     pub total: usize,
     pub scores: &'a SystemScores,
     pub lookup: Option<Lookup>,
+    /// The engine being built, for [`Scored::snapshot`] (None where no snapshot is offered).
+    stage: Option<&'a Stage<'a>>,
+}
+
+/// What an engine under construction has so far (see [`Scored::snapshot`]).
+struct Stage<'a> {
+    bundle: &'a Arc<Bundle>,
+    truth: &'a Arc<Truth>,
+    cache: &'a Arc<bundle::CacheIndex>,
+    opts: &'a EngineOptions,
+    /// Per system index: its scores, lookup and (once a snapshot needed it) evaluation.
+    done: std::sync::Mutex<Vec<Option<Finished>>>,
+}
+
+type Finished = (SystemScores, Option<Lookup>, Option<SystemEval>);
+
+impl Scored<'_> {
+    /// An engine of the systems scored so far (in the final engine's order, with those not yet
+    /// scored left out), evaluated under the engine's settings: what a front end can show while
+    /// the rest is scored. Shares the bundle, truth and score matrices (nothing large is
+    /// copied); each system is evaluated once however many snapshots include it. None when the
+    /// engine is not built in stages (a warm open, whose systems all arrive at once).
+    pub fn snapshot(&self) -> Option<Engine> {
+        let st = self.stage?;
+        let mut done = st.done.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut scores, mut evals, mut lookups) = (Vec::new(), Vec::new(), Vec::new());
+        for (s, l, e) in done.iter_mut().flatten() {
+            let e = e.get_or_insert_with(|| evaluate(st.bundle, st.truth, s, &st.opts.eval));
+            scores.push(s.clone());
+            evals.push(e.clone());
+            lookups.push(*l);
+        }
+        Some(Engine {
+            bundle: st.bundle.clone(),
+            cache: st.cache.clone(),
+            truth: st.truth.clone(),
+            scores: Arc::new(scores),
+            evals,
+            config: st.opts.eval.clone(),
+            bm25: st.opts.rank.bm25,
+            execution_failures: Vec::new(),
+            rank_lookups: lookups,
+        })
+    }
 }
 
 impl Engine {
@@ -60,16 +114,158 @@ impl Engine {
     }
 
     /// [`Engine::open`] through a rank cache, reporting each system as its scores are ready.
+    ///
+    /// With a cache, a bundle whose every npz file is unchanged since an earlier open (same stat
+    /// key, see [`rank::memo`]) and whose every system's scores are cached opens *warm*: the
+    /// matrices are neither read nor hashed (their remembered SHA-256 stands in for them, also
+    /// against `SHA256SUMS`), and `bundle().systems` then hold no matrices (0 × 0). Anything
+    /// else (a changed file, a missing or corrupt cache entry, stacked variants, whose analysis
+    /// needs the query vectors) takes the full path, which also refreshes the memo.
     pub fn open_with(
         root: &Path,
         opts: &EngineOptions,
         cache: Option<&RankCache>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> anyhow::Result<Engine> {
+        if let Some(c) = cache {
+            if let Some(e) = Engine::open_warm(root, opts, c, progress) {
+                return Ok(e);
+            }
+        }
+        let before: Vec<(String, PathBuf, Option<StatKey>)> = match cache {
+            Some(_) => bundle::load::npz_files(root)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, path)| {
+                    let k = StatKey::of(&path);
+                    (id, path, k)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
+        if let Some(c) = cache {
+            // Remember each matrix file's hash under its stat key, if the file did not change
+            // while it was read.
+            for (id, path, key) in &before {
+                let (Some(key), Some(sha)) = (key, bundle.sha256.get(&npz_rel(id))) else {
+                    continue;
+                };
+                if StatKey::of(path).as_ref() == Some(key) {
+                    let _ = memo::remember(c, path, key, sha);
+                }
+            }
+            let _ = c.put_notes(&rank::cache::notes_key(&bundle.sha256), &bundle.notes);
+        }
         Ok(Engine::from_bundle_with(bundle, opts, cache, progress))
     }
 
+    /// The warm open of [`Engine::open_with`], or None when the full path must run.
+    fn open_warm(
+        root: &Path,
+        opts: &EngineOptions,
+        cache: &RankCache,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> Option<Engine> {
+        use rayon::prelude::*;
+        let files = bundle::load::npz_files(root).ok()?;
+        let mut shas = Vec::with_capacity(files.len());
+        for (_, path) in &files {
+            shas.push(memo::lookup(cache, path, &StatKey::of(path)?)?);
+        }
+        if root.join(bundle::stacked::STACKED).exists() {
+            return None;
+        }
+        let lo = bundle::LoadOptions {
+            verify_checksums: false,
+            systems: None,
+            skip_embeddings: true,
+        };
+        let mut b = bundle::load(root, &lo).ok()?;
+        if !b.stacked.is_empty() {
+            return None;
+        }
+        let mut sha = b.sha256.clone();
+        let table = bundle::load::invocation_table(root, &mut sha).ok()?;
+        for ((id, _), h) in files.iter().zip(&shas) {
+            sha.insert(npz_rel(id), h.clone());
+        }
+        if root.join(bundle::files::SUMS).exists() {
+            let problems = bundle::files::verify_sums_with(root, &sha).ok()?;
+            if !problems.is_empty() {
+                return None;
+            }
+        }
+        b.notes = cache.get_notes(&rank::cache::notes_key(&sha))?;
+        b.sha256 = sha;
+        for (id, _) in &files {
+            let inv = table.get(id);
+            let similarity = inv.map_or(Similarity::Cos, |i| i.similarity);
+            b.systems.push(DenseSystem {
+                id: id.clone(),
+                similarity,
+                queries: Array2::zeros((0, 0)),
+                corpus: Array2::zeros((0, 0)),
+                invocation: inv.cloned(),
+            });
+        }
+        let shape = (b.queries.len(), b.corpus.len());
+        let total = b.systems.len() + usize::from(opts.rank.bm25);
+        let dense: Vec<Option<SystemScores>> = b
+            .systems
+            .par_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let key = rank::cache::dense_key(&b, s);
+                let (_, m) = cache.get(&key, shape);
+                let scores = SystemScores {
+                    id: s.id.clone(),
+                    similarity: s.similarity.as_str().to_string(),
+                    scores: m?.into_shared(),
+                };
+                progress(Scored {
+                    index: i,
+                    total,
+                    scores: &scores,
+                    lookup: Some(Lookup::Hit),
+                    stage: None,
+                });
+                Some(scores)
+            })
+            .collect();
+        let mut scores: Vec<SystemScores> = dense.into_iter().collect::<Option<_>>()?;
+        let mut lookups = vec![Some(Lookup::Hit); scores.len()];
+        if opts.rank.bm25 {
+            let key = rank::cache::bm25_key(&b);
+            let (l, m) = rank::cache::get_or_compute(cache, &key, shape, || {
+                rank::bm25_system(&b).scores.into_owned()
+            });
+            let s = SystemScores {
+                id: rank::BM25_ID.to_string(),
+                similarity: "bm25".to_string(),
+                scores: m.into_shared(),
+            };
+            progress(Scored {
+                index: scores.len(),
+                total,
+                scores: &s,
+                lookup: Some(l),
+                stage: None,
+            });
+            scores.push(s);
+            lookups.push(Some(l));
+        }
+        let cache_index = bundle::CacheIndex::build(&b);
+        let truth = Truth::from_index(&b, &cache_index);
+        Some(Engine::assemble_shared(
+            Arc::new(b),
+            Arc::new(truth),
+            Arc::new(cache_index),
+            scores,
+            lookups,
+            opts,
+        ))
+    }
     /// Compute rankings and metrics for an in-memory bundle.
     pub fn from_bundle(bundle: Bundle, opts: &EngineOptions) -> Engine {
         Engine::from_bundle_with(bundle, opts, None, &|_| {})
@@ -89,21 +285,57 @@ impl Engine {
     ) -> Engine {
         let total = bundle.systems.len() + usize::from(opts.rank.bm25);
         let cache_index = bundle::CacheIndex::build(&bundle);
-        let truth = Truth::from_index(&bundle, &cache_index);
-        let (scores, rank_lookups) =
-            rank::score_all_releasing(&mut bundle, &opts.rank, cache, &|index, scores, lookup| {
+        let truth = Arc::new(Truth::from_index(&bundle, &cache_index));
+        let released = rank::release(&mut bundle, cache);
+        let bundle = Arc::new(bundle);
+        let cache_index = Arc::new(cache_index);
+        let stage = Stage {
+            bundle: &bundle,
+            truth: &truth,
+            cache: &cache_index,
+            opts,
+            done: std::sync::Mutex::new(vec![None; total]),
+        };
+        let (scores, rank_lookups) = rank::score_released(
+            &bundle,
+            released,
+            &opts.rank,
+            cache,
+            &|index, scores, lookup| {
+                if let Some(slot) = stage
+                    .done
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_mut(index)
+                {
+                    *slot = Some((scores.clone(), lookup, None));
+                }
                 progress(Scored {
                     index,
                     total,
                     scores,
                     lookup,
+                    stage: Some(&stage),
                 })
-            });
+            },
+        );
+        drop(stage);
+        Engine::assemble_shared(bundle, truth, cache_index, scores, rank_lookups, opts)
+    }
+
+    fn assemble_shared(
+        bundle: Arc<Bundle>,
+        truth: Arc<Truth>,
+        cache: Arc<bundle::CacheIndex>,
+        scores: Vec<SystemScores>,
+        rank_lookups: Vec<Option<Lookup>>,
+        opts: &EngineOptions,
+    ) -> Engine {
         let mut engine = Engine {
-            cache: cache_index,
+            cache,
             bundle,
             truth,
-            scores,
+            scores: Arc::new(scores),
             evals: Vec::new(),
             config: opts.eval.clone(),
             bm25: opts.rank.bm25,
@@ -118,6 +350,53 @@ impl Engine {
     pub fn reevaluate(&mut self, cfg: &EvalConfig) {
         self.evals = self.evaluate_all(cfg);
         self.config = cfg.clone();
+    }
+
+    /// A snapshot of this engine re-evaluated under `cfg` (the bundle, truth and scores are
+    /// shared, not copied); `self` is left as it was.
+    pub fn with_config(&self, cfg: &EvalConfig) -> Engine {
+        Engine {
+            bundle: self.bundle.clone(),
+            cache: self.cache.clone(),
+            truth: self.truth.clone(),
+            scores: self.scores.clone(),
+            evals: self.evaluate_all(cfg),
+            config: cfg.clone(),
+            bm25: self.bm25,
+            execution_failures: self.execution_failures.clone(),
+            rank_lookups: self.rank_lookups.clone(),
+        }
+    }
+
+    /// The loaded bundle. Each dense system's corpus matrix is empty (0 × d) once it is scored.
+    pub fn bundle(&self) -> &Bundle {
+        &self.bundle
+    }
+
+    /// Execution-cache lookups by (query, snippet) row.
+    pub fn cache_index(&self) -> &bundle::CacheIndex {
+        &self.cache
+    }
+
+    /// The PASS verdict of every (query, snippet) pair and where it came from.
+    pub fn truth(&self) -> &Truth {
+        &self.truth
+    }
+
+    /// Every system's scores: dense systems in bundle order, then BM25.
+    pub fn scores(&self) -> &[SystemScores] {
+        &self.scores
+    }
+
+    /// Every system's evaluation under [`Engine::config`], in the order of [`Engine::scores`].
+    pub fn evals(&self) -> &[SystemEval] {
+        &self.evals
+    }
+
+    /// Per system (like [`Engine::scores`]): what the rank-cache lookup found (None when scored
+    /// without a cache).
+    pub fn rank_lookups(&self) -> &[Option<Lookup>] {
+        &self.rank_lookups
     }
 
     /// Evaluate every system under `cfg` without changing the engine's current results.
@@ -175,7 +454,7 @@ impl Engine {
             for &c in query.correct.iter().chain(&query.paired) {
                 pairs.insert((q, c));
             }
-            for s in &self.scores {
+            for s in self.scores.iter() {
                 for c in rank::top_k(s.row(q), depth) {
                     pairs.insert((q, c as usize));
                 }
@@ -214,10 +493,11 @@ impl Engine {
                 passes_all_tests: ok,
                 runner: runner.clone(),
             });
-            self.truth.set(q, c, ok);
+            Arc::make_mut(&mut self.truth).set(q, c, ok);
         }
-        self.bundle.cache.extend(rows.iter().cloned());
-        self.cache = bundle::CacheIndex::build(&self.bundle);
+        let b = Arc::make_mut(&mut self.bundle);
+        b.cache.extend(rows.iter().cloned());
+        self.cache = Arc::new(bundle::CacheIndex::build(b));
         let cfg = self.config();
         self.reevaluate(&cfg);
         rows
@@ -242,4 +522,9 @@ impl Engine {
             })
             .collect()
     }
+}
+
+/// The bundle-relative path of system `id`'s npz file.
+fn npz_rel(id: &str) -> String {
+    format!("{}/{id}.npz", bundle::files::EMBEDDINGS)
 }

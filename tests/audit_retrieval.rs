@@ -143,15 +143,16 @@ fn mbpp_top1_matches_the_engine_exec_at_1() {
         ..EvalConfig::default()
     }
     .with_ks(&[1]);
-    let ev = execscope::metrics::evaluate(&engine.bundle, &engine.truth, &engine.scores[s], &cfg);
+    let ev =
+        execscope::metrics::evaluate(engine.bundle(), engine.truth(), &engine.scores()[s], &cfg);
     let exec1 = ev.mean(Metric::Exec, 0);
-    let n = engine.bundle.queries.len() as f64;
+    let n = engine.bundle().queries.len() as f64;
     assert_eq!(a[0].selection[0].first_pass as f64 / n, exec1);
     // With one candidate, V can only keep or reject the rank-1 snippet.
     let v = &a[0].selection[1];
     assert_eq!(v.first_pass, a[0].selection[0].first_pass);
     assert_eq!(
         v.first_pass + v.first_nonpass + v.first_abstain,
-        engine.bundle.queries.len()
+        engine.bundle().queries.len()
     );
 }

@@ -29,13 +29,13 @@ proptest! {
             rank: RankOptions { bm25: true },
             eval: cfg.clone(),
         });
-        for (s, scores) in engine.scores.iter().enumerate() {
-            for q in 0..engine.bundle.queries.len() {
-                let query = &engine.bundle.queries[q];
+        for (s, scores) in engine.scores().iter().enumerate() {
+            for q in 0..engine.bundle().queries.len() {
+                let query = &engine.bundle().queries[q];
                 let row = scores.row(q);
-                let pass = engine.truth.passing(q);
+                let pass = engine.truth().passing(q);
                 let dens = query_density(row, pass, &query.paired, policy);
-                let exec1 = engine.evals[s].per_query[q].get(Metric::Exec, 0);
+                let exec1 = engine.evals()[s].per_query[q].get(Metric::Exec, 0);
                 prop_assert!((dens[dens.len() - 1] - exec1).abs() < 1e-12,
                     "full density {} vs exec@1 {} ({}, q{q}, {policy})", dens[dens.len() - 1], exec1, scores.id);
                 // d = 0: drop the query's own distractors from the pool, keep row order.
@@ -46,7 +46,7 @@ proptest! {
                         .filter_map(|&r| keep.iter().position(|&k| k == r as usize).map(|p| p as u32))
                         .collect()
                 };
-                let e0 = eval_query(&reduced, &remap(pass), &remap(engine.truth.relevant(q)), &cfg);
+                let e0 = eval_query(&reduced, &remap(pass), &remap(engine.truth().relevant(q)), &cfg);
                 prop_assert!((dens[0] - e0.exec[0]).abs() < 1e-12,
                     "d=0 {} vs reduced exec@1 {} ({}, q{q}, {policy})", dens[0], e0.exec[0], scores.id);
             }

@@ -25,8 +25,8 @@ fn close(a: f64, b: f64) -> bool {
 #[test]
 fn row_policy_matches_hand_table() {
     let e = engine(TiePolicy::Row);
-    let cos = &e.evals[e.system_index("toy-cos").unwrap()];
-    let dot = &e.evals[e.system_index("toy-dot").unwrap()];
+    let cos = &e.evals()[e.system_index("toy-cos").unwrap()];
+    let dot = &e.evals()[e.system_index("toy-dot").unwrap()];
     // ks = 1, 3, 5, 10 → indices 0..4
     let l3 = 1.0 / 3f64.log2();
     let want_cos = [
@@ -58,8 +58,8 @@ fn row_policy_matches_hand_table() {
 #[test]
 fn expected_policy_splits_ties_by_hand() {
     let e = engine(TiePolicy::Expected);
-    let cos = &e.evals[e.system_index("toy-cos").unwrap()];
-    let dot = &e.evals[e.system_index("toy-dot").unwrap()];
+    let cos = &e.evals()[e.system_index("toy-cos").unwrap()];
+    let dot = &e.evals()[e.system_index("toy-dot").unwrap()];
     // toy-cos q_0001: canonical tied with its distractor at ranks 1–2 → exec@1 = 1/2,
     // RR = (1 + 1/2) / 2 = 3/4.
     assert!(close(cos.per_query[0].exec[0], 0.5));
@@ -82,13 +82,16 @@ fn expected_policy_splits_ties_by_hand() {
 #[test]
 fn pass_sources_and_fallback() {
     let e = engine(TiePolicy::Row);
-    let c = |id: &str| e.bundle.corpus_row(id).unwrap();
+    let c = |id: &str| e.bundle().corpus_row(id).unwrap();
     // q_0003 × c_0006 is cached (fails); q_0003 × c_0005 is not (label fallback, fails).
-    assert_eq!(e.truth.source(2, c("c_0006")), PassSource::Cache);
-    assert_eq!(e.truth.source(2, c("c_0005")), PassSource::Label);
-    assert!(!e.truth.passes(2, c("c_0005")));
+    assert_eq!(e.truth().source(2, c("c_0006")), PassSource::Cache);
+    assert_eq!(e.truth().source(2, c("c_0005")), PassSource::Label);
+    assert!(!e.truth().passes(2, c("c_0005")));
     for q in 0..3 {
-        assert_eq!(e.truth.passing(q), &[e.bundle.queries[q].correct[0] as u32]);
+        assert_eq!(
+            e.truth().passing(q),
+            &[e.bundle().queries[q].correct[0] as u32]
+        );
     }
     // toy-cos q_0003 rank 3 c_0011 and toy-dot q_0003 rank 2 c_0005 are absent from the cache.
     let fb = e.label_fallbacks_in_top(3);
@@ -118,7 +121,7 @@ fn anatomy_matches_hand_table() {
     // Density at full pool equals exec@1 (row policy), and d = 0 is 1 for every query here
     // (each canonical tops its query once its own distractors are gone).
     for (s, sys) in a.systems.iter().enumerate() {
-        let exec1 = e.evals[s].mean(Metric::Exec, 0);
+        let exec1 = e.evals()[s].mean(Metric::Exec, 0);
         assert!(close(*sys.density.last().unwrap(), exec1), "{}", sys.id);
     }
     // Difficulty: q_0001 solved by both, q_0002 by toy-dot only, q_0003 by none.

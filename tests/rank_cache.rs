@@ -25,12 +25,15 @@ fn open(b: &Bundle, cache: &RankCache) -> Engine {
 }
 
 fn lookups(e: &Engine) -> Vec<Lookup> {
-    e.rank_lookups.iter().map(|l| l.expect("cached")).collect()
+    e.rank_lookups()
+        .iter()
+        .map(|l| l.expect("cached"))
+        .collect()
 }
 
 fn same_scores(a: &Engine, b: &Engine) {
-    assert_eq!(a.scores.len(), b.scores.len());
-    for (x, y) in a.scores.iter().zip(&b.scores) {
+    assert_eq!(a.scores().len(), b.scores().len());
+    for (x, y) in a.scores().iter().zip(b.scores()) {
         assert_eq!(x.id, y.id);
         assert!(x
             .scores
@@ -38,7 +41,7 @@ fn same_scores(a: &Engine, b: &Engine) {
             .zip(&y.scores)
             .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
-    for (x, y) in a.evals.iter().zip(&b.evals) {
+    for (x, y) in a.evals().iter().zip(b.evals()) {
         assert_eq!(x.per_query, y.per_query);
     }
 }
@@ -49,7 +52,7 @@ fn second_open_hits_and_matches_a_fresh_computation() {
     let cache = RankCache::new(dir.path());
     let b = small();
     let fresh = Engine::from_bundle(b.clone(), &EngineOptions::default());
-    assert!(fresh.rank_lookups.iter().all(Option::is_none));
+    assert!(fresh.rank_lookups().iter().all(Option::is_none));
     let first = open(&b, &cache);
     assert_eq!(lookups(&first), vec![Lookup::Miss; 4]);
     let second = open(&b, &cache);
@@ -176,4 +179,123 @@ fn report_twice_prints_the_same_and_no_cache_writes_nothing() {
     let none = run(&other, &["--no-cache"]);
     assert_eq!(cold, none);
     assert!(!other.exists());
+}
+
+/// Write `b` to `root` and wait until its files are old enough for the stat memo to trust them.
+fn write_settled(b: &Bundle, root: &Path) {
+    write(b, root).unwrap();
+    std::thread::sleep(execscope::rank::memo::SETTLED * 2);
+}
+
+fn open_dir(root: &Path, cache: &RankCache) -> anyhow::Result<Engine> {
+    Engine::open_with(root, &EngineOptions::default(), Some(cache), &|_| {})
+}
+
+/// A warm open has no matrices in memory (0 × 0); a full open keeps each system's width.
+fn warm(e: &Engine) -> bool {
+    e.bundle().systems.iter().all(|s| s.corpus.ncols() == 0)
+}
+
+fn leaderboard_json(e: &Engine) -> String {
+    let lb = execscope::report::leaderboard::build(e);
+    format!("{:?}", execscope::report::leaderboard::table(&lb, None))
+}
+
+/// Once the memo knows the files, a reopen reads no matrix and gives the same numbers, notes and
+/// checksums as the full load.
+#[test]
+fn warm_open_skips_the_matrices_and_gives_the_same_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cache = RankCache::new(dir.path().join("cache"));
+    let cold = open_dir(&root, &cache).unwrap();
+    assert!(!warm(&cold));
+    let w = open_dir(&root, &cache).unwrap();
+    assert!(warm(&w), "the second open is warm");
+    assert_eq!(lookups(&w), vec![Lookup::Hit; 4]);
+    same_scores(&cold, &w);
+    assert_eq!(cold.bundle().notes, w.bundle().notes);
+    assert_eq!(cold.bundle().sha256, w.bundle().sha256);
+    assert_eq!(leaderboard_json(&cold), leaderboard_json(&w));
+    let uncached = Engine::open(&root, &EngineOptions::default()).unwrap();
+    same_scores(&uncached, &w);
+}
+
+/// A matrix file rewritten with other content misses even when its mtime is set back (the
+/// ctime moves): with `SHA256SUMS` the load fails its checksum, without it the system is
+/// rescored from the new file.
+#[test]
+fn a_rewritten_matrix_misses_even_with_its_old_mtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    let other = dir.path().join("other");
+    let b = small();
+    let mut changed = b.clone();
+    changed.systems[1].corpus[[3, 2]] += 0.25;
+    write(&changed, &other).unwrap();
+    write_settled(&b, &root);
+    let cache = RankCache::new(dir.path().join("cache"));
+    open_dir(&root, &cache).unwrap();
+    assert!(warm(&open_dir(&root, &cache).unwrap()));
+
+    let id = &b.systems[1].id;
+    let target = root.join("embeddings").join(format!("{id}.npz"));
+    let replace = || {
+        let old = std::fs::metadata(&target).unwrap().modified().unwrap();
+        std::fs::copy(other.join("embeddings").join(format!("{id}.npz")), &target).unwrap();
+        let f = std::fs::File::options().write(true).open(&target).unwrap();
+        f.set_modified(old).unwrap();
+    };
+    replace();
+    let err = open_dir(&root, &cache).err().expect("checksum failure");
+    assert!(format!("{err:#}").contains("sha256"), "{err:#}");
+
+    // Without SHA256SUMS: establish the warm state again, then change the file once more.
+    std::fs::remove_file(root.join("SHA256SUMS")).unwrap();
+    let fresh_changed = Engine::open(&root, &EngineOptions::default()).unwrap();
+    std::thread::sleep(execscope::rank::memo::SETTLED * 2);
+    open_dir(&root, &cache).unwrap();
+    let w = open_dir(&root, &cache).unwrap();
+    assert!(warm(&w));
+    same_scores(&fresh_changed, &w);
+    // Back to the original matrix (its scores are still cached under its content's key).
+    write(&b, &other).unwrap();
+    replace();
+    let e = open_dir(&root, &cache).unwrap();
+    assert!(!warm(&e), "the stat memo misses");
+    same_scores(&Engine::open(&root, &EngineOptions::default()).unwrap(), &e);
+    assert_ne!(
+        e.scores()[1].scores,
+        fresh_changed.scores()[1].scores,
+        "the old file's scores are not served for the new one"
+    );
+}
+
+/// A corrupt score file or notes entry sends a warm open down the full path, which rewrites it.
+#[test]
+fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cdir = dir.path().join("cache");
+    let cache = RankCache::new(&cdir);
+    let cold = open_dir(&root, &cache).unwrap();
+    let files = cache_files(&cdir);
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let e = open_dir(&root, &cache).unwrap();
+    assert!(!warm(&e));
+    assert!(lookups(&e).contains(&Lookup::Corrupt));
+    same_scores(&cold, &e);
+    assert!(warm(&open_dir(&root, &cache).unwrap()));
+    for n in std::fs::read_dir(cdir.join("notes")).unwrap() {
+        std::fs::write(n.unwrap().path(), "{not json").unwrap();
+    }
+    let e = open_dir(&root, &cache).unwrap();
+    assert!(!warm(&e));
+    assert_eq!(cold.bundle().notes, e.bundle().notes);
+    assert!(warm(&open_dir(&root, &cache).unwrap()));
 }

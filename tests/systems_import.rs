@@ -61,9 +61,9 @@ fn engine(root: &Path, policy: TiePolicy) -> Engine {
 /// A run of every (query, snippet) score of one system, in the bundle's order, `depth` lines per
 /// query (best first).
 fn run_text(e: &Engine, id: &str, depth: usize) -> String {
-    let s = &e.scores[e.system_index(id).unwrap()];
+    let s = &e.scores()[e.system_index(id).unwrap()];
     let mut out = String::new();
-    for (q, query) in e.bundle.queries.iter().enumerate() {
+    for (q, query) in e.bundle().queries.iter().enumerate() {
         for (i, c) in execscope::rank::top_k(s.row(q), depth)
             .into_iter()
             .enumerate()
@@ -72,7 +72,7 @@ fn run_text(e: &Engine, id: &str, depth: usize) -> String {
                 out,
                 "{} Q0 {} {} {} mine",
                 query.id,
-                e.bundle.corpus[c as usize].id,
+                e.bundle().corpus[c as usize].id,
                 i + 1,
                 s.row(q)[c as usize]
             );
@@ -82,8 +82,8 @@ fn run_text(e: &Engine, id: &str, depth: usize) -> String {
 }
 
 fn same_evals(e: &Engine, a: &str, b: &str, ks_upto: usize) {
-    let ea = &e.evals[e.system_index(a).unwrap()];
-    let eb = &e.evals[e.system_index(b).unwrap()];
+    let ea = &e.evals()[e.system_index(a).unwrap()];
+    let eb = &e.evals()[e.system_index(b).unwrap()];
     for (q, (x, y)) in ea.per_query.iter().zip(&eb.per_query).enumerate() {
         for (ki, &k) in e.config().ks.iter().enumerate() {
             if k > ks_upto {
@@ -116,13 +116,13 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
     ));
     let e2 = engine(&root, TiePolicy::Row);
     let (a, b) = (
-        &e2.scores[e2.system_index("toy-cos").unwrap()],
-        &e2.scores[e2.system_index("cos-run").unwrap()],
+        &e2.scores()[e2.system_index("toy-cos").unwrap()],
+        &e2.scores()[e2.system_index("cos-run").unwrap()],
     );
     assert_eq!(a.scores, b.scores, "the scores round-trip bit for bit");
     let (ea, eb) = (
-        &e2.evals[e2.system_index("toy-cos").unwrap()],
-        &e2.evals[e2.system_index("cos-run").unwrap()],
+        &e2.evals()[e2.system_index("toy-cos").unwrap()],
+        &e2.evals()[e2.system_index("cos-run").unwrap()],
     );
     assert_eq!(ea.per_query, eb.per_query);
     assert_eq!(b.similarity, "score");
@@ -130,7 +130,7 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
     let table = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
     assert!(table.contains("\"kind\": \"imported-run\""), "{table}");
     let sys = e2
-        .bundle
+        .bundle()
         .systems
         .iter()
         .find(|s| s.id == "cos-run")
@@ -169,14 +169,14 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
         &cache,
     ));
     let e3 = engine(&root, TiePolicy::Expected);
-    let m = &e3.scores[e3.system_index("cos-mat").unwrap()];
+    let m = &e3.scores()[e3.system_index("cos-mat").unwrap()];
     assert_eq!(m.scores, a.scores);
     assert_eq!(
-        e3.evals[e3.system_index("cos-mat").unwrap()].per_query,
-        e3.evals[e3.system_index("toy-cos").unwrap()].per_query
+        e3.evals()[e3.system_index("cos-mat").unwrap()].per_query,
+        e3.evals()[e3.system_index("toy-cos").unwrap()].per_query
     );
     let sys = e3
-        .bundle
+        .bundle()
         .systems
         .iter()
         .find(|s| s.id == "cos-mat")
@@ -226,8 +226,8 @@ fn a_top_100_run_keeps_exec_and_execp_up_to_10() {
     same_evals(&e2, "paraphrase-MiniLM-L3-v2", "l3-top100", 10);
     same_evals(&e2, "BM25", "bm25-top100", 10);
     // Unlisted snippets form one group below every listed one.
-    let s = &e2.scores[e2.system_index("l3-top100").unwrap()];
-    for q in 0..e2.bundle.queries.len() {
+    let s = &e2.scores()[e2.system_index("l3-top100").unwrap()];
+    for q in 0..e2.bundle().queries.len() {
         let row = s.row(q);
         let order = execscope::rank::full_order(row);
         let floor = row[order[100] as usize];
@@ -480,11 +480,11 @@ fn fuse_records_its_parts_and_refuses_bad_requests() {
     for row in rows {
         let id = row["system"].as_str().unwrap();
         let i = e.system_index(id).unwrap();
-        let exec1 = e.evals[i].mean(execscope::metrics::Metric::Exec, 0);
+        let exec1 = e.evals()[i].mean(execscope::metrics::Metric::Exec, 0);
         assert_eq!(row["exec@1"].as_f64().unwrap(), exec1, "{id}");
         let (mut deceived, mut total) = (0, 0);
-        for (q, query) in e.bundle.queries.iter().enumerate() {
-            let s = e.scores[i].row(q);
+        for (q, query) in e.bundle().queries.iter().enumerate() {
+            let s = e.scores()[i].row(q);
             let canon = query.correct[0];
             for &d in &query.paired {
                 total += 1;

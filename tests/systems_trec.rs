@@ -118,7 +118,7 @@ fn rrf_of_bm25_and_a_dense_system_equals_numpy() {
     let mut paths = Vec::new();
     for id in ["BM25", "paraphrase-MiniLM-L3-v2"] {
         let p = dir.path().join(format!("{id}.npy"));
-        let s = &e.scores[e.system_index(id).unwrap()];
+        let s = &e.scores()[e.system_index(id).unwrap()];
         s.scores
             .write_npy(std::fs::File::create(&p).unwrap())
             .unwrap();
@@ -137,8 +137,8 @@ fn rrf_of_bm25_and_a_dense_system_equals_numpy() {
     );
     assert_eq!(out.trim(), "0 0.0", "cells differing, largest difference");
     // BM25 ties are frequent on this corpus, so the comparison covers shared ranks.
-    let bm25 = &e.scores[e.system_index("BM25").unwrap()];
-    let tied = (0..e.bundle.queries.len())
+    let bm25 = &e.scores()[e.system_index("BM25").unwrap()];
+    let tied = (0..e.bundle().queries.len())
         .filter(|&q| {
             let row = bm25.row(q);
             let mut v = row.to_vec();
@@ -178,8 +178,8 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
     });
     let ks = e.config().ks;
     let mut compared = 0;
-    for (si, s) in e.scores.iter().enumerate() {
-        for (q, query) in e.bundle.queries.iter().enumerate() {
+    for (si, s) in e.scores().iter().enumerate() {
+        for (q, query) in e.bundle().queries.iter().enumerate() {
             let tool = |m: String| -> f64 {
                 got[&s.id]
                     .get(&query.id)
@@ -187,14 +187,14 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
                     .and_then(Value::as_f64)
                     .unwrap_or(0.0)
             };
-            let mine = &e.evals[si].per_query[q];
+            let mine = &e.evals()[si].per_query[q];
             if let Some((pess, opt)) = &bounds {
                 // trec_eval breaks the open ties one way: between the policy's bounds.
                 for (ki, k) in ks.iter().enumerate() {
                     let t = tool(format!("success_{k}"));
                     let (lo, hi) = (
-                        pess.evals[si].per_query[q].exec[ki],
-                        opt.evals[si].per_query[q].exec[ki],
+                        pess.evals()[si].per_query[q].exec[ki],
+                        opt.evals()[si].per_query[q].exec[ki],
                     );
                     assert!(lo <= t && t <= hi, "{} {} exec@{k}", s.id, query.id);
                 }

@@ -276,21 +276,28 @@ fn cutoff_and_theme_keys() {
 }
 
 #[test]
-fn stale_results_are_dropped_and_policy_waits_for_jobs() {
+fn stale_results_are_dropped_and_policy_does_not_wait_for_jobs() {
     let engine = open_engine(Some(tiny()), &EvalArgs::default()).unwrap();
     let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, true));
-    // Jobs queued but not run: they hold the engine, so the policy change must wait.
+    // Jobs queued but not run hold the old engine snapshot; the policy change applies at once
+    // to a new snapshot, and the old jobs' results (an older generation) are dropped.
     let jobs = a.take_jobs();
     keys(&mut a, "t");
-    assert_eq!(a.pending_policy(), Some(TiePolicy::Pessimistic));
+    assert_eq!(a.pending_policy(), None);
+    assert_eq!(a.policy, TiePolicy::Pessimistic);
+    // (`keys` ran the new jobs; forget their leaderboard to see that the old one is not taken.)
+    a.data.as_mut().unwrap().lb = None;
     for j in jobs {
         let r = j.run();
         a.on_result(r);
     }
-    assert_eq!(a.policy, TiePolicy::Pessimistic);
-    a.run_jobs_inline();
+    assert!(a.data.as_ref().unwrap().lb.is_none());
+    // A full cycle of policies comes back to pessimistic with fresh results.
+    keys(&mut a, &"t".repeat(TiePolicy::ALL.len()));
     assert!(screen(&a, 120, 30).contains("ties pessimistic"));
-    assert!(a.data.as_ref().unwrap().lb.is_some());
+    let d = a.data.as_ref().unwrap();
+    assert!(d.lb.is_some());
+    assert_eq!(d.engine.config().policy, TiePolicy::Pessimistic);
 }
 
 #[test]
@@ -298,7 +305,7 @@ fn no_systems_and_no_queries_do_not_panic() {
     use execscope::engine::{Engine, EngineOptions};
     use execscope::rank::RankOptions;
     let engine = open_engine(Some(tiny()), &EvalArgs::default()).unwrap();
-    let mut bundle = engine.bundle.clone();
+    let mut bundle = engine.bundle().clone();
     bundle.systems.clear();
     let opts = EngineOptions {
         rank: RankOptions { bm25: false },

@@ -58,14 +58,20 @@ fn leaderboard_cells_are_the_reports_with_intervals() {
 #[test]
 fn leaderboard_shows_ellipsis_until_the_bootstrap_is_done() {
     let mut a = App::with_engine(engine(TiePolicy::Row), Theme::new(ThemeKind::Dark, false));
-    let jobs = a.take_jobs();
+    // (The bootstrap is queued once the leaderboard is in, so jobs are taken until none is left.)
     let mut held = Vec::new();
-    for j in jobs {
-        if matches!(j, Job::Significance { .. }) {
-            held.push(j);
-        } else {
-            let r = j.run();
-            a.on_result(r);
+    loop {
+        let jobs = a.take_jobs();
+        if jobs.is_empty() {
+            break;
+        }
+        for j in jobs {
+            if matches!(j, Job::Significance { .. }) {
+                held.push(j);
+            } else {
+                let r = j.run();
+                a.on_result(r);
+            }
         }
     }
     let (t, _) = display_table(&a.view()).unwrap();
@@ -132,7 +138,7 @@ fn pairs_pane_p_and_interval_are_the_reports() {
         let mut a = app_with(policy);
         let (e, sig, _) = reference(policy);
         let t = pairs::pairs_table(&e, &sig, key).unwrap();
-        let ids: Vec<String> = e.scores.iter().map(|s| s.id.clone()).collect();
+        let ids: Vec<String> = e.scores().iter().map(|s| s.id.clone()).collect();
         // `g`: the shared system selection (the matrix's row) to the first system.
         keys(&mut a, &format!("6{metric_presses}g"));
         // (row, col) → keys from the selection (0, 1).

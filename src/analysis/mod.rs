@@ -46,9 +46,9 @@ pub struct Anatomy {
 impl Anatomy {
     pub fn compute(engine: &Engine) -> Anatomy {
         let policy = engine.config().policy;
-        let b = &engine.bundle;
+        let b = engine.bundle();
         let pairs0 = engine
-            .scores
+            .scores()
             .first()
             .map(|s| deception::pair_outcomes(b, s))
             .unwrap_or_default();
@@ -60,7 +60,7 @@ impl Anatomy {
             })
             .collect();
         let systems = engine
-            .scores
+            .scores()
             .iter()
             .map(|s| {
                 let pairs = deception::pair_outcomes(b, s);
@@ -86,7 +86,7 @@ impl Anatomy {
                     .map(|q| {
                         density::query_density(
                             s.row(q),
-                            engine.truth.passing(q),
+                            engine.truth().passing(q),
                             &b.queries[q].paired,
                             policy,
                         )
@@ -95,7 +95,7 @@ impl Anatomy {
                 SystemAnatomy {
                     id: s.id.clone(),
                     dense: s.is_dense(),
-                    misses: misses::miss_composition(b, &engine.truth, s, policy),
+                    misses: misses::miss_composition(b, engine.truth(), s, policy),
                     deception: overall,
                     by_bug_type,
                     by_domain,
@@ -111,7 +111,7 @@ impl Anatomy {
             policy,
             systems,
             edit_sizes,
-            difficulty: misses::difficulty(&engine.evals),
+            difficulty: misses::difficulty(engine.evals()),
         }
     }
 

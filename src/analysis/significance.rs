@@ -111,7 +111,7 @@ pub struct Significance {
 
 impl Significance {
     pub fn compute(engine: &Engine, cfg: SigConfig) -> Significance {
-        Significance::from_evals(&engine.evals, cfg)
+        Significance::from_evals(engine.evals(), cfg)
     }
 
     /// From evaluations of the same queries (all under one configuration).

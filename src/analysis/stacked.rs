@@ -51,7 +51,7 @@ pub fn stacked_deception(
     replicates: usize,
     seed: u64,
 ) -> Option<StackedDeception> {
-    let b = &engine.bundle;
+    let b = &engine.bundle();
     if b.stacked.is_empty() || b.stacked_vectors.is_empty() {
         return None;
     }
@@ -70,7 +70,7 @@ pub fn stacked_deception(
         let Some(vectors) = b.stacked_vectors.get(&sys.id) else {
             continue;
         };
-        let Some(scores) = engine.scores.iter().find(|s| s.id == sys.id) else {
+        let Some(scores) = engine.scores().iter().find(|s| s.id == sys.id) else {
             continue;
         };
         let cos = sys.similarity == crate::bundle::Similarity::Cos;

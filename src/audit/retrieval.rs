@@ -55,20 +55,20 @@ pub fn build_with_ties(
         );
     }
     let s = engine.system_index(system).with_context(|| {
-        let names: Vec<&str> = engine.scores.iter().map(|s| s.id.as_str()).collect();
+        let names: Vec<&str> = engine.scores().iter().map(|s| s.id.as_str()).collect();
         format!("no system {system:?} (have: {})", names.join(", "))
     })?;
     if k == 0 {
         anyhow::bail!("--k must be at least 1");
     }
-    let bundle = &engine.bundle;
-    let scores = &engine.scores[s];
+    let bundle = &engine.bundle();
+    let scores = &engine.scores()[s];
     let tops: Vec<Vec<u32>> = (0..bundle.queries.len())
         .map(|q| match policy {
             TiePolicy::Optimistic | TiePolicy::Pessimistic => rank::ties::top_k_by_verdict(
                 scores.row(q),
                 k,
-                engine.truth.passing(q),
+                engine.truth().passing(q),
                 policy == TiePolicy::Optimistic,
             ),
             _ => rank::top_k(scores.row(q), k),
@@ -82,7 +82,7 @@ pub fn build_with_ties(
     for (q, top) in tops.iter().enumerate() {
         let query = &bundle.queries[q];
         for &c in top {
-            match engine.cache.outcomes(bundle, q, c as usize) {
+            match engine.cache_index().outcomes(bundle, q, c as usize) {
                 Some(o) if o.len() == query.tests.len() => {
                     let parsed = o
                         .iter()

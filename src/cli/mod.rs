@@ -3,19 +3,19 @@
 
 mod audit;
 mod build;
+mod embed;
 mod export;
 mod fuse;
 mod import;
-mod embed;
 mod plot;
 mod probe;
 mod report;
 
 pub use audit::{audit, AuditArgs};
+pub use embed::{embed, EmbedArgs};
 pub use export::{export, ExportArgs};
 pub use fuse::{fuse, FuseArgs};
 pub use import::{import, ImportArgs};
-pub use embed::{embed, EmbedArgs};
 pub use plot::{plot, PlotArgs};
 pub use probe::{probe, ProbeArgs};
 pub use report::{report, ReportArgs};

@@ -51,7 +51,7 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         bail!("--k must be at least 1");
     }
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
-    let b = &engine.bundle;
+    let b = &engine.bundle();
     let query = match &args.query_id {
         Some(id) => ProbeQuery::Stored {
             row: b
@@ -74,11 +74,11 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         replace.push((row, code));
     }
     for s in &args.systems {
-        if !engine.scores.iter().any(|x| x.id.eq_ignore_ascii_case(s)) {
+        if !engine.scores().iter().any(|x| x.id.eq_ignore_ascii_case(s)) {
             bail!(
                 "--systems {s}: no such system (have: {})",
                 engine
-                    .scores
+                    .scores()
                     .iter()
                     .map(|x| x.id.as_str())
                     .collect::<Vec<_>>()

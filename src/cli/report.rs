@@ -129,7 +129,7 @@ impl<'a> Tables<'a> {
             "misses" => anatomy::misses_table(self.anatomy()),
             "density" => anatomy::density_table(self.anatomy()),
             "bugtypes" => anatomy::bugtypes_table(self.anatomy()),
-            "deception-domains" => anatomy::domain_deception_table(self.anatomy(), &engine.bundle),
+            "deception-domains" => anatomy::domain_deception_table(self.anatomy(), engine.bundle()),
             "editsize" => {
                 let a = self.anatomy();
                 let sizes: Vec<f64> = a.edit_sizes.iter().map(|&s| s as f64).collect();
@@ -137,7 +137,7 @@ impl<'a> Tables<'a> {
                 anatomy::editsize_table(a, rho)
             }
             "gaps" => anatomy::gaps_table(self.anatomy()),
-            "difficulty" => anatomy::difficulty_table(self.anatomy(), &engine.bundle),
+            "difficulty" => anatomy::difficulty_table(self.anatomy(), engine.bundle()),
             "stacked" => {
                 let cfg = self.sig_cfg;
                 match crate::analysis::stacked::stacked_deception(engine, cfg.replicates, cfg.seed) {
@@ -193,7 +193,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         let root = args
             .out
             .clone()
-            .unwrap_or_else(|| engine.bundle.root.clone());
+            .unwrap_or_else(|| engine.bundle().root.clone());
         let written = results::write_all(&engine, &root)?;
         eprintln!(
             "wrote {} results files under {}",

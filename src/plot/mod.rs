@@ -94,7 +94,7 @@ impl<'a> PlotInputs<'a> {
             cfg.policy.as_str(),
             self.sig_cfg.replicates,
             self.sig_cfg.seed,
-            self.engine.bundle.queries.len()
+            self.engine.bundle().queries.len()
         )
     }
 }

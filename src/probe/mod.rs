@@ -85,7 +85,7 @@ pub struct Prober {
 impl Prober {
     /// Read the corpus matrices of the engine's dense systems from the bundle's npz files.
     pub fn new(engine: &Engine) -> anyhow::Result<Prober> {
-        let b = &engine.bundle;
+        let b = &engine.bundle();
         let query_ids: Vec<String> = b.queries.iter().map(|q| q.id.clone()).collect();
         let corpus_ids: Vec<String> = b.corpus.iter().map(|s| s.id.clone()).collect();
         let expect = Expect {
@@ -93,7 +93,7 @@ impl Prober {
             corpus_ids: &corpus_ids,
         };
         let mut systems = Vec::new();
-        for (si, s) in engine.scores.iter().enumerate() {
+        for (si, s) in engine.scores().iter().enumerate() {
             if !s.is_dense() {
                 continue;
             }
@@ -302,7 +302,7 @@ pub fn probe(
     oracle: Option<&crate::oracle::Oracle>,
     req: &ProbeRequest,
 ) -> anyhow::Result<ProbeReport> {
-    let b = &engine.bundle;
+    let b = &engine.bundle();
     let cfg = engine.config();
     let (q, text, edited) = match &req.query {
         ProbeQuery::Text(t) => (None, t.clone(), true),
@@ -327,9 +327,12 @@ pub fn probe(
     let mut verdicts = Vec::new();
     if let Some(q) = q {
         for (c, code) in &req.replace {
-            let stored = engine.cache.outcomes(b, q, *c).map(<[String]>::to_vec);
+            let stored = engine
+                .cache_index()
+                .outcomes(b, q, *c)
+                .map(<[String]>::to_vec);
             let code_hash = crate::bundle::code_sha256(code);
-            let tests_hash = &engine.cache.tests_hash[q];
+            let tests_hash = &engine.cache_index().tests_hash[q];
             let cached = b
                 .cache
                 .iter()
@@ -370,7 +373,7 @@ pub fn probe(
     let pass_after = |q: usize, c: usize| -> bool {
         match replaced_rows.iter().position(|&r| r == c) {
             Some(i) => verdicts.get(i).is_some_and(|v| v.passes_all),
-            None => engine.truth.passes(q, c),
+            None => engine.truth().passes(q, c),
         }
     };
     let wanted = |id: &str| {
@@ -380,7 +383,7 @@ pub fn probe(
     };
     let mut encoder = encoder;
     let mut systems = Vec::new();
-    for (si, s) in engine.scores.iter().enumerate() {
+    for (si, s) in engine.scores().iter().enumerate() {
         if !wanted(&s.id) {
             continue;
         }
@@ -489,7 +492,7 @@ pub fn probe(
                 policy: cfg.policy,
                 tie_eps: 0.0,
             };
-            let passing_before = engine.truth.passing(q);
+            let passing_before = engine.truth().passing(q);
             let mut passing_after: Vec<u32> = passing_before
                 .iter()
                 .copied()
@@ -501,7 +504,7 @@ pub fn probe(
                 }
             }
             passing_after.sort_unstable();
-            let rel = engine.truth.relevant(q);
+            let rel = engine.truth().relevant(q);
             sp.exec_before = Some(eval_query(before, passing_before, rel, &one).exec[0]);
             sp.exec_after = Some(eval_query(&after, &passing_after, rel, &one).exec[0]);
         }
@@ -532,7 +535,7 @@ fn dense_after(
     let needs_model = new_text.is_some() || !rows.is_empty();
     if !needs_model {
         let q = q.expect("an unedited probe is of a stored query");
-        return Ok(engine.scores[live.score_index].row(q).to_vec());
+        return Ok(engine.scores()[live.score_index].row(q).to_vec());
     }
     let spec = live.model.clone()?;
     let Some(enc) = encoder else {
@@ -548,7 +551,7 @@ fn dense_after(
             .map_err(fail)?,
         (None, Some(q)) => {
             let sys = engine
-                .bundle
+                .bundle()
                 .systems
                 .iter()
                 .find(|s| s.id == live.id)
@@ -584,7 +587,7 @@ fn dense_after(
     };
     let mut row = match (new_text, q) {
         // Query unchanged: its stored row.
-        (None, Some(q)) => engine.scores[live.score_index].row(q).to_vec(),
+        (None, Some(q)) => engine.scores()[live.score_index].row(q).to_vec(),
         _ => live.score_vector(qv.row(0)),
     };
     if let Some(nr) = new_rows {
@@ -608,7 +611,7 @@ fn bm25_after(
         (Some(ix), true) => ix,
         _ => {
             let mut docs: Vec<&str> = engine
-                .bundle
+                .bundle()
                 .corpus
                 .iter()
                 .map(|c| c.code.as_str())

@@ -3,24 +3,30 @@
 //!
 //! Key (SHA-256 over, in order): the cache format and scoring-code version, the arithmetic kernel
 //! this CPU runs (the GEMM's results depend on which SIMD path it takes), the query and corpus ids,
-//! and then for a dense system its similarity, shape and the SHA-256 of its `.npz` file (as the
-//! loader hashed it while decoding it) or, for a bundle built in memory, of the matrices'
-//! bytes; for BM25 its parameters and every query text and snippet code.
+//! and then for a dense system its similarity and the SHA-256 of its `.npz` file (as the loader
+//! hashed it while decoding it, or as the stat memo remembers it, see [`super::memo`]: the file's
+//! content fixes the matrices and their shapes) or, for a bundle built in memory, its shapes and
+//! the matrices' bytes; for BM25 its parameters and every query text and snippet code.
+//!
+//! Beside the scores, `<dir>/notes/<key>.json` keeps the notes a full load of a bundle printed,
+//! keyed by the SHA-256 of every file the load read ([`notes_key`]), so a warm open that skips
+//! the matrices still reports them.
 //!
 //! File (`<dir>/scores/<key>.bin`): the magic `EXSCORE1`, the number of queries and of snippets
 //! (u64 LE each), the SHA-256 of the payload, then the payload (row-major f32 LE). A file whose
 //! length, magic, shape or checksum is wrong is ignored (the scores are recomputed and the file
 //! rewritten); files are written atomically.
 
-use crate::bundle::{Bundle, DenseSystem};
+use crate::bundle::{Bundle, DenseSystem, Similarity};
 use ndarray::Array2;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"EXSCORE1";
 const HEADER: usize = 8 + 8 + 8 + 32;
 /// Bump when the arithmetic of `dense_scores` or BM25 changes.
-const SCORE_VERSION: &str = "execscope-scores-1";
+const SCORE_VERSION: &str = "execscope-scores-2";
 
 /// Where rank-cache files live.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,15 +79,67 @@ impl RankCache {
     }
 
     /// The stored matrix for `key` if a file exists, has the expected shape and passes its
-    /// checksum.
+    /// checksum. The payload is read straight into the matrix's buffer (no second copy).
     pub fn get(&self, key: &str, shape: (usize, usize)) -> (Lookup, Option<Array2<f32>>) {
-        let Ok(bytes) = std::fs::read(self.path(key)) else {
+        use std::io::Read;
+        let Ok(mut f) = std::fs::File::open(self.path(key)) else {
             return (Lookup::Miss, None);
         };
-        match decode(&bytes, shape) {
-            Some(m) => (Lookup::Hit, Some(m)),
-            None => (Lookup::Corrupt, None),
+        let corrupt = (Lookup::Corrupt, None);
+        let (nq, nc) = shape;
+        let Some(n) = nq.checked_mul(nc) else {
+            return corrupt;
+        };
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        if len != (HEADER + n * 4) as u64 {
+            return corrupt;
         }
+        let mut head = [0u8; HEADER];
+        if f.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+            return corrupt;
+        }
+        let u = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+        if u(8) != nq as u64 || u(16) != nc as u64 {
+            return corrupt;
+        }
+        let mut data = vec![0f32; n];
+        // SAFETY: any byte pattern is a valid f32, and the byte view covers exactly `data`.
+        let bytes: &mut [u8] =
+            unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), n * 4) };
+        if f.read_exact(bytes).is_err() || Sha256::digest(&*bytes).as_slice() != &head[24..56] {
+            return corrupt;
+        }
+        if cfg!(target_endian = "big") {
+            for v in &mut data {
+                *v = f32::from_bits(u32::from_le(v.to_bits()));
+            }
+        }
+        match Array2::from_shape_vec((nq, nc), data) {
+            Ok(m) => (Lookup::Hit, Some(m)),
+            Err(_) => corrupt,
+        }
+    }
+
+    fn notes_path(&self, key: &str) -> PathBuf {
+        self.dir.join("notes").join(format!("{key}.json"))
+    }
+
+    /// The notes stored under `key` ([`notes_key`]), if a readable entry exists.
+    pub fn get_notes(&self, key: &str) -> Option<Vec<String>> {
+        let bytes = std::fs::read(self.notes_path(key)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Store a load's notes under `key` (atomically; errors are for the caller to ignore).
+    pub fn put_notes(&self, key: &str, notes: &[String]) -> std::io::Result<()> {
+        use std::io::Write;
+        let path = self.notes_path(key);
+        let dir = path.parent().expect("notes live in a directory");
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        tmp.write_all(&serde_json::to_vec(notes)?)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(())
     }
 
     /// Store a matrix: written to a temporary file beside it and renamed into place, so a reader
@@ -113,26 +171,6 @@ fn encode(m: &Array2<f32>) -> Vec<u8> {
     let sum = Sha256::digest(&out[HEADER..]);
     out[24..HEADER].copy_from_slice(&sum);
     out
-}
-
-fn decode(bytes: &[u8], (nq, nc): (usize, usize)) -> Option<Array2<f32>> {
-    let n = nq.checked_mul(nc)?;
-    if bytes.len() != HEADER.checked_add(n.checked_mul(4)?)? || &bytes[..8] != MAGIC {
-        return None;
-    }
-    let u = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-    if u(8) != nq as u64 || u(16) != nc as u64 {
-        return None;
-    }
-    let payload = &bytes[HEADER..];
-    if Sha256::digest(payload).as_slice() != &bytes[24..56] {
-        return None;
-    }
-    let data: Vec<f32> = payload
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect();
-    Array2::from_shape_vec((nq, nc), data).ok()
 }
 
 /// The SIMD path the GEMM takes on this machine (its results differ in the last bits between
@@ -181,29 +219,51 @@ fn hex(d: &[u8]) -> String {
 
 /// The cache key of a dense system of `bundle`.
 pub fn dense_key(bundle: &Bundle, sys: &DenseSystem) -> String {
+    if let Some(file) = npz_sha256(bundle, &sys.id) {
+        return dense_file_key(bundle, sys.similarity, file);
+    }
     let mut h = base_hasher(bundle, "dense");
     put_str(&mut h, sys.similarity.as_str());
     for d in [sys.queries.dim(), sys.corpus.dim()] {
         h.update((d.0 as u64).to_le_bytes());
         h.update((d.1 as u64).to_le_bytes());
     }
-    match bundle
+    put_str(&mut h, "matrix-bytes");
+    for m in [&sys.queries, &sys.corpus] {
+        for v in m.iter() {
+            h.update(v.to_le_bytes());
+        }
+    }
+    hex(&h.finalize())
+}
+
+/// The SHA-256 of system `id`'s npz file, for a bundle loaded from disk.
+fn npz_sha256<'b>(bundle: &'b Bundle, id: &str) -> Option<&'b str> {
+    bundle
         .sha256
-        .get(&format!("embeddings/{}.npz", sys.id))
+        .get(&format!("embeddings/{id}.npz"))
         .filter(|_| !bundle.root.as_os_str().is_empty())
-    {
-        Some(file) => {
-            put_str(&mut h, "npz-sha256");
-            put_str(&mut h, file);
-        }
-        None => {
-            put_str(&mut h, "matrix-bytes");
-            for m in [&sys.queries, &sys.corpus] {
-                for v in m.iter() {
-                    h.update(v.to_le_bytes());
-                }
-            }
-        }
+        .map(String::as_str)
+}
+
+/// The cache key of a dense system read from an npz file whose SHA-256 is `npz_sha256` (the
+/// file fixes both matrices, so neither needs to be in memory to name the key).
+pub fn dense_file_key(bundle: &Bundle, similarity: Similarity, npz_sha256: &str) -> String {
+    let mut h = base_hasher(bundle, "dense");
+    put_str(&mut h, similarity.as_str());
+    put_str(&mut h, "npz-sha256");
+    put_str(&mut h, npz_sha256);
+    hex(&h.finalize())
+}
+
+/// The key of a load's notes: the SHA-256 of every file it read (bundle-relative path and
+/// digest, in path order).
+pub fn notes_key(sha256: &BTreeMap<String, String>) -> String {
+    let mut h = Sha256::new();
+    put_str(&mut h, SCORE_VERSION);
+    for (path, digest) in sha256 {
+        put_str(&mut h, path);
+        put_str(&mut h, digest);
     }
     hex(&h.finalize())
 }

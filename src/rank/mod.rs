@@ -7,12 +7,13 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod memo;
 pub mod ties;
 
 pub use cache::{Lookup, RankCache};
 
 use crate::bundle::{Bundle, DenseSystem, Similarity};
-use ndarray::{s, Array2, ArrayView2, Axis};
+use ndarray::{s, ArcArray2, Array2, ArrayView2, Axis};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -26,8 +27,9 @@ pub struct SystemScores {
     pub id: String,
     /// "cos", "dot" or "bm25".
     pub similarity: String,
-    /// n_queries × n_corpus.
-    pub scores: Array2<f32>,
+    /// n_queries × n_corpus, shared (cloning a `SystemScores` does not copy the matrix, so
+    /// snapshots of a partly scored bundle are cheap).
+    pub scores: ArcArray2<f32>,
 }
 
 impl SystemScores {
@@ -76,40 +78,69 @@ pub fn score_all_with(
     score_core(bundle, corpora, opts, cache, done)
 }
 
-/// [`score_all_with`], taking every dense system's corpus matrix out of the bundle and dropping
-/// each as soon as its system is scored (or found in the cache), so the matrices and the score
-/// matrices are never all in memory at once. The bundle keeps its query matrices; each
-/// system's corpus matrix is left empty (0 × d).
+/// [`score_all_with`], taking every dense system's matrices out of the bundle and dropping each
+/// system's as soon as it is scored (or found in the cache), so the matrices and the score
+/// matrices are never all in memory at once. Each system's corpus matrix is left empty (0 × d);
+/// so are its query vectors (0 × d), unless the bundle has stacked variants (whose analysis
+/// reads them).
 pub fn score_all_releasing(
     bundle: &mut Bundle,
     opts: &RankOptions,
     cache: Option<&RankCache>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    let released = release(bundle, cache);
+    score_released(bundle, released, opts, cache, done)
+}
+
+/// Every dense system's matrices, taken out of a bundle by [`release`] (with their cache keys),
+/// to be scored by [`score_released`] while the bundle itself is shared.
+pub struct Released(Vec<Corpus<'static>>);
+
+/// The first half of [`score_all_releasing`]: take the matrices out of the bundle.
+pub fn release(bundle: &mut Bundle, cache: Option<&RankCache>) -> Released {
     // Keys hash in-memory matrices (a bundle without files), so they are taken first.
     let keys: Vec<Option<String>> = bundle
         .systems
         .par_iter()
         .map(|s| cache.map(|_| cache::dense_key(bundle, s)))
         .collect();
-    let corpora: Vec<Corpus<'_>> = bundle
+    let keep_queries = !bundle.stacked.is_empty();
+    let corpora: Vec<Corpus<'static>> = bundle
         .systems
         .iter_mut()
         .zip(keys)
         .map(|(s, key)| {
             let d = s.corpus.ncols();
             let m = std::mem::replace(&mut s.corpus, Array2::zeros((0, d)));
-            Corpus::Owned(m, key)
+            let q = match keep_queries {
+                true => None,
+                false => Some(std::mem::replace(&mut s.queries, Array2::zeros((0, d)))),
+            };
+            Corpus::Owned(q, m, key)
         })
         .collect();
-    score_core(bundle, corpora, opts, cache, done)
+    Released(corpora)
 }
 
-/// A dense system's corpus matrix for scoring: the bundle's own, or taken out of it (with its
-/// cache key, computed before it was taken) to be dropped once scored.
-enum Corpus<'a> {
+/// The second half of [`score_all_releasing`]: score the released matrices against `bundle`
+/// (the one they were taken from), dropping each system's as soon as it is scored.
+pub fn score_released(
+    bundle: &Bundle,
+    released: Released,
+    opts: &RankOptions,
+    cache: Option<&RankCache>,
+    done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
+) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
+    score_core(bundle, released.0, opts, cache, done)
+}
+
+/// A dense system's matrices for scoring: the bundle's own, or taken out of it (the query
+/// vectors unless they stay, the corpus matrix, and the cache key, computed before they were
+/// taken) to be dropped once scored.
+pub(crate) enum Corpus<'a> {
     Borrowed(&'a DenseSystem),
-    Owned(Array2<f32>, Option<String>),
+    Owned(Option<Array2<f32>>, Array2<f32>, Option<String>),
 }
 
 fn score_core(
@@ -127,7 +158,7 @@ fn score_core(
         .enumerate()
         .collect();
     // Largest first, so the widest GEMM starts at once and the small ones fill in around it.
-    let width = |i: usize| bundle.systems.get(i).map_or(0, |s| s.queries.ncols());
+    let width = |i: usize| bundle.systems.get(i).map_or(0, |s| s.corpus.ncols());
     tasks.sort_by_key(|t| std::cmp::Reverse(width(t.0)));
     let mut out: Vec<(usize, SystemScores, Option<Lookup>)> = tasks
         .into_par_iter()
@@ -137,16 +168,17 @@ fn score_core(
                 None => (BM25_ID.to_string(), "bm25".to_string()),
             };
             let key = || match (&corpus, bundle.systems.get(i)) {
-                (Some(Corpus::Owned(_, Some(k))), _) => k.clone(),
+                (Some(Corpus::Owned(_, _, Some(k))), _) => k.clone(),
                 (_, Some(s)) => cache::dense_key(bundle, s),
                 (_, None) => cache::bm25_key(bundle),
             };
             let compute = || match (&corpus, bundle.systems.get(i)) {
                 (Some(Corpus::Borrowed(s)), _) => dense_scores(s),
-                (Some(Corpus::Owned(c, _)), Some(s)) => {
-                    product_of(s.similarity, s.queries.view(), c.view())
+                (Some(Corpus::Owned(q, c, _)), Some(s)) => {
+                    let q = q.as_ref().unwrap_or(&s.queries);
+                    product_of(s.similarity, q.view(), c.view())
                 }
-                _ => bm25_system(bundle).scores,
+                _ => bm25_system(bundle).scores.into_owned(),
             };
             let (lookup, scores) = match cache {
                 None => (None, compute()),
@@ -159,7 +191,7 @@ fn score_core(
             let s = SystemScores {
                 id,
                 similarity,
-                scores,
+                scores: scores.into_shared(),
             };
             done(i, &s, lookup);
             (i, s, lookup)
@@ -177,7 +209,7 @@ pub fn bm25_system(bundle: &Bundle) -> SystemScores {
     SystemScores {
         id: BM25_ID.to_string(),
         similarity: "bm25".to_string(),
-        scores: index.score_all(&queries),
+        scores: index.score_all(&queries).into_shared(),
     }
 }
 

@@ -56,7 +56,7 @@ pub fn build(engine: &Engine) -> Leaderboard {
     let fallbacks = engine.label_fallbacks_in_top(10);
     let k1 = cfg.k_index(1);
     let mut rows: Vec<LeaderRow> = engine
-        .evals
+        .evals()
         .iter()
         .enumerate()
         .map(|(i, e)| LeaderRow {
@@ -70,7 +70,7 @@ pub fn build(engine: &Engine) -> Leaderboard {
                 .map(|(m, ki, key)| (key.clone(), e.mean(*m, *ki)))
                 .collect(),
             per_domain: k1.map_or_else(BTreeMap::new, |ki| {
-                e.per_domain(&engine.bundle, Metric::Exec, ki)
+                e.per_domain(engine.bundle(), Metric::Exec, ki)
             }),
             ties: e.ties.clone(),
             exec1_bounds: bounds[i],
@@ -103,7 +103,7 @@ pub fn build(engine: &Engine) -> Leaderboard {
         rows[i].shared_rank = rows.iter().filter(|x| x.rank == r).count() > 1;
     }
     Leaderboard {
-        n_queries: engine.bundle.queries.len(),
+        n_queries: engine.bundle().queries.len(),
         ks: cfg.ks.clone(),
         policy: cfg.policy.as_str().to_string(),
         rows,
@@ -239,7 +239,7 @@ pub fn domain_table(lb: &Leaderboard) -> Table {
 
 /// The documented report JSON (README, "Report JSON schema").
 pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Value {
-    let b = &engine.bundle;
+    let b = engine.bundle();
     let systems: Vec<Value> = lb
         .rows
         .iter()
@@ -307,7 +307,7 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
         "ks": lb.ks,
         "bm25": engine.includes_bm25(),
         "pass_source": {
-            "cached_pairs": engine.truth.n_cached(),
+            "cached_pairs": engine.truth().n_cached(),
             "note": "PASS comes from the execution cache; pairs it lacks fall back to correct_corpus_ids membership",
         },
         "bootstrap": sig.map(|s| json!({"replicates": s.config.replicates, "seed": s.config.seed,

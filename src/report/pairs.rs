@@ -36,8 +36,8 @@ pub fn named_pairs<'a>(
         .iter()
         .map(|row| {
             let (a, b) = (
-                engine.scores[row.a].id.as_str(),
-                engine.scores[row.b].id.as_str(),
+                engine.scores()[row.a].id.as_str(),
+                engine.scores()[row.b].id.as_str(),
             );
             let r = row.cells[cell];
             if a.as_bytes() <= b.as_bytes() {
@@ -150,7 +150,7 @@ pub fn pairwise_json(engine: &Engine, sig: &Significance) -> Value {
 pub fn intervals_json(engine: &Engine, sig: &Significance) -> Value {
     let ks = engine.config().ks;
     let mut out: Map<String, Value> = Map::new();
-    for (s, scores) in engine.scores.iter().enumerate() {
+    for (s, scores) in engine.scores().iter().enumerate() {
         let mut m = Map::new();
         for (ci, c) in sig.cells.iter().enumerate() {
             let name = release_metric_name(c.metric, ks[c.ki]).unwrap_or_else(|| c.key.clone());

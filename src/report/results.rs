@@ -13,14 +13,14 @@ const KS: [usize; 4] = [1, 3, 5, 10];
 
 /// The release-schema document of one system.
 pub fn system_results(engine: &Engine, system: usize) -> Value {
-    let b = &engine.bundle;
-    let scores = &engine.scores[system];
+    let b = engine.bundle();
+    let scores = &engine.scores()[system];
     let cfg = EvalConfig {
         policy: TiePolicy::Row,
         ..EvalConfig::default()
     }
     .with_ks(&KS);
-    let eval = evaluate(b, &engine.truth, scores, &cfg);
+    let eval = evaluate(b, engine.truth(), scores, &cfg);
     let mut metrics = Map::new();
     for (ki, k) in KS.iter().enumerate() {
         let exec = eval.mean(Metric::Exec, ki);
@@ -45,7 +45,7 @@ pub fn system_results(engine: &Engine, system: usize) -> Value {
                 .map(|(i, c)| {
                     let s = &b.corpus[c as usize];
                     let outcomes = engine
-                        .cache
+                        .cache_index()
                         .outcomes(b, q, c as usize)
                         .map(|o| json!(o))
                         .unwrap_or(Value::Array(Vec::new()));
@@ -55,7 +55,7 @@ pub fn system_results(engine: &Engine, system: usize) -> Value {
                         "label": s.label.as_str(),
                         "bug_type": s.bug_type.clone().unwrap_or_default(),
                         "similarity": row[c as usize],
-                        "passes_all_tests": engine.truth.passes(q, c as usize),
+                        "passes_all_tests": engine.truth().passes(q, c as usize),
                         "test_results": outcomes,
                     })
                 })
@@ -81,10 +81,10 @@ pub fn system_results(engine: &Engine, system: usize) -> Value {
 /// Write `results/<system>.json` for every system under `root`, atomically. Returns the paths.
 pub fn write_all(engine: &Engine, root: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
-    for s in 0..engine.scores.len() {
+    for s in 0..engine.scores().len() {
         let path = root
             .join("results")
-            .join(format!("{}.json", engine.scores[s].id));
+            .join(format!("{}.json", engine.scores()[s].id));
         let doc = system_results(engine, s);
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
         write_atomic(&path, text.as_bytes())?;

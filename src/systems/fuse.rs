@@ -143,7 +143,7 @@ pub fn normalize(row: ArrayView1<f32>, norm: Norm) -> Vec<f64> {
 }
 
 /// Fuse score matrices of the same shape (n_queries × n_corpus) into one.
-pub fn fuse(parts: &[&Array2<f32>], cfg: &FuseConfig) -> Array2<f32> {
+pub fn fuse(parts: &[ndarray::ArrayView2<f32>], cfg: &FuseConfig) -> Array2<f32> {
     let Some(first) = parts.first() else {
         return Array2::zeros((0, 0));
     };
@@ -205,7 +205,7 @@ mod tests {
     fn rrf_by_hand() {
         let a = array![[3.0f32, 2.0, 1.0]];
         let b = array![[1.0f32, 2.0, 2.0]];
-        let f = fuse(&[&a, &b], &FuseConfig::default());
+        let f = fuse(&[a.view(), b.view()], &FuseConfig::default());
         // a ranks 1,2,3; b ranks 3,1,1.
         let want = [
             1.0 / 61.0 + 1.0 / 63.0,
@@ -225,7 +225,7 @@ mod tests {
             method: Method::CombSum,
             ..FuseConfig::default()
         };
-        let f = fuse(&[&a, &b], &cfg);
+        let f = fuse(&[a.view(), b.view()], &cfg);
         assert_eq!(f.row(0).to_vec(), vec![1.0, 1.5, 0.5]);
         let cfg = FuseConfig {
             method: Method::CombMnz,
@@ -233,7 +233,7 @@ mod tests {
             ..FuseConfig::default()
         };
         // Top-1: a retrieves snippet 0, b snippet 1.
-        let f = fuse(&[&a, &b], &cfg);
+        let f = fuse(&[a.view(), b.view()], &cfg);
         assert_eq!(f.row(0).to_vec(), vec![1.0, 1.5, 0.0]);
         let z = normalize(array![1.0f32, 3.0].view(), Norm::ZScore);
         assert_eq!(z, vec![-1.0, 1.0]);

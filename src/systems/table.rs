@@ -43,12 +43,15 @@ fn row(engine: &Engine, hybrid: &str, id: &str, role: Role, how: String) -> Fusi
             canonical_loses: None,
         };
     };
-    let scores = &engine.scores[i];
+    let scores = &engine.scores()[i];
     let mut rate = Rate::default();
-    for p in pair_outcomes(&engine.bundle, scores) {
+    for p in pair_outcomes(&engine.bundle(), scores) {
         rate.add(&p);
     }
-    let g: Vec<f64> = gaps(&engine.bundle, scores).into_iter().flatten().collect();
+    let g: Vec<f64> = gaps(&engine.bundle(), scores)
+        .into_iter()
+        .flatten()
+        .collect();
     let loses = if g.is_empty() {
         None
     } else {
@@ -60,7 +63,7 @@ fn row(engine: &Engine, hybrid: &str, id: &str, role: Role, how: String) -> Fusi
         role,
         how,
         exec: (0..nk)
-            .map(|ki| Some(engine.evals[i].mean(Metric::Exec, ki)))
+            .map(|ki| Some(engine.evals()[i].mean(Metric::Exec, ki)))
             .collect(),
         deception: Some(rate),
         canonical_loses: loses,
@@ -70,7 +73,7 @@ fn row(engine: &Engine, hybrid: &str, id: &str, role: Role, how: String) -> Fusi
 /// Every fused system of the engine's bundle followed by its parts, in bundle order.
 pub fn fusion_rows(engine: &Engine) -> Vec<FusionRow> {
     let mut out = Vec::new();
-    for sys in &engine.bundle.systems {
+    for sys in &engine.bundle().systems {
         let p = sys.provenance();
         let Provenance::Fused { parts, .. } = &p else {
             continue;

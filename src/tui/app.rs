@@ -59,6 +59,10 @@ pub struct App {
     audit_token: u64,
     /// Systems scored so far while the bundle loads.
     pub(crate) load_progress: Option<Arc<super::jobs::Progress>>,
+    /// The data holds a partial engine (systems scored so far) while the bundle loads.
+    partial: bool,
+    /// The newest partial engine, waiting for the leaderboard of the previous one.
+    next_partial: Option<Arc<Engine>>,
 }
 
 impl App {
@@ -82,6 +86,8 @@ impl App {
             spinner: 0,
             audit_token: 0,
             load_progress: None,
+            partial: false,
+            next_partial: None,
         }
     }
 
@@ -117,7 +123,7 @@ impl App {
     /// index are queued as jobs.
     pub fn with_engine(engine: Engine, theme: Theme) -> App {
         let name = engine
-            .bundle
+            .bundle()
             .root
             .file_name()
             .map_or_else(|| "bundle".to_string(), |n| n.to_string_lossy().to_string());
@@ -128,8 +134,46 @@ impl App {
         app
     }
 
+    /// Show the systems of a loading bundle scored so far: only their leaderboard is built
+    /// (the other panes wait for the whole engine). While that leaderboard is being built, a
+    /// newer partial engine waits, so every leaderboard that arrives is current.
+    fn install_partial(&mut self, engine: Arc<Engine>) {
+        if self.data.is_some() && !self.partial {
+            return; // the whole engine is in
+        }
+        if self.in_flight.contains(&"leaderboard")
+            || self.jobs.iter().any(|j| j.label() == "leaderboard")
+        {
+            self.next_partial = Some(engine);
+            return;
+        }
+        let gen = self.data.as_ref().map_or(0, |d| d.gen + 1);
+        // The previous partial leaderboard stays on screen until this one's is built.
+        let lb = self.data.as_mut().and_then(|d| d.lb.take());
+        let index = Arc::new(super::jobs::CorpusIndex::build(&engine));
+        self.partial = true;
+        self.jobs.push(Job::Leaderboard {
+            gen,
+            engine: engine.clone(),
+        });
+        self.data = Some(Data {
+            engine,
+            index,
+            lb,
+            anatomy: None,
+            bm25: None,
+            sig: None,
+            audit: AuditSlot::Idle,
+            gen,
+        });
+    }
+
     fn install(&mut self, engine: Arc<Engine>, index: Arc<super::jobs::CorpusIndex>) {
-        self.shared.compare = usize::from(engine.scores.len() > 1);
+        self.shared.compare = usize::from(engine.scores().len() > 1);
+        // A fresh generation, so results computed for a partial engine are not taken for it.
+        let gen = self.data.as_ref().map_or(0, |d| d.gen + 1);
+        self.partial = false;
+        self.next_partial = None;
         self.jobs.push(Job::Bm25 {
             engine: engine.clone(),
         });
@@ -141,17 +185,24 @@ impl App {
             bm25: None,
             sig: None,
             audit: AuditSlot::Idle,
-            gen: 0,
+            gen,
         });
         self.queue_evaluation_jobs();
     }
 
+    /// The leaderboard first: the bootstrap and the anatomy are queued once it is in
+    /// ([`App::queue_followup_jobs`]), so they do not compete with it for the cores.
     fn queue_evaluation_jobs(&mut self) {
         if let Some(d) = &self.data {
             self.jobs.push(Job::Leaderboard {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+        }
+    }
+
+    fn queue_followup_jobs(&mut self) {
+        if let Some(d) = &self.data {
             self.jobs.push(Job::Significance {
                 gen: d.gen,
                 engine: d.engine.clone(),
@@ -215,12 +266,19 @@ impl App {
                     Err(e) => self.error = Some(e),
                 }
             }
+            JobResult::Partial(engine) => self.install_partial(engine),
             JobResult::Leaderboard { gen, lb } => {
                 self.done("leaderboard");
                 if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
                     d.lb = Some(*lb);
+                    if !self.partial {
+                        self.queue_followup_jobs();
+                    }
                 }
                 self.refresh_leaderboard_table();
+                if let Some(e) = self.next_partial.take() {
+                    self.install_partial(e);
+                }
             }
             JobResult::Significance { gen, sig } => {
                 self.done("bootstrap intervals");
@@ -264,38 +322,31 @@ impl App {
         }
     }
 
-    /// Re-evaluate every system under tie policy `p` (the engine's own `reevaluate`). The
-    /// leaderboard and anatomy are then rebuilt off the UI thread. While a job still holds the
-    /// engine, the change waits for it (shown in the status bar).
+    /// Re-evaluate every system under tie policy `p`: the data gets a new engine snapshot
+    /// ([`Engine::with_config`], sharing the bundle, truth and scores) and the leaderboard and
+    /// anatomy are rebuilt off the UI thread. Jobs still running keep the snapshot they were
+    /// given; their results carry the old generation and are dropped.
     fn apply_policy(&mut self, p: TiePolicy) {
-        let Some(d) = self.data.as_mut() else {
+        let Some(d) = self.data.as_mut().filter(|_| !self.partial) else {
             self.pending_policy = Some(p);
             self.status = Some(format!("tie policy → {p} once the bundle is loaded"));
             return;
         };
-        match Arc::get_mut(&mut d.engine) {
-            Some(engine) => {
-                let cfg = EvalConfig {
-                    policy: p,
-                    ..engine.config()
-                };
-                engine.reevaluate(&cfg);
-                d.gen += 1;
-                d.lb = None;
-                d.anatomy = None;
-                d.sig = None;
-                self.policy = p;
-                self.pending_policy = None;
-                self.status = Some(format!("tie policy: {p}"));
-                self.queue_evaluation_jobs();
-                for pane in &mut self.panes {
-                    pane.data_changed();
-                }
-            }
-            None => {
-                self.pending_policy = Some(p);
-                self.status = Some(format!("tie policy → {p} after the running jobs"));
-            }
+        let cfg = EvalConfig {
+            policy: p,
+            ..d.engine.config()
+        };
+        d.engine = Arc::new(d.engine.with_config(&cfg));
+        d.gen += 1;
+        d.lb = None;
+        d.anatomy = None;
+        d.sig = None;
+        self.policy = p;
+        self.pending_policy = None;
+        self.status = Some(format!("tie policy: {p}"));
+        self.queue_evaluation_jobs();
+        for pane in &mut self.panes {
+            pane.data_changed();
         }
     }
 
@@ -320,7 +371,7 @@ impl App {
         let Some(d) = &self.data else {
             return Vec::new();
         };
-        fuzzy::filter(text, d.engine.scores.iter().map(|s| s.id.as_str()))
+        fuzzy::filter(text, d.engine.scores().iter().map(|s| s.id.as_str()))
     }
 
     fn rescore_live(&mut self) {
@@ -400,7 +451,7 @@ impl App {
                                 if compare { "compared" } else { "current" },
                                 self.data
                                     .as_ref()
-                                    .map_or("", |d| d.engine.scores[s].id.as_str())
+                                    .map_or("", |d| d.engine.scores()[s].id.as_str())
                             ));
                         }
                         self.mode = Mode::Normal;
@@ -559,5 +610,74 @@ impl App {
     /// Whether a tie-policy change is waiting for running jobs.
     pub fn pending_policy(&self) -> Option<TiePolicy> {
         self.pending_policy
+    }
+}
+
+#[cfg(test)]
+mod loading_tests {
+    use super::*;
+    use crate::bundle::{synthetic, write, SynthSpec};
+    use crate::tui::jobs::JobResult;
+    use crate::tui::theme::ThemeKind;
+
+    /// While a bundle loads, partial engines arrive before the whole one; the app shows their
+    /// leaderboard, then the whole engine's, whose numbers are the plain open's.
+    #[test]
+    fn leaderboard_rows_arrive_before_the_whole_engine() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("b");
+        let spec = SynthSpec {
+            n_queries: 40,
+            n_corpus_extra: 10,
+            distractors_per_query: 3,
+            dims: vec![8, 16, 12, 6],
+            seed: 5,
+            tie_rate: 0.2,
+        };
+        write(&synthetic(&spec), &root).unwrap();
+        let opts = EngineOptions::default();
+        let mut app = App::new(
+            root.clone(),
+            opts.clone(),
+            Theme::new(ThemeKind::Dark, false),
+        );
+        let jobs = app.take_jobs();
+        assert_eq!(jobs.len(), 1);
+        let sent = std::sync::Mutex::new(Vec::new());
+        let last = jobs.into_iter().next().unwrap().run_reporting(&|r| {
+            sent.lock().unwrap().push(r);
+        });
+        let sent = sent.into_inner().unwrap();
+        assert!(!sent.is_empty(), "the first scored system is sent at once");
+        let whole = Engine::open(&root, &opts).unwrap();
+        for r in sent {
+            let JobResult::Partial(e) = &r else {
+                panic!("only partial engines before the end")
+            };
+            assert!(e.scores().len() < whole.scores().len());
+            for (s, ev) in e.scores().iter().zip(e.evals()) {
+                let i = whole.system_index(&s.id).unwrap();
+                assert_eq!(ev.per_query, whole.evals()[i].per_query, "{}", s.id);
+            }
+            app.on_result(r);
+        }
+        assert!(app.partial);
+        app.run_jobs_inline();
+        let rows = |a: &App| {
+            a.data
+                .as_ref()
+                .and_then(|d| d.lb.as_ref())
+                .map(|l| l.1.rows.len())
+        };
+        let partial_rows = rows(&app).expect("a partial leaderboard");
+        assert!(partial_rows >= 1 && partial_rows < whole.scores().len());
+        app.on_result(last);
+        assert!(!app.partial);
+        app.run_jobs_inline();
+        assert_eq!(rows(&app), Some(whole.scores().len()));
+        let e = &app.data.as_ref().unwrap().engine;
+        for (a, b) in e.evals().iter().zip(whole.evals()) {
+            assert_eq!(a.per_query, b.per_query);
+        }
     }
 }

@@ -82,7 +82,7 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
     let v = app.view();
     let mut spans = vec![Span::styled(format!(" {} ", app.bundle_name), th.accent)];
     if let Some(d) = &app.data {
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         spans.push(Span::styled(
             format!("{}q×{}c │ ", b.queries.len(), b.corpus.len()),
             th.dim,
@@ -199,9 +199,9 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
         app.shared.system
     };
     for (i, &s) in items.iter().enumerate() {
-        let sys = &d.engine.scores[s];
+        let sys = &d.engine.scores()[s];
         let mark = if s == current { "●" } else { " " };
-        let origin = crate::systems::origin(&d.engine.bundle, &sys.id)
+        let origin = crate::systems::origin(&d.engine.bundle(), &sys.id)
             .map_or(String::new(), |(m, _)| format!(", {m}"));
         let mut line = Line::from(format!("{mark} {} ({}{origin})", sys.id, sys.similarity));
         if i == sel {

@@ -34,7 +34,7 @@ pub struct CorpusIndex {
 
 impl CorpusIndex {
     pub fn build(engine: &Engine) -> CorpusIndex {
-        let b = &engine.bundle;
+        let b = engine.bundle();
         CorpusIndex {
             distractor: b
                 .distractors
@@ -47,7 +47,7 @@ impl CorpusIndex {
 
     /// Cached per-test outcomes of snippet `c` on query `q`'s suite, if the cache holds the pair.
     pub fn outcomes<'e>(&self, engine: &'e Engine, q: usize, c: usize) -> Option<&'e [String]> {
-        engine.cache.outcomes(&engine.bundle, q, c)
+        engine.cache_index().outcomes(engine.bundle(), q, c)
     }
 }
 
@@ -141,7 +141,7 @@ fn run_audit(
     progress: &Progress,
 ) -> Result<AuditResult, String> {
     let system = engine
-        .scores
+        .scores()
         .get(req.system)
         .map(|s| s.id.clone())
         .ok_or_else(|| format!("no system #{}", req.system))?;
@@ -177,15 +177,37 @@ impl Job {
 
     /// Do the work. Consumes the job, so its engine handle is released before the result is sent.
     pub fn run(self) -> JobResult {
+        self.run_reporting(&|_| {})
+    }
+
+    /// [`Job::run`], sending results that arrive before the end through `report`: while a
+    /// bundle loads, [`JobResult::Partial`] engines of the systems scored so far (at most one
+    /// per [`PARTIAL_EVERY`], and always the first), so the leaderboard fills in as systems
+    /// finish.
+    pub fn run_reporting(self, report: &(dyn Fn(JobResult) + Sync)) -> JobResult {
         match self {
             Job::Load {
                 root,
                 opts,
                 cache,
                 progress,
-            } => match Engine::open_with(&root, &opts, cache.as_ref(), &|s| {
-                progress.total.store(s.total, Ordering::Relaxed);
-                progress.done.fetch_add(1, Ordering::Relaxed);
+            } => match Engine::open_with(&root, &opts, cache.as_ref(), &{
+                let last = std::sync::Mutex::new(None::<std::time::Instant>);
+                move |s: crate::engine::Scored<'_>| {
+                    progress.total.store(s.total, Ordering::Relaxed);
+                    let n = progress.done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n == s.total {
+                        return; // the whole engine follows at once
+                    }
+                    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                    if last.is_some_and(|t| t.elapsed() < PARTIAL_EVERY) {
+                        return;
+                    }
+                    if let Some(e) = s.snapshot() {
+                        *last = Some(std::time::Instant::now());
+                        report(JobResult::Partial(Arc::new(e)));
+                    }
+                }
             }) {
                 Ok(engine) => {
                     let index = CorpusIndex::build(&engine);
@@ -221,7 +243,7 @@ impl Job {
                     editsize: atab::editsize_table(&a, None),
                     gaps: atab::gaps_table(&a),
                     density: atab::density_table(&a),
-                    difficulty: atab::difficulty_table(&a, &engine.bundle),
+                    difficulty: atab::difficulty_table(&a, engine.bundle()),
                     misses: atab::misses_table(&a),
                 };
                 JobResult::Anatomy {
@@ -231,7 +253,7 @@ impl Job {
             }
             Job::Bm25 { engine } => {
                 let docs: Vec<&str> = engine
-                    .bundle
+                    .bundle()
                     .corpus
                     .iter()
                     .map(|c| c.code.as_str())
@@ -244,9 +266,14 @@ impl Job {
 
 type Loaded = Result<(Arc<Engine>, Arc<CorpusIndex>), String>;
 
+/// The shortest interval between two partial engines of a loading bundle.
+pub const PARTIAL_EVERY: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// A finished job.
 pub enum JobResult {
     Loaded(Box<Loaded>),
+    /// The systems of a loading bundle scored so far (see [`Job::run_reporting`]).
+    Partial(Arc<Engine>),
     Leaderboard {
         gen: u64,
         lb: Box<(leaderboard::Leaderboard, Table, Table)>,

@@ -94,7 +94,10 @@ where
         for job in app.take_jobs() {
             let tx = tx.clone();
             std::thread::spawn(move || {
-                let _ = tx.send(job.run());
+                let r = job.run_reporting(&|partial| {
+                    let _ = tx.send(partial);
+                });
+                let _ = tx.send(r);
             });
         }
         while let Ok(r) = rx.try_recv() {

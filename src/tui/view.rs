@@ -116,7 +116,7 @@ impl View<'_> {
     /// Id of a system.
     pub fn system_id(&self, s: usize) -> &str {
         self.data
-            .and_then(|d| d.engine.scores.get(s))
+            .and_then(|d| d.engine.scores().get(s))
             .map_or("?", |x| x.id.as_str())
     }
 

@@ -9,7 +9,7 @@ impl App {
     /// Queue the retrieval audit of the current system (the pane asks, on Enter).
     pub(super) fn start_audit(&mut self, k: usize, visible: usize) {
         let Some(d) = self.data.as_mut() else { return };
-        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores.is_empty() {
+        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores().is_empty() {
             return;
         }
         self.audit_token += 1;

@@ -407,7 +407,7 @@ impl Pane for AuditPane {
             return;
         };
         let sys = v.system_id(v.shared.system).to_string();
-        if d.engine.scores.is_empty() {
+        if d.engine.scores().is_empty() {
             message(f, area, "no systems to audit", th.dim);
             return;
         }

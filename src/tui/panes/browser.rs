@@ -74,7 +74,7 @@ pub struct BrowserPane {
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).
 pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
-    let b = &d.engine.bundle;
+    let b = &d.engine.bundle();
     let hay: Vec<String> = b
         .queries
         .iter()
@@ -86,7 +86,7 @@ pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
 /// The ranking rows shown for system `s` on query `q` (top [`DEPTH`]).
 pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
     let e = &d.engine;
-    let row = e.scores[s].row(q);
+    let row = e.scores()[s].row(q);
     let order = top_k(row, DEPTH);
     let sizes = group_sizes(row, &order);
     order
@@ -96,7 +96,7 @@ pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
             corpus: c as usize,
             score: f64::from(row[c as usize]),
             tie,
-            pass: Some(e.truth.passes(q, c as usize)),
+            pass: Some(e.truth().passes(q, c as usize)),
             outcomes: d.index.outcomes(e, q, c as usize).map(<[String]>::to_vec),
         })
         .collect()
@@ -116,7 +116,7 @@ fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
 
 /// The ranking rows of one system in a probe report.
 fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
-    let id = &d.engine.scores.get(s)?.id;
+    let id = &d.engine.scores().get(s)?.id;
     let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
     Some(
         sp.top
@@ -153,7 +153,7 @@ impl BrowserPane {
                 })
             }
             Some(_) => None,
-            None if shared.query < d.engine.bundle.queries.len() => {
+            None if shared.query < d.engine.bundle().queries.len() => {
                 self.session.request(shared.query, k, DEPTH)
             }
             None => None,
@@ -199,7 +199,7 @@ impl BrowserPane {
             (_, Some(rows)) => rows,
             (Some((text, live)), None)
                 if self.live_committed.as_ref() != Some(text)
-                    || !d.engine.scores[cx_shared.system].is_dense() =>
+                    || !d.engine.scores()[cx_shared.system].is_dense() =>
             {
                 live_rows(live)
             }
@@ -211,7 +211,7 @@ impl BrowserPane {
     /// The scratch-file names of an edit: (query id, "query" or the corpus id).
     fn edit_ids(d: &Data) -> impl Fn(&Edit) -> (String, String) + '_ {
         move |e: &Edit| {
-            let b = &d.engine.bundle;
+            let b = &d.engine.bundle();
             (
                 b.queries[e.query].id.clone(),
                 match e.target {
@@ -231,7 +231,7 @@ impl BrowserPane {
             return;
         };
         let c = r.corpus;
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let current = self
             .session
             .current(q, &Target::Snippet(c))
@@ -287,7 +287,7 @@ impl Pane for BrowserPane {
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some(d) = cx.data.filter(|d| !d.engine.scores.is_empty()) else {
+        let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;
         };
         let nav = matches!(
@@ -334,7 +334,7 @@ impl Pane for BrowserPane {
                     let text = self
                         .session
                         .current(q, &Target::Query)
-                        .unwrap_or(&d.engine.bundle.queries[q].text)
+                        .unwrap_or(&d.engine.bundle().queries[q].text)
                         .to_string();
                     self.editing = Some(text);
                     cx.effects.push(Effect::StartFilter);
@@ -351,7 +351,7 @@ impl Pane for BrowserPane {
             Action::ToggleCompare => {
                 self.compare = !self.compare;
                 if self.compare && cx.shared.compare == cx.shared.system {
-                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores.len().max(1);
+                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores().len().max(1);
                 }
             }
             Action::Click(Hit::Row {
@@ -393,7 +393,7 @@ impl Pane for BrowserPane {
                     let now = self
                         .session
                         .current(q, &Target::Query)
-                        .unwrap_or(&d.engine.bundle.queries[q].text);
+                        .unwrap_or(&d.engine.bundle().queries[q].text);
                     if text != now {
                         let e = Edit {
                             query: q,
@@ -456,15 +456,15 @@ impl Pane for BrowserPane {
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
         let Some(d) = v.data else { return };
-        let want = (!d.engine.scores.is_empty())
+        let want = (!d.engine.scores().is_empty())
             .then(|| self.wanted(d, v.shared, v.k()))
             .flatten();
         if let Some(w) = &want {
             self.submit(d, w);
         }
         let state = want.as_ref().and_then(|w| self.live_state(w));
-        let b = &d.engine.bundle;
-        if b.queries.is_empty() || d.engine.scores.is_empty() {
+        let b = d.engine.bundle();
+        if b.queries.is_empty() || d.engine.scores().is_empty() {
             let why = if b.queries.is_empty() {
                 "the bundle has no queries"
             } else {
@@ -583,7 +583,7 @@ fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Span<'static>
         out.push(Span::styled(format!("{} {b} ", v.spinner), th.warn));
     }
     if let Some(r) = &st.report {
-        for s in &d.engine.scores {
+        for s in d.engine.scores() {
             match r.systems.iter().find(|x| x.id == s.id) {
                 Some(x) if x.status == "ok" => {
                     out.push(Span::styled(format!("{}✓ ", short(&s.id)), th.good))
@@ -722,7 +722,7 @@ impl BrowserPane {
 
     fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
         let th = v.theme;
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let list = filtered(d, &self.filter);
         let title = if self.filter.is_empty() {
             Line::from(vec![
@@ -747,7 +747,7 @@ impl BrowserPane {
         self.page_list.set(h);
         let k = v.k();
         let ki = v.shared.k_index;
-        let eval = &d.engine.evals[v.shared.system.min(d.engine.evals.len() - 1)];
+        let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
         let mut lines = vec![Line::styled(
             format!(" id       exec@{k} function"),
             th.header,
@@ -817,7 +817,7 @@ impl BrowserPane {
                 .and_then(|q| q.correct.first().copied())
         }
         let th = v.theme;
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let snip = &b.corpus[c];
         let meta = d.index.distractor.get(&snip.id).map(|&i| &b.distractors[i]);
         let canon = if v.shared.live.is_none() {

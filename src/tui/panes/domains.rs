@@ -170,7 +170,7 @@ impl Pane for DomainsPane {
         self.page.set(h);
         let sel = self.selected.min(list.len().saturating_sub(1));
         let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
-        let b = &d.engine.bundle;
+        let b = &d.engine.bundle();
         let mut lines = Vec::new();
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
             let query = &b.queries[q];

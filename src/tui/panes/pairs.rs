@@ -119,14 +119,14 @@ impl PairsPane {
         let metric = METRICS[self.metric];
         let ki = v.shared.k_index;
         let key = metric.key(v.k());
-        let n = e.evals.len();
+        let n = e.evals().len();
         if let Some((sig, ci)) = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?))) {
             let cells = (0..n)
                 .map(|a| {
                     (0..n)
                         .map(|b| PairCell {
                             result: sig_pair(sig, ci, a, b).unwrap_or_else(|| {
-                                let col = e.evals[a].column(metric, ki);
+                                let col = e.evals()[a].column(metric, ki);
                                 counts(&col, &col)
                             }),
                             tested: a != b,
@@ -140,7 +140,7 @@ impl PairsPane {
                 sig: Some((ci, sig.config.replicates, sig.config.seed)),
             });
         }
-        let cols: Vec<Vec<f64>> = e.evals.iter().map(|ev| ev.column(metric, ki)).collect();
+        let cols: Vec<Vec<f64>> = e.evals().iter().map(|ev| ev.column(metric, ki)).collect();
         let cells = cols
             .iter()
             .map(|a| {
@@ -174,7 +174,7 @@ impl Pane for PairsPane {
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let n = cx.data.map_or(0, |d| d.engine.evals.len());
+        let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
             Action::Up

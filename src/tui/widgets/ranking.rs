@@ -38,7 +38,7 @@ pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
 
 /// The snippet's role for query `q`: canonical, one of its own paired distractors, or foreign.
 fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
-    let b = &d.engine.bundle;
+    let b = &d.engine.bundle();
     let s = &b.corpus[c];
     let kind = s
         .bug_type
@@ -76,7 +76,7 @@ pub fn render(
     list: u8,
 ) {
     let th = v.theme;
-    let b = &d.engine.bundle;
+    let b = &d.engine.bundle();
     if rows.is_empty() {
         f.render_widget(
             Paragraph::new(Line::styled(" no results (type a query)", th.dim)),
@@ -197,7 +197,7 @@ pub fn side_by_side(
     list: u8,
 ) {
     let th = v.theme;
-    let bundle = &d.engine.bundle;
+    let bundle = &d.engine.bundle();
     let halves = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
         .spacing(1)
         .split(area);
