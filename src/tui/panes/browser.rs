@@ -3,7 +3,7 @@
 //! system (or the live BM25 query's), then the selected snippet's code or its diff against the
 //! canonical. `c` shows two systems' rankings side by side.
 
-use super::{message, step, Cx, Effect, Pane};
+use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::rank::{ties::group_sizes, top_k};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
@@ -110,12 +110,8 @@ impl BrowserPane {
 }
 
 impl Pane for BrowserPane {
-    fn id(&self) -> &'static str {
-        "browser"
-    }
-
-    fn title(&self) -> &'static str {
-        "Queries"
+    fn kind(&self) -> PaneId {
+        PaneId::Browser
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -298,7 +294,10 @@ impl BrowserPane {
         let ki = v.shared.k_index;
         let eval = &d.engine.evals[v.shared.system.min(d.engine.evals.len() - 1)];
         let mut lines = vec![Line::styled(
-            format!(" id       exec@{k} function"),
+            crate::tui::widgets::text::fit(
+                &format!(" id       exec@{k} function"),
+                inner.width as usize,
+            ),
             th.header,
         )];
         let pos = list.iter().position(|&q| q == v.shared.query);
@@ -332,10 +331,7 @@ impl BrowserPane {
             let mut line = Line::from(vec![
                 Span::raw(head),
                 Span::styled(mark, st),
-                Span::raw(format!(
-                    " {}",
-                    name.chars().take(rest_w).collect::<String>()
-                )),
+                Span::raw(format!(" {}", crate::tui::widgets::text::fit(name, rest_w))),
             ]);
             if Some(i) == pos {
                 line = line.style(if self.focus == Focus::Queries {
