@@ -10,9 +10,11 @@ use crossterm::event::KeyCode;
 use execscope::analysis::significance::{PairTest, SigConfig, Significance};
 use execscope::engine::Engine;
 use execscope::metrics::TiePolicy;
+use execscope::report::pairs::PairRow;
 use execscope::report::{leaderboard, pairs, Table};
 use execscope::tui::jobs::Job;
 use execscope::tui::panes::leaderboard::display_table;
+use execscope::tui::panes::pairs::{fmt_ci, fmt_p, PairCell};
 use execscope::tui::view::AuditSlot;
 use execscope::tui::{App, Theme, ThemeKind};
 
@@ -94,37 +96,18 @@ fn leaderboard_shows_ellipsis_until_the_bootstrap_is_done() {
     assert!(!s.contains("Δ 95% CI …"), "{s}");
 }
 
-/// The selected pair's p and interval as the pairs report prints them (its table is in A < B
-/// byte order; the pane shows row − column).
-fn expect_pair(t: &Table, row_id: &str, col_id: &str) -> (String, String) {
-    let (a, b, flip) = if row_id.as_bytes() <= col_id.as_bytes() {
-        (row_id, col_id, false)
-    } else {
-        (col_id, row_id, true)
-    };
-    let r = t
-        .rows
+/// The selected pair's p and interval as the pairs report has them: its typed row, seen as
+/// row − column (`PairRow::oriented`), formatted as the pane formats a cell.
+fn expect_pair(rows: &[PairRow], row_id: &str, col_id: &str) -> (String, String) {
+    let r = rows
         .iter()
-        .find(|r| r[0].text == a && r[1].text == b)
+        .find_map(|r| r.oriented(row_id, col_id))
         .expect("pair in the report");
-    let p = match r[10].value {
-        Some(p) if p < 0.001 => "p<.001".to_string(),
-        Some(p) => format!("p={p:.3}"),
-        None => "p –".to_string(),
+    let cell = PairCell {
+        result: r,
+        tested: true,
     };
-    let ci = if flip {
-        // "[+l, +h]" of A − B is "[-h, -l]" of B − A.
-        let nums: Vec<f64> = r[9]
-            .text
-            .trim_matches(['[', ']'])
-            .split(", ")
-            .map(|x| x.parse().unwrap())
-            .collect();
-        format!("[{:+.3}, {:+.3}]", -nums[1], -nums[0])
-    } else {
-        r[9].text.clone()
-    };
-    (p, ci)
+    (fmt_p(&cell), fmt_ci(&cell))
 }
 
 #[test]
@@ -137,7 +120,7 @@ fn pairs_pane_p_and_interval_are_the_reports() {
     ] {
         let mut a = app_with(policy);
         let (e, sig, _) = reference(policy);
-        let t = pairs::pairs_table(&e, &sig, key).unwrap();
+        let t = pairs::pair_rows(&e, &sig, key).unwrap();
         let ids: Vec<String> = e.scores().iter().map(|s| s.id.clone()).collect();
         // `g`: the shared system selection (the matrix's row) to the first system.
         keys(&mut a, &format!("6{metric_presses}g"));
@@ -213,11 +196,17 @@ fn audit_pane_runs_the_retrieval_audit() {
     // The summary row is the audit's own table.
     let ret = &done.tables[0];
     assert_eq!(ret.name, "audit-retrieval");
-    let row = &ret.rows[0];
+    let cell = |key: &str| {
+        let c = ret.keys.iter().position(|k| k == key).unwrap();
+        ret.rows[0][c].text.clone()
+    };
     let line = s
         .lines()
-        .find(|l| l.contains("toy-cos") && l.contains(&row[4].text));
-    assert!(line.is_some_and(|l| l.contains(&row[5].text)), "{s}");
+        .find(|l| l.contains("toy-cos") && l.contains(&cell("exec_at_1")));
+    assert!(
+        line.is_some_and(|l| l.contains(&cell("exec_verified_at_1"))),
+        "{s}"
+    );
     // Enter opens the selected task's candidates: labels, code and per-test outcomes.
     assert!(!s.contains("q_0001 candidates"));
     key(&mut a, KeyCode::Enter);

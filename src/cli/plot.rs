@@ -1,8 +1,8 @@
-//! `execscope plot`: publication figures (SVG) from the same rows the report prints.
+//! `execscope plot`: publication figures (SVG or PNG) from the same rows the report prints.
 
 use super::{open_engine, EvalArgs};
 use crate::analysis::significance::SigConfig;
-use crate::plot::{self, PlotInputs, FIGURES};
+use crate::plot::{self, Figure, FunnelSpec, ImageFormat, PlotInputs};
 use anyhow::{bail, Context};
 use clap::Args;
 use std::path::PathBuf;
@@ -13,13 +13,16 @@ use std::process::ExitCode;
 pub struct PlotArgs {
     /// Bundle directory (default: the embedded benchmark).
     pub bundle: Option<PathBuf>,
-    /// Which figure: forest, density, bugtypes, misses, domains, pairs, gaps, editsize.
-    #[arg(long, conflicts_with = "all")]
-    pub figure: Option<String>,
-    /// Write every figure as `DIR/<figure>.svg`.
+    /// Which figure.
+    #[arg(long, value_enum, conflicts_with = "all")]
+    pub figure: Option<Figure>,
+    /// Write every figure as `DIR/<figure>.svg` and `DIR/<figure>.png`.
     #[arg(long)]
     pub all: bool,
-    /// Output file (FILE.svg) with --figure, or directory with --all.
+    /// With --all: only this format (default: both).
+    #[arg(long, value_enum, requires = "all")]
+    pub format: Option<ImageFormat>,
+    /// Output file (FILE.svg or FILE.png) with --figure, or directory with --all.
     #[arg(long)]
     pub out: PathBuf,
     /// Bootstrap replicates for the intervals.
@@ -28,6 +31,15 @@ pub struct PlotArgs {
     /// Bootstrap seed.
     #[arg(long, default_value_t = crate::stats::RELEASE_SEED)]
     pub seed: u64,
+    /// Funnel: the audited system (default: the leaderboard's leader).
+    #[arg(long)]
+    pub system: Option<String>,
+    /// Funnel: pool size, the system's top k per query.
+    #[arg(long, default_value_t = 10)]
+    pub k: usize,
+    /// Funnel: visible self-tests per query.
+    #[arg(long, default_value_t = 3)]
+    pub visible: usize,
     #[command(flatten)]
     pub eval: EvalArgs,
 }
@@ -36,33 +48,39 @@ pub fn plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
     if args.bootstrap == 0 {
         bail!("--bootstrap needs at least 1 replicate");
     }
-    // Refuse bad names and extensions before loading anything.
-    let figure = match (&args.figure, args.all) {
+    // Refuse bad extensions before loading anything.
+    let figure = match (args.figure, args.all) {
         (Some(f), false) => {
-            if !FIGURES.contains(&f.as_str()) {
-                bail!("unknown figure {f:?} (one of: {})", FIGURES.join(", "));
-            }
-            plot::check_extension(&args.out)?;
-            Some(f.as_str())
+            ImageFormat::from_path(&args.out)?;
+            Some(f)
         }
         (None, true) => None,
-        _ => bail!("give --figure F (with --out FILE.svg) or --all (with --out DIR)"),
+        _ => bail!("give --figure F (with --out FILE.svg|FILE.png) or --all (with --out DIR)"),
     };
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
-    let inputs = PlotInputs::new(
+    let mut inputs = PlotInputs::new(
         &engine,
         SigConfig {
             replicates: args.bootstrap,
             seed: args.seed,
         },
     );
+    inputs.funnel = FunnelSpec {
+        system: args.system.clone(),
+        k: args.k,
+        visible: args.visible,
+    };
     match figure {
         Some(f) => {
             plot::write_figure(&inputs, f, &args.out)?;
             eprintln!("wrote {}", args.out.display());
         }
         None => {
-            let files = plot::write_all(&inputs, &args.out)
+            let formats = match args.format {
+                Some(f) => vec![f],
+                None => vec![ImageFormat::Svg, ImageFormat::Png],
+            };
+            let files = plot::write_all(&inputs, &args.out, &formats)
                 .with_context(|| format!("writing figures under {}", args.out.display()))?;
             eprintln!("wrote {} figures under {}", files.len(), args.out.display());
         }

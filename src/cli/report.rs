@@ -6,29 +6,13 @@ use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
 use crate::metrics::{EvalConfig, TiePolicy};
-use crate::report::{anatomy, leaderboard, pairs, results, Format, Table};
+use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
 use crate::stats::spearman;
 use anyhow::{bail, Context};
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Every table `--table` accepts, in the order `--all` writes them.
-pub const TABLES: [&str; 12] = [
-    "leaderboard",
-    "domains",
-    "misses",
-    "density",
-    "pairs",
-    "bugtypes",
-    "deception-domains",
-    "editsize",
-    "gaps",
-    "difficulty",
-    "stacked",
-    "fusion",
-];
 
 /// `execscope report`.
 #[derive(Args, Clone, Debug)]
@@ -38,13 +22,12 @@ pub struct ReportArgs {
     /// Output format: table, json, csv, markdown, latex.
     #[arg(long, default_value = "table", value_parser = parse_format)]
     pub format: Format,
-    /// Which table: leaderboard, domains, misses, density, pairs, bugtypes, deception-domains,
-    /// editsize, gaps, difficulty, stacked, fusion.
-    #[arg(long, default_value = "leaderboard")]
-    pub table: String,
+    /// Which table.
+    #[arg(long, value_enum, default_value_t = TableKind::Leaderboard)]
+    pub table: TableKind,
     /// Metric cell for `--table pairs` (e.g. exec@1, execp@3, ndcg@10, mrr).
-    #[arg(long, default_value = "exec@1")]
-    pub metric: String,
+    #[arg(long, default_value = "exec@1", value_parser = parse_metric)]
+    pub metric: MetricKey,
     /// Write every table in every format plus the release-schema JSON files into --out.
     #[arg(long)]
     pub all: bool,
@@ -65,6 +48,10 @@ pub struct ReportArgs {
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+fn parse_metric(s: &str) -> Result<MetricKey, String> {
     s.parse()
 }
 
@@ -104,18 +91,19 @@ impl<'a> Tables<'a> {
         self.anatomy.get_or_insert_with(|| Anatomy::compute(engine))
     }
 
-    fn table(&mut self, name: &str, metric: &str) -> anyhow::Result<Table> {
+    fn table(&mut self, kind: TableKind, metric: MetricKey) -> anyhow::Result<Table> {
+        let metric = metric.to_string();
         let engine = self.engine;
-        Ok(match name {
-            "leaderboard" => {
+        Ok(match kind {
+            TableKind::Leaderboard => {
                 self.lb();
                 self.sig();
                 leaderboard::table(self.lb.as_ref().unwrap(), self.sig.as_ref())
             }
-            "domains" => leaderboard::domain_table(self.lb()),
-            "pairs" => {
+            TableKind::Domains => leaderboard::domain_table(self.lb()),
+            TableKind::Pairs => {
                 let sig = self.sig();
-                pairs::pairs_table(engine, sig, metric).with_context(|| {
+                pairs::pairs_table(engine, sig, &metric).with_context(|| {
                     format!(
                         "unknown metric {metric:?} for --table pairs (one of: {})",
                         sig.cells
@@ -126,19 +114,21 @@ impl<'a> Tables<'a> {
                     )
                 })?
             }
-            "misses" => anatomy::misses_table(self.anatomy()),
-            "density" => anatomy::density_table(self.anatomy()),
-            "bugtypes" => anatomy::bugtypes_table(self.anatomy()),
-            "deception-domains" => anatomy::domain_deception_table(self.anatomy(), engine.bundle()),
-            "editsize" => {
+            TableKind::Misses => anatomy::misses_table(self.anatomy()),
+            TableKind::Density => anatomy::density_table(self.anatomy()),
+            TableKind::Bugtypes => anatomy::bugtypes_table(self.anatomy()),
+            TableKind::DeceptionDomains => {
+                anatomy::domain_deception_table(self.anatomy(), engine.bundle())
+            }
+            TableKind::Editsize => {
                 let a = self.anatomy();
                 let sizes: Vec<f64> = a.edit_sizes.iter().map(|&s| s as f64).collect();
                 let rho = spearman(&sizes, &a.dense_pair_deception());
                 anatomy::editsize_table(a, rho)
             }
-            "gaps" => anatomy::gaps_table(self.anatomy()),
-            "difficulty" => anatomy::difficulty_table(self.anatomy(), engine.bundle()),
-            "stacked" => {
+            TableKind::Gaps => anatomy::gaps_table(self.anatomy()),
+            TableKind::Difficulty => anatomy::difficulty_table(self.anatomy(), engine.bundle()),
+            TableKind::Stacked => {
                 let cfg = self.sig_cfg;
                 match crate::analysis::stacked::stacked_deception(engine, cfg.replicates, cfg.seed) {
                     Some(s) => anatomy::stacked_table(&s, cfg.replicates),
@@ -147,11 +137,10 @@ impl<'a> Tables<'a> {
                     ),
                 }
             }
-            "fusion" => crate::report::fusion::fusion_table(
+            TableKind::Fusion => crate::report::fusion::fusion_table(
                 &crate::systems::table::fusion_rows(engine),
                 &engine.config().ks,
             ),
-            other => bail!("unknown table {other:?} (one of: {})", TABLES.join(", ")),
         })
     }
 
@@ -179,14 +168,14 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             .out
             .clone()
             .context("--all needs --out DIR for the files it writes")?;
-        let n = write_all(&mut tables, &out, &args.metric)?;
+        let n = write_all(&mut tables, &out, args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
         return Ok(exit_code(&engine));
     }
-    let text = if args.table == "leaderboard" && args.format == Format::Json {
+    let text = if args.table == TableKind::Leaderboard && args.format == Format::Json {
         tables.leaderboard_json()
     } else {
-        tables.table(&args.table, &args.metric)?.render(args.format)
+        tables.table(args.table, args.metric)?.render(args.format)
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if args.write_results {
@@ -216,25 +205,25 @@ fn exit_code(engine: &Engine) -> ExitCode {
 
 /// Every table in every format, plus results/*.json and tests/*.json in the release's schema
 /// (those three always under the `row` tie policy, as the release computed them).
-fn write_all(tables: &mut Tables<'_>, out: &Path, metric: &str) -> anyhow::Result<usize> {
+fn write_all(tables: &mut Tables<'_>, out: &Path, metric: MetricKey) -> anyhow::Result<usize> {
     let mut n = 0;
-    for name in TABLES {
-        let t = match tables.table(name, metric) {
+    for kind in TableKind::ALL {
+        let t = match tables.table(kind, metric) {
             Ok(t) => t,
-            Err(e) if name == "stacked" => {
+            Err(e) if kind == TableKind::Stacked => {
                 eprintln!("skipped stacked: {e}");
                 continue;
             }
             Err(e) => return Err(e),
         };
         for f in Format::ALL {
-            let text = if name == "leaderboard" && f == Format::Json {
+            let text = if kind == TableKind::Leaderboard && f == Format::Json {
                 tables.leaderboard_json()
             } else {
                 t.render(f)
             };
             write_atomic(
-                &out.join(format!("{name}.{}", f.extension())),
+                &out.join(format!("{kind}.{}", f.extension())),
                 text.as_bytes(),
             )?;
             n += 1;

@@ -4,8 +4,11 @@
 use crate::analysis::significance::Significance;
 use crate::analysis::Anatomy;
 use crate::engine::Engine;
-use crate::report::anatomy::bugtype_rows;
-use crate::report::leaderboard::Leaderboard;
+use crate::report::anatomy::{
+    bugtype_rows, density_rows, gap_rows, miss_rows, DensityRow, GapRow, MissRow,
+};
+use crate::report::leaderboard::{domain_rows, Leaderboard};
+use crate::report::pairs::{pair_rows, PairRow};
 
 /// One system's point in the forest plot.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,13 +48,10 @@ pub fn forest_data(lb: &Leaderboard, sig: &Significance, key: &str) -> Option<Ve
     )
 }
 
-/// Density curves: per system (anatomy order), expected exec@1 at d = 0, 1, … retained
-/// distractors per query.
-pub fn density_data(a: &Anatomy) -> Vec<(String, Vec<f64>)> {
-    a.systems
-        .iter()
-        .map(|s| (s.id.clone(), s.density.clone()))
-        .collect()
+/// Density curves: the density table's rows (per system, expected exec@1 at d = 0, 1, …
+/// retained distractors per query).
+pub fn density_data(a: &Anatomy) -> Vec<DensityRow> {
+    density_rows(a)
 }
 
 /// Deception by bug type: the bug types (the overall row excluded) and, per system (anatomy
@@ -76,44 +76,29 @@ pub fn bugtype_data(a: &Anatomy) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
     (types, series)
 }
 
-/// Rank-1 miss composition: per system, (paired-distractor misses, other misses) in queries.
-pub fn misses_data(a: &Anatomy) -> Vec<(String, f64, f64)> {
-    a.systems
-        .iter()
-        .map(|s| (s.id.clone(), s.misses.paired_distractor, s.misses.other))
-        .collect()
+/// Rank-1 miss composition: the misses table's rows (paired-distractor and other misses).
+pub fn misses_data(a: &Anatomy) -> Vec<MissRow> {
+    miss_rows(a)
 }
 
-/// Per-domain exec@1: the domains and, per system (leaderboard order), its value per domain.
+/// Per-domain exec@1: the domains and, per system (leaderboard order), its value per domain
+/// (the domains table's rows).
 pub fn domain_data(lb: &Leaderboard) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
-    let domains: Vec<String> = lb
-        .rows
+    let rows = domain_rows(lb);
+    let domains = rows
         .first()
-        .map(|r| r.per_domain.keys().cloned().collect())
+        .map(|r| r.exec1.iter().map(|(d, _)| d.clone()).collect())
         .unwrap_or_default();
-    let series = lb
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                r.id.clone(),
-                domains
-                    .iter()
-                    .map(|d| r.per_domain.get(d).copied().unwrap_or(f64::NAN))
-                    .collect(),
-            )
-        })
+    let series = rows
+        .into_iter()
+        .map(|r| (r.id, r.exec1.into_iter().map(|(_, v)| v).collect()))
         .collect();
     (domains, series)
 }
 
-/// Score-gap histograms: per system (anatomy order), its gap summary (the gaps table's row) whose
-/// `histogram` bins are drawn.
-pub fn gap_data(a: &Anatomy) -> Vec<(String, crate::analysis::deception::GapSummary)> {
-    a.systems
-        .iter()
-        .map(|s| (s.id.clone(), s.gap_summary.clone()))
-        .collect()
+/// Score-gap histograms: the gaps table's rows, whose summaries' `histogram` bins are drawn.
+pub fn gap_data(a: &Anatomy) -> Vec<GapRow> {
+    gap_rows(a)
 }
 
 /// One cell of the pairwise matrix: row system minus column system.
@@ -129,19 +114,19 @@ pub struct PairCell {
 pub type PairMatrix = Vec<Vec<Option<PairCell>>>;
 
 /// Pairwise matrix on one cell (e.g. `exec@1`), systems in leaderboard order; the diagonal is
-/// `None`. Built from `report::pairs::named_pairs`, the rows of the pairs table.
+/// `None`. Built from `report::pairs::pair_rows`, the rows of the pairs table.
 pub fn pairs_data(
     engine: &Engine,
     lb: &Leaderboard,
     sig: &Significance,
     key: &str,
 ) -> Option<(Vec<String>, PairMatrix)> {
-    let ci = sig.cell_index(key)?;
+    let rows = pair_rows(engine, sig, key)?;
     let names: Vec<String> = lb.rows.iter().map(|r| r.id.clone()).collect();
     let pos = |id: &str| names.iter().position(|n| n == id);
     let mut m = vec![vec![None; names.len()]; names.len()];
-    for (a, b, r) in crate::report::pairs::named_pairs(engine, sig, ci) {
-        let (Some(i), Some(j)) = (pos(a), pos(b)) else {
+    for PairRow { a, b, result: r } in rows {
+        let (Some(i), Some(j)) = (pos(&a), pos(&b)) else {
             continue;
         };
         let p = r.p_value();

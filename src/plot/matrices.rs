@@ -13,7 +13,10 @@ fn heat(v: f64, max: f64) -> RGBColor {
     RGBColor(lerp(0xF7, 0x08), lerp(0xFB, 0x30), lerp(0xFF, 0x6B))
 }
 
-pub(super) fn domains(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+pub(super) fn domains<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let (doms, series) = domain_data(inputs.leaderboard());
     let (nd, ns) = (doms.len().max(1), series.len().max(1));
     let vmax = series
@@ -28,7 +31,7 @@ pub(super) fn domains(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Resu
     let cell_w = 90u32;
     let w = (260 + cell_w * nd as u32).max(W);
     let h = 150 + 30 * ns as u32;
-    let root = SVGBackend::with_string(svg, (w, h)).into_drawing_area();
+    let root = open((w, h));
     let main = canvas(&root, &caption)?;
     // Row 0 (the leader) at the top.
     let sys: Vec<String> = series.iter().rev().map(|s| s.0.clone()).collect();
@@ -39,22 +42,14 @@ pub(super) fn domains(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Resu
         .y_label_area_size(200)
         .build_cartesian_2d(0f64..nd as f64, 0f64..ns as f64)
         .map_err(draw_err)?;
-    let centre = |v: f64, labels: &[String]| {
-        let i = (v - 0.5).round();
-        if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
-            labels.get(i as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc("domain")
         .x_labels(nd * 2 + 1)
         .y_labels(ns * 2 + 1)
-        .x_label_formatter(&|v| centre(*v, &doms))
-        .y_label_formatter(&|v| centre(*v, &sys))
+        .x_label_formatter(&|v| centre_label(*v, &doms))
+        .y_label_formatter(&|v| centre_label(*v, &sys))
         .label_style((FONT, 12))
         .draw()
         .map_err(draw_err)?;
@@ -92,7 +87,10 @@ pub(super) fn domains(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Resu
     Ok(())
 }
 
-pub(super) fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+pub(super) fn pairs<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let lb = inputs.leaderboard();
     let k = lb.ks.first().copied().unwrap_or(1);
     let key = format!("exec@{k}");
@@ -107,7 +105,7 @@ pub(super) fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result
     let cell = 110u32;
     let w = (220 + cell * n as u32 + 40).max(W);
     let h = 150 + 44 * n as u32;
-    let root = SVGBackend::with_string(svg, (w, h)).into_drawing_area();
+    let root = open((w, h));
     let main = canvas(&root, &caption)?;
     let rows_top: Vec<String> = names.iter().rev().cloned().collect();
     let mut chart = ChartBuilder::on(&main)
@@ -117,14 +115,6 @@ pub(super) fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result
         .y_label_area_size(215)
         .build_cartesian_2d(0f64..n as f64, 0f64..n as f64)
         .map_err(draw_err)?;
-    let centre = |v: f64, labels: &[String]| {
-        let i = (v - 0.5).round();
-        if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
-            labels.get(i as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
     chart
         .configure_mesh()
         .disable_mesh()
@@ -132,8 +122,8 @@ pub(super) fn pairs(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result
         .y_desc("row system")
         .x_labels(n * 2 + 1)
         .y_labels(n * 2 + 1)
-        .x_label_formatter(&|v| centre(*v, &names))
-        .y_label_formatter(&|v| centre(*v, &rows_top))
+        .x_label_formatter(&|v| centre_label(*v, &names))
+        .y_label_formatter(&|v| centre_label(*v, &rows_top))
         .label_style((FONT, 11))
         .draw()
         .map_err(draw_err)?;

@@ -1,13 +1,18 @@
-//! Publication figures as SVG, drawn with `plotters` from the same typed rows the report prints
-//! (`report::leaderboard`, `report::anatomy`, `analysis::significance`): one source of numbers.
-//! A front end like the report and the dashboard; nothing in the core imports it.
+//! Publication figures as SVG or PNG, drawn with `plotters` from the same typed rows the report
+//! prints (`report::leaderboard`, `report::anatomy`, `report::pairs`, `report::audit`): one
+//! source of numbers. A front end like the report and the dashboard; nothing in the core imports
+//! it.
 //!
 //! Each figure has a `*_data` function returning the exact series it draws, so tests can compare
-//! them with the matching report table.
+//! them with the matching report table. Text is set in the DejaVu Sans font embedded from
+//! `assets/fonts/` (freely licensed, see `DejaVuSans-LICENSE.txt`), so a machine without fonts
+//! renders the same PNG.
 
 use crate::analysis::significance::{SigConfig, Significance};
 use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
+use crate::audit::account::{audit as account, AuditConfig, CohortAudit};
+use crate::audit::{retrieval, PoolSet};
 use crate::engine::Engine;
 use crate::report::leaderboard::{self, Leaderboard};
 use anyhow::{anyhow, bail, Context};
@@ -17,13 +22,100 @@ use std::path::{Path, PathBuf};
 
 mod data;
 pub use data::*;
+mod funnel;
+pub use funnel::funnel_data;
 mod matrices;
 use matrices::{domains, pairs};
 
-/// Every figure `--figure` accepts, in the order `--all` writes them.
-pub const FIGURES: [&str; 8] = [
-    "forest", "density", "bugtypes", "misses", "domains", "pairs", "gaps", "editsize",
-];
+/// Every figure, in the order `--all` writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Figure {
+    Forest,
+    Density,
+    Bugtypes,
+    Misses,
+    Domains,
+    Pairs,
+    Gaps,
+    Editsize,
+    Funnel,
+}
+
+impl Figure {
+    pub const ALL: [Figure; 9] = [
+        Figure::Forest,
+        Figure::Density,
+        Figure::Bugtypes,
+        Figure::Misses,
+        Figure::Domains,
+        Figure::Pairs,
+        Figure::Gaps,
+        Figure::Editsize,
+        Figure::Funnel,
+    ];
+
+    /// The name on the command line and in file names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Figure::Forest => "forest",
+            Figure::Density => "density",
+            Figure::Bugtypes => "bugtypes",
+            Figure::Misses => "misses",
+            Figure::Domains => "domains",
+            Figure::Pairs => "pairs",
+            Figure::Gaps => "gaps",
+            Figure::Editsize => "editsize",
+            Figure::Funnel => "funnel",
+        }
+    }
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Figure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Figure::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| {
+                let all: Vec<&str> = Figure::ALL.iter().map(|f| f.as_str()).collect();
+                format!("unknown figure {s:?} (one of: {})", all.join(", "))
+            })
+    }
+}
+
+/// File formats a figure is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum ImageFormat {
+    Svg,
+    Png,
+}
+
+impl ImageFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Svg => "svg",
+            ImageFormat::Png => "png",
+        }
+    }
+
+    /// The format an output path asks for by its extension.
+    pub fn from_path(path: &Path) -> anyhow::Result<ImageFormat> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("svg") => Ok(ImageFormat::Svg),
+            Some(e) if e.eq_ignore_ascii_case("png") => Ok(ImageFormat::Png),
+            _ => bail!(
+                "{}: the figure file must end in .svg or .png",
+                path.display()
+            ),
+        }
+    }
+}
 
 /// Okabe–Ito colour-blind-safe palette (black last: used for reference marks).
 pub const OKABE_ITO: [RGBColor; 8] = [
@@ -45,13 +137,56 @@ pub fn series_colour(i: usize) -> RGBColor {
 const FONT: &str = "sans-serif";
 const W: u32 = 720;
 
+/// The embedded font (DejaVu Sans, Bitstream Vera licence with public-domain changes).
+static FONT_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Registers the embedded font as `sans-serif` (once per process).
+fn ensure_font() -> anyhow::Result<()> {
+    static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *DONE
+        .get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, FONT_TTF).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        bail!("the embedded font assets/fonts/DejaVuSans.ttf could not be read")
+    }
+}
+
+/// The retrieval audit the funnel figure draws: the system's top `k` per query with `visible`
+/// self-tests, pool order under row ties (as `execscope audit` by default).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunnelSpec {
+    /// System id; `None`: the leaderboard's leader.
+    pub system: Option<String>,
+    pub k: usize,
+    pub visible: usize,
+}
+
+impl Default for FunnelSpec {
+    fn default() -> Self {
+        FunnelSpec {
+            system: None,
+            k: 10,
+            visible: 3,
+        }
+    }
+}
+
+/// An audit run: its pools and accounting.
+pub struct AuditRun {
+    pub pools: PoolSet,
+    pub audits: Vec<CohortAudit>,
+}
+
 /// The inputs every figure is drawn from, each computed at most once.
 pub struct PlotInputs<'a> {
     pub engine: &'a Engine,
     pub sig_cfg: SigConfig,
+    pub funnel: FunnelSpec,
     lb: OnceCell<Leaderboard>,
     sig: OnceCell<Significance>,
     anatomy: OnceCell<Anatomy>,
+    audit: OnceCell<Result<AuditRun, String>>,
 }
 
 impl<'a> PlotInputs<'a> {
@@ -59,9 +194,11 @@ impl<'a> PlotInputs<'a> {
         PlotInputs {
             engine,
             sig_cfg,
+            funnel: FunnelSpec::default(),
             lb: OnceCell::new(),
             sig: OnceCell::new(),
             anatomy: OnceCell::new(),
+            audit: OnceCell::new(),
         }
     }
     pub fn leaderboard(&self) -> &Leaderboard {
@@ -73,6 +210,40 @@ impl<'a> PlotInputs<'a> {
     }
     pub fn anatomy(&self) -> &Anatomy {
         self.anatomy.get_or_init(|| Anatomy::compute(self.engine))
+    }
+
+    /// The system the funnel audits (the leader unless named).
+    pub fn funnel_system(&self) -> String {
+        self.funnel.system.clone().unwrap_or_else(|| {
+            self.leaderboard()
+                .rows
+                .first()
+                .map_or_else(String::new, |r| r.id.clone())
+        })
+    }
+
+    /// The retrieval audit behind the funnel. Pairs the execution cache lacks run through the
+    /// oracle (sandboxed), as in `execscope audit`.
+    pub fn audit(&self) -> anyhow::Result<&AuditRun> {
+        self.audit
+            .get_or_init(|| {
+                let oracle = crate::oracle::lazy::LazyOracle::new(Default::default());
+                let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &|_, _| {});
+                let system = self.funnel_system();
+                let mut pools = retrieval::build(
+                    self.engine,
+                    &system,
+                    self.funnel.k,
+                    self.funnel.visible,
+                    &runner,
+                )
+                .map_err(|e| format!("{e:#}"))?;
+                pools.provenance.extend(oracle.describe());
+                let audits = account(&pools, &AuditConfig::default());
+                Ok(AuditRun { pools, audits })
+            })
+            .as_ref()
+            .map_err(|e| anyhow!("the funnel's audit: {e}"))
     }
 
     /// The settings line every figure carries.
@@ -103,58 +274,150 @@ fn draw_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing the figure: {e:?}")
 }
 
-/// Render one figure to an SVG document.
-pub fn render(inputs: &PlotInputs<'_>, figure: &str) -> anyhow::Result<String> {
-    let mut svg = String::new();
-    match figure {
-        "forest" => forest(inputs, &mut svg)?,
-        "density" => density(inputs, &mut svg)?,
-        "bugtypes" => bugtypes(inputs, &mut svg)?,
-        "misses" => misses(inputs, &mut svg)?,
-        "domains" => domains(inputs, &mut svg)?,
-        "pairs" => pairs(inputs, &mut svg)?,
-        "gaps" => gaps(inputs, &mut svg)?,
-        "editsize" => editsize(inputs, &mut svg)?,
-        other => bail!("unknown figure {other:?} (one of: {})", FIGURES.join(", ")),
+/// The label of category slot `i` when `v` is its centre (`i + 0.5`), else empty: category
+/// axes put one tick at every half step and name only the centres.
+fn centre_label(v: f64, labels: &[String]) -> String {
+    let i = (v - 0.5).round();
+    if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
+        labels.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
     }
+}
+
+/// A chart of horizontal bars over counts: one row band per label (the first label at the
+/// bottom), the count axis from 0 to `xmax`.
+fn count_rows_chart<'b, DB: DrawingBackend>(
+    area: &'b Area<DB>,
+    title: &str,
+    xmax: f64,
+    labels: &[String],
+    x_desc: &str,
+) -> anyhow::Result<
+    ChartContext<
+        'b,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+> {
+    let n = labels.len().max(1);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 18))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(200)
+        .build_cartesian_2d(0f64..xmax, 0f64..n as f64)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_desc(x_desc)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_labels(n * 2 + 1)
+        .y_label_formatter(&|v| centre_label(*v, labels))
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(draw_err)?;
+    Ok(chart)
+}
+
+/// Draw one figure on the backend `open` makes for the figure's size.
+fn draw<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    figure: Figure,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
+    ensure_font()?;
+    match figure {
+        Figure::Forest => forest(inputs, open),
+        Figure::Density => density(inputs, open),
+        Figure::Bugtypes => bugtypes(inputs, open),
+        Figure::Misses => misses(inputs, open),
+        Figure::Domains => domains(inputs, open),
+        Figure::Pairs => pairs(inputs, open),
+        Figure::Gaps => gaps(inputs, open),
+        Figure::Editsize => editsize(inputs, open),
+        Figure::Funnel => funnel::funnel(inputs, open),
+    }
+}
+
+/// Render one figure to an SVG document.
+pub fn render(inputs: &PlotInputs<'_>, figure: Figure) -> anyhow::Result<String> {
+    let mut svg = String::new();
+    let out = &mut svg;
+    draw(inputs, figure, move |size| {
+        let out = out;
+        SVGBackend::with_string(out, size).into_drawing_area()
+    })?;
     Ok(svg)
 }
 
-/// Check an output path's extension: only `.svg` is written.
-pub fn check_extension(path: &Path) -> anyhow::Result<()> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => Ok(()),
-        Some(e) if e.eq_ignore_ascii_case("png") => bail!(
-            "{}: PNG output is not supported (it would need an embedded font); write .svg and convert it (e.g. rsvg-convert)",
-            path.display()
-        ),
-        _ => bail!("{}: the figure file must end in .svg", path.display()),
+/// Render one figure to a PNG file's bytes (an RGB bitmap of the SVG's size).
+pub fn render_png(inputs: &PlotInputs<'_>, figure: Figure) -> anyhow::Result<Vec<u8>> {
+    let mut rgb: Vec<u8> = Vec::new();
+    let size = std::cell::Cell::new((0u32, 0u32));
+    let buf = &mut rgb;
+    let size_ref = &size;
+    draw(inputs, figure, move |(w, h)| {
+        let buf = buf;
+        size_ref.set((w, h));
+        buf.resize(w as usize * h as usize * 3, 0xFF);
+        BitMapBackend::with_buffer(buf.as_mut_slice(), (w, h)).into_drawing_area()
+    })?;
+    let (w, h) = size.get();
+    let mut png_bytes = Vec::new();
+    let mut enc = png::Encoder::new(&mut png_bytes, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().context("encoding the PNG")?;
+    writer.write_image_data(&rgb).context("encoding the PNG")?;
+    writer.finish().context("encoding the PNG")?;
+    Ok(png_bytes)
+}
+
+/// Render one figure in a format.
+pub fn render_as(
+    inputs: &PlotInputs<'_>,
+    figure: Figure,
+    format: ImageFormat,
+) -> anyhow::Result<Vec<u8>> {
+    match format {
+        ImageFormat::Svg => Ok(render(inputs, figure)?.into_bytes()),
+        ImageFormat::Png => render_png(inputs, figure),
     }
 }
 
-/// Render one figure and write it atomically to `out` (must end in `.svg`).
-pub fn write_figure(inputs: &PlotInputs<'_>, figure: &str, out: &Path) -> anyhow::Result<()> {
-    check_extension(out)?;
-    let svg = render(inputs, figure)?;
-    write_atomic(out, svg.as_bytes()).with_context(|| format!("writing {}", out.display()))
+/// Render one figure and write it atomically to `out`, in the format its extension names
+/// (`.svg` or `.png`).
+pub fn write_figure(inputs: &PlotInputs<'_>, figure: Figure, out: &Path) -> anyhow::Result<()> {
+    let format = ImageFormat::from_path(out)?;
+    let bytes = render_as(inputs, figure, format)?;
+    write_atomic(out, &bytes).with_context(|| format!("writing {}", out.display()))
 }
 
-/// Every figure into `dir` as `<figure>.svg`; returns the files written.
-pub fn write_all(inputs: &PlotInputs<'_>, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// Every figure into `dir` as `<figure>.<ext>` for each format; returns the files written.
+pub fn write_all(
+    inputs: &PlotInputs<'_>,
+    dir: &Path,
+    formats: &[ImageFormat],
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
-    for f in FIGURES {
-        let p = dir.join(format!("{f}.svg"));
-        write_figure(inputs, f, &p)?;
-        out.push(p);
+    for f in Figure::ALL {
+        for &fmt in formats {
+            let p = dir.join(format!("{f}.{}", fmt.extension()));
+            write_figure(inputs, f, &p)?;
+            out.push(p);
+        }
     }
     Ok(out)
 }
 
-type Area<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
+/// A drawing area on any backend (SVG text or an RGB bitmap).
+pub(crate) type Area<DB> = DrawingArea<DB, plotters::coord::Shift>;
 
 /// A white canvas with the caption lines (settings first) at the bottom; returns the drawing
 /// area above them.
-fn canvas<'b>(root: &Area<'b>, lines: &[String]) -> anyhow::Result<Area<'b>> {
+fn canvas<DB: DrawingBackend>(root: &Area<DB>, lines: &[String]) -> anyhow::Result<Area<DB>> {
     root.fill(&WHITE).map_err(draw_err)?;
     let (_, h) = root.dim_in_pixel();
     let (main, foot) = root.split_vertically(h - 8 - 17 * lines.len() as u32);
@@ -173,7 +436,10 @@ const LEGEND_W: u32 = 210;
 
 /// Splits off a legend column on the right (so the legend never covers data) and draws the
 /// entries into it; returns the plotting area.
-fn side_legend<'b>(area: &Area<'b>, items: &[(String, RGBColor)]) -> anyhow::Result<Area<'b>> {
+fn side_legend<DB: DrawingBackend>(
+    area: &Area<DB>,
+    items: &[(String, RGBColor)],
+) -> anyhow::Result<Area<DB>> {
     let (w, _) = area.dim_in_pixel();
     let (plot, leg) = area.split_horizontally(w - LEGEND_W);
     for (i, (label, c)) in items.iter().enumerate() {
@@ -190,7 +456,10 @@ fn side_legend<'b>(area: &Area<'b>, items: &[(String, RGBColor)]) -> anyhow::Res
     Ok(plot)
 }
 
-fn forest(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn forest<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let lb = inputs.leaderboard();
     let sig = inputs.significance();
     let k = lb.ks.first().copied().unwrap_or(1);
@@ -202,7 +471,7 @@ fn forest(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         inputs.caption(Some(k)),
         "Bars: 95% percentile-bootstrap intervals; † = not distinguishable from the leader (the report's tier test).".to_string(),
     ];
-    let root = SVGBackend::with_string(svg, (W, h)).into_drawing_area();
+    let root = open((W, h));
     let main = canvas(&root, &caption)?;
     // Zoom the axis to the data (from 0, up to the widest interval rounded up to 0.05).
     let top = pts
@@ -264,20 +533,28 @@ fn forest(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn density(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn density<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let series = density_data(inputs.anatomy());
-    let width = series.iter().map(|s| s.1.len()).max().unwrap_or(1).max(2);
+    let width = series
+        .iter()
+        .map(|s| s.density.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
     let caption = [
         inputs.caption(Some(1)),
         "Exact expectation over every retained subset of each query's own paired distractors."
             .to_string(),
     ];
-    let root = SVGBackend::with_string(svg, (W + LEGEND_W, 460)).into_drawing_area();
+    let root = open((W + LEGEND_W, 460));
     let main = canvas(&root, &caption)?;
     let items: Vec<(String, RGBColor)> = series
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.0.clone(), series_colour(i)))
+        .map(|(i, s)| (s.system.clone(), series_colour(i)))
         .collect();
     let main = side_legend(&main, &items)?;
     let mut chart = ChartBuilder::on(&main)
@@ -296,9 +573,10 @@ fn density(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         .label_style((FONT, 13))
         .draw()
         .map_err(draw_err)?;
-    for (i, (_, ys)) in series.iter().enumerate() {
+    for (i, row) in series.iter().enumerate() {
         let c = series_colour(i);
-        let pts: Vec<(f64, f64)> = ys
+        let pts: Vec<(f64, f64)> = row
+            .density
             .iter()
             .enumerate()
             .filter(|(_, v)| v.is_finite())
@@ -316,7 +594,10 @@ fn density(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
 }
 
 /// Grouped bars: one group per bug type, one bar per system.
-fn bugtypes(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn bugtypes<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let (types, series) = bugtype_data(inputs.anatomy());
     let caption = [
         inputs.caption(None),
@@ -329,7 +610,7 @@ fn bugtypes(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         .fold(0.0f64, f64::max)
         .clamp(0.05, 0.95)
         + 0.05;
-    let root = SVGBackend::with_string(svg, (W + LEGEND_W + 140, 480)).into_drawing_area();
+    let root = open((W + LEGEND_W + 140, 480));
     let main = canvas(&root, &caption)?;
     let items: Vec<(String, RGBColor)> = series
         .iter()
@@ -352,14 +633,7 @@ fn bugtypes(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         .y_desc("deception rate (%)")
         .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
         .x_labels(nt * 2 + 1)
-        .x_label_formatter(&|v| {
-            let i = (v - 0.5).round();
-            if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
-                types.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|v| centre_label(*v, &types))
         .label_style((FONT, 12))
         .draw()
         .map_err(draw_err)?;
@@ -383,7 +657,10 @@ fn bugtypes(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn misses(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn misses<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let data = misses_data(inputs.anatomy());
     let n = data.len().max(1);
     let caption = [
@@ -393,12 +670,12 @@ fn misses(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     ];
     let xmax = data
         .iter()
-        .map(|d| d.1 + d.2)
+        .map(|r| r.misses.misses())
         .fold(0.0f64, f64::max)
         .max(1.0)
         * 1.1;
     let h = 130 + 28 * n as u32;
-    let root = SVGBackend::with_string(svg, (W + LEGEND_W, h)).into_drawing_area();
+    let root = open((W + LEGEND_W, h));
     let main = canvas(&root, &caption)?;
     let parts: [(&str, RGBColor); 2] = [
         ("own paired distractor", OKABE_ITO[5]),
@@ -406,38 +683,22 @@ fn misses(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     ];
     let items: Vec<(String, RGBColor)> = parts.iter().map(|(l, c)| (l.to_string(), *c)).collect();
     let main = side_legend(&main, &items)?;
-    let names: Vec<String> = data.iter().rev().map(|d| d.0.clone()).collect();
-    let mut chart = ChartBuilder::on(&main)
-        .caption("Rank-1 miss composition", (FONT, 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(200)
-        .build_cartesian_2d(0f64..xmax, 0f64..n as f64)
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .x_desc("rank-1 misses (queries)")
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_labels(n * 2 + 1)
-        .y_label_formatter(&|v| {
-            let i = (v - 0.5).round();
-            if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .label_style((FONT, 13))
-        .draw()
-        .map_err(draw_err)?;
+    let names: Vec<String> = data.iter().rev().map(|d| d.system.clone()).collect();
+    let mut chart = count_rows_chart(
+        &main,
+        "Rank-1 miss composition",
+        xmax,
+        &names,
+        "rank-1 misses (queries)",
+    )?;
     for (pi, (_, c)) in parts.into_iter().enumerate() {
         chart
             .draw_series(data.iter().enumerate().map(|(i, d)| {
+                let m = &d.misses;
                 let (a, b) = if pi == 0 {
-                    (0.0, d.1)
+                    (0.0, m.paired_distractor)
                 } else {
-                    (d.1, d.1 + d.2)
+                    (m.paired_distractor, m.misses())
                 };
                 let y = (n - 1 - i) as f64;
                 Rectangle::new([(a, y + 0.15), (b, y + 0.85)], c.filled())
@@ -448,7 +709,10 @@ fn misses(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn gaps<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let data = gap_data(inputs.anatomy());
     let n = data.len().max(1);
     let caption = [
@@ -456,7 +720,7 @@ fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         "gap = s(q, canonical) − max over paired distractors s(q, d), score units of each system (own x range); dashed: 0, left of it the canonical loses.".to_string(),
     ];
     let panel = 150u32;
-    let root = SVGBackend::with_string(svg, (W + 120, 60 + panel * n as u32)).into_drawing_area();
+    let root = open((W + 120, 60 + panel * n as u32));
     let main = canvas(&root, &caption)?;
     let (title, body) = main.split_vertically(30);
     title
@@ -467,7 +731,8 @@ fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         ))
         .map_err(draw_err)?;
     let panels = body.split_evenly((n, 1));
-    for (i, ((id, g), area)) in data.iter().zip(panels.iter()).enumerate() {
+    for (i, (row, area)) in data.iter().zip(panels.iter()).enumerate() {
+        let (id, g) = (&row.system, &row.summary);
         let c = series_colour(i);
         let (lo, hi) = match (g.histogram.first(), g.histogram.last()) {
             (Some(a), Some(b)) => (a.0.min(0.0), b.1.max(0.0)),
@@ -520,14 +785,17 @@ fn gaps(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
 }
 
 /// Deception by edit-size bucket (dense systems pooled): the editsize table's own rows.
-fn editsize(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
+fn editsize<DB: DrawingBackend>(
+    inputs: &PlotInputs<'_>,
+    open: impl FnOnce((u32, u32)) -> Area<DB>,
+) -> anyhow::Result<()> {
     let rows = crate::report::anatomy::editsize_rows(inputs.anatomy());
     let n = rows.len().max(1);
     let caption = [
         inputs.caption(None),
         "Edit size: characters spanned by the changed regions of a character diff; dense systems pooled; label: pairs in the bucket.".to_string(),
     ];
-    let root = SVGBackend::with_string(svg, (W, 420)).into_drawing_area();
+    let root = open((W, 420));
     let main = canvas(&root, &caption)?;
     let labels: Vec<String> = rows.iter().map(|r| r.bucket.clone()).collect();
     let mut chart = ChartBuilder::on(&main)
@@ -545,14 +813,7 @@ fn editsize(inputs: &PlotInputs<'_>, svg: &mut String) -> anyhow::Result<()> {
         .y_desc("deception rate (%)")
         .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
         .x_labels(n * 2 + 1)
-        .x_label_formatter(&|v| {
-            let i = (v - 0.5).round();
-            if (v - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|v| centre_label(*v, &labels))
         .label_style((FONT, 13))
         .draw()
         .map_err(draw_err)?;

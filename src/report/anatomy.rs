@@ -2,7 +2,8 @@
 //! edit size, gaps and difficulty.
 
 use super::table::{Align, Cell, Table};
-use crate::analysis::deception::{Rate, EDIT_BUCKETS};
+use crate::analysis::deception::{GapSummary, Rate, EDIT_BUCKETS};
+use crate::analysis::misses::MissComposition;
 use crate::analysis::{misses, Anatomy};
 use crate::bundle::Bundle;
 
@@ -26,6 +27,25 @@ fn rate_cell(r: &Rate) -> Cell {
     c
 }
 
+/// One row of the misses table: a system and its rank-1 miss composition (counts in queries;
+/// fractional under the `expected` tie policy).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MissRow {
+    pub system: String,
+    pub misses: MissComposition,
+}
+
+/// The misses table's rows, in anatomy (system) order.
+pub fn miss_rows(a: &Anatomy) -> Vec<MissRow> {
+    a.systems
+        .iter()
+        .map(|s| MissRow {
+            system: s.id.clone(),
+            misses: s.misses.clone(),
+        })
+        .collect()
+}
+
 /// Rank-1 miss composition per system.
 pub fn misses_table(a: &Anatomy) -> Table {
     let mut t = Table::new("misses", "Rank-1 miss composition")
@@ -35,10 +55,9 @@ pub fn misses_table(a: &Anatomy) -> Table {
         .column("paired distractor", "paired_distractor", Align::Right)
         .column("other snippet", "other", Align::Right)
         .column("paired share", "paired_share", Align::Right);
-    for s in &a.systems {
-        let m = &s.misses;
+    for MissRow { system, misses: m } in miss_rows(a) {
         t.push(vec![
-            Cell::text(&s.id),
+            Cell::text(&system),
             Cell::int(m.queries),
             Cell::num(m.misses(), 1),
             Cell::num(m.paired_distractor, 1),
@@ -52,9 +71,39 @@ pub fn misses_table(a: &Anatomy) -> Table {
     ))
 }
 
+/// One row of the density table: a system's expected exec@1 at 0, 1, … retained paired
+/// distractors per query (the last is the full pool).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DensityRow {
+    pub system: String,
+    pub density: Vec<f64>,
+}
+
+impl DensityRow {
+    /// Relative exec@1 lost by keeping one distractor instead of none (NaN when undefined).
+    pub fn one_clone_drop(&self) -> f64 {
+        match (self.density.first(), self.density.get(1)) {
+            (Some(&d0), Some(&d1)) if d0 > 0.0 => (d0 - d1) / d0,
+            _ => f64::NAN,
+        }
+    }
+}
+
+/// The density table's rows, in anatomy (system) order.
+pub fn density_rows(a: &Anatomy) -> Vec<DensityRow> {
+    a.systems
+        .iter()
+        .map(|s| DensityRow {
+            system: s.id.clone(),
+            density: s.density.clone(),
+        })
+        .collect()
+}
+
 /// Expected exec@1 by number of retained paired distractors.
 pub fn density_table(a: &Anatomy) -> Table {
-    let width = a.systems.iter().map(|s| s.density.len()).max().unwrap_or(0);
+    let rows = density_rows(a);
+    let width = rows.iter().map(|s| s.density.len()).max().unwrap_or(0);
     let mut t = Table::new(
         "density",
         "Pool-density ablation: expected exec@1 by retained distractors",
@@ -64,16 +113,12 @@ pub fn density_table(a: &Anatomy) -> Table {
         t = t.column(&format!("d={d}"), &format!("d{d}"), Align::Right);
     }
     t = t.column("1-clone drop", "one_clone_drop", Align::Right);
-    for s in &a.systems {
-        let mut row = vec![Cell::text(&s.id)];
+    for s in &rows {
+        let mut row = vec![Cell::text(&s.system)];
         for d in 0..width {
             row.push(Cell::num(s.density.get(d).copied().unwrap_or(f64::NAN), 3));
         }
-        let drop = match (s.density.first(), s.density.get(1)) {
-            (Some(&d0), Some(&d1)) if d0 > 0.0 => (d0 - d1) / d0,
-            _ => f64::NAN,
-        };
-        row.push(pct(drop));
+        row.push(pct(s.one_clone_drop()));
         t.push(row);
     }
     let cols: Vec<usize> = (1..=width).collect();
@@ -163,6 +208,29 @@ pub fn bugtypes_table(a: &Anatomy) -> Table {
     )
 }
 
+/// One row of the deception-by-domain table: a system's deception per domain (bundle domain
+/// order; a domain without pairs has an empty rate).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DomainDeceptionRow {
+    pub system: String,
+    pub by_domain: Vec<(String, Rate)>,
+}
+
+/// The deception-by-domain rows, in anatomy (system) order.
+pub fn domain_deception_rows(a: &Anatomy, bundle: &Bundle) -> Vec<DomainDeceptionRow> {
+    let domains = bundle.domains();
+    a.systems
+        .iter()
+        .map(|s| DomainDeceptionRow {
+            system: s.id.clone(),
+            by_domain: domains
+                .iter()
+                .map(|d| (d.clone(), s.by_domain.get(d).copied().unwrap_or_default()))
+                .collect(),
+        })
+        .collect()
+}
+
 /// Deception per domain per system.
 pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
     let domains = bundle.domains();
@@ -174,11 +242,9 @@ pub fn domain_deception_table(a: &Anatomy, bundle: &Bundle) -> Table {
     for d in &domains {
         t = t.column(d, d, Align::Right);
     }
-    for s in &a.systems {
-        let mut row = vec![Cell::text(&s.id)];
-        for d in &domains {
-            row.push(pct(s.by_domain.get(d).map_or(f64::NAN, Rate::rate)));
-        }
+    for s in domain_deception_rows(a, bundle) {
+        let mut row = vec![Cell::text(&s.system)];
+        row.extend(s.by_domain.iter().map(|(_, r)| pct(r.rate())));
         t.push(row);
     }
     t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical.")
@@ -237,6 +303,25 @@ pub fn editsize_table(a: &Anatomy, spearman: Option<f64>) -> Table {
     ))
 }
 
+/// One row of the gaps table: a system and its canonical-vs-best-distractor gap summary (whose
+/// histogram the figure and the dashboard draw).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GapRow {
+    pub system: String,
+    pub summary: GapSummary,
+}
+
+/// The gaps table's rows, in anatomy (system) order.
+pub fn gap_rows(a: &Anatomy) -> Vec<GapRow> {
+    a.systems
+        .iter()
+        .map(|s| GapRow {
+            system: s.id.clone(),
+            summary: s.gap_summary.clone(),
+        })
+        .collect()
+}
+
 /// §5.4: canonical-vs-best-distractor gap per system.
 pub fn gaps_table(a: &Anatomy) -> Table {
     let mut t = Table::new("gaps", "Canonical vs best paired distractor")
@@ -246,10 +331,10 @@ pub fn gaps_table(a: &Anatomy) -> Table {
         .column("gap = 0", "zero", Align::Right)
         .column("median gap", "median", Align::Right)
         .column("mean gap", "mean", Align::Right);
-    for s in &a.systems {
-        let g = &s.gap_summary;
+    for r in gap_rows(a) {
+        let g = &r.summary;
         t.push(vec![
-            Cell::text(&s.id),
+            Cell::text(&r.system),
             Cell::int(g.n),
             pct(g.below_zero),
             pct(g.zero),
@@ -260,15 +345,29 @@ pub fn gaps_table(a: &Anatomy) -> Table {
     t.caption("gap = s(q, canonical) − max over paired distractors s(q, d); below zero, the canonical loses.")
 }
 
+/// One row of the difficulty table: how many queries exactly `systems` systems solve at rank 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DifficultyRow {
+    pub systems: usize,
+    pub queries: usize,
+}
+
+/// The difficulty histogram, 0 to all systems.
+pub fn difficulty_rows(a: &Anatomy) -> Vec<DifficultyRow> {
+    misses::difficulty_histogram(&a.difficulty, a.systems.len())
+        .into_iter()
+        .enumerate()
+        .map(|(systems, queries)| DifficultyRow { systems, queries })
+        .collect()
+}
+
 /// Appendix C: how many systems solve each query at rank 1.
 pub fn difficulty_table(a: &Anatomy, bundle: &Bundle) -> Table {
-    let n_sys = a.systems.len();
-    let hist = misses::difficulty_histogram(&a.difficulty, n_sys);
     let mut t = Table::new("difficulty", "Per-query difficulty")
         .column("systems solving at rank 1", "systems", Align::Right)
         .column("queries", "queries", Align::Right);
-    for (i, n) in hist.iter().enumerate() {
-        t.push(vec![Cell::int(i), Cell::int(*n)]);
+    for r in difficulty_rows(a) {
+        t.push(vec![Cell::int(r.systems), Cell::int(r.queries)]);
     }
     let unsolved = misses::unsolved(&a.difficulty);
     let names: Vec<String> = unsolved

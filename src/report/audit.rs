@@ -267,6 +267,79 @@ pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table>
     ))
 }
 
+/// One row of the audit funnel: for one cohort and predicate, the candidates retrieved into the
+/// pools, those the predicate admits, those the first-admitted selector returns (one per task
+/// with an admitted candidate) and the returned ones passing the whole suite. Every stage is a
+/// count of candidates, so the funnel never widens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunnelRow {
+    pub cohort: String,
+    pub predicate: String,
+    pub retrieved: usize,
+    pub admitted: usize,
+    pub returned: usize,
+    pub passing: usize,
+}
+
+impl FunnelRow {
+    /// The four stages in order, with their names.
+    pub fn stages(&self) -> [(&'static str, usize); 4] {
+        [
+            ("retrieved", self.retrieved),
+            ("admitted", self.admitted),
+            ("returned", self.returned),
+            ("passing", self.passing),
+        ]
+    }
+}
+
+/// The funnel of every cohort and predicate, in the admission table's order.
+pub fn funnel_rows(audits: &[CohortAudit]) -> Vec<FunnelRow> {
+    let mut out = Vec::new();
+    for a in audits {
+        for (adm, sel) in a.admission.iter().zip(&a.selection) {
+            debug_assert_eq!(adm.predicate, sel.predicate);
+            out.push(FunnelRow {
+                cohort: a.cohort.clone(),
+                predicate: adm.predicate.clone(),
+                retrieved: adm.candidates,
+                admitted: adm.admitted,
+                returned: sel.first_pass + sel.first_nonpass,
+                passing: sel.first_pass,
+            });
+        }
+    }
+    out
+}
+
+/// The audit funnel as a table (the `funnel` figure draws these rows).
+pub fn funnel_table(audits: &[CohortAudit]) -> Table {
+    let mut t = Table::new(
+        "audit-funnel",
+        "Funnel: retrieved → admitted → returned → passing",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("predicate", "predicate", Align::Left)
+    .column("retrieved", "retrieved", Align::Right)
+    .column("admitted", "admitted", Align::Right)
+    .column("returned", "returned", Align::Right)
+    .column("passing", "passing", Align::Right);
+    for r in funnel_rows(audits) {
+        t.push(vec![
+            Cell::text(&r.cohort),
+            Cell::text(&r.predicate),
+            Cell::int(r.retrieved),
+            Cell::int(r.admitted),
+            Cell::int(r.returned),
+            Cell::int(r.passing),
+        ]);
+    }
+    t.caption(
+        "Candidates: in the pools; admitted by the predicate; returned by the first-admitted \
+         selector (one per task with an admitted candidate); returned and passing the whole suite.",
+    )
+}
+
 /// Every table of an audit, in display order.
 pub fn all_tables(pools: &PoolSet, audits: &[CohortAudit]) -> Vec<Table> {
     let mut v = Vec::new();
@@ -275,5 +348,6 @@ pub fn all_tables(pools: &PoolSet, audits: &[CohortAudit]) -> Vec<Table> {
     v.push(selection_table(audits));
     v.push(orders_table(audits));
     v.push(transitions_table(audits));
+    v.push(funnel_table(audits));
     v
 }

@@ -208,28 +208,49 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
     t.caption(caption)
 }
 
-/// Per-domain exec@1 (systems × domains).
-pub fn domain_table(lb: &Leaderboard) -> Table {
+/// One row of the per-domain table: a system (leaderboard order) and its mean exec@1 over each
+/// domain's queries (the domains of the first row, in name order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DomainRow {
+    /// Index into `Engine::scores`.
+    pub system: usize,
+    pub id: String,
+    pub exec1: Vec<(String, f64)>,
+}
+
+/// The per-domain table's rows.
+pub fn domain_rows(lb: &Leaderboard) -> Vec<DomainRow> {
     let domains: Vec<String> = lb
         .rows
         .first()
         .map(|r| r.per_domain.keys().cloned().collect())
         .unwrap_or_default();
+    lb.rows
+        .iter()
+        .map(|r| DomainRow {
+            system: r.system,
+            id: r.id.clone(),
+            exec1: domains
+                .iter()
+                .map(|d| (d.clone(), r.per_domain.get(d).copied().unwrap_or(f64::NAN)))
+                .collect(),
+        })
+        .collect()
+}
+
+/// Per-domain exec@1 (systems × domains).
+pub fn domain_table(lb: &Leaderboard) -> Table {
+    let rows = domain_rows(lb);
     let mut t = Table::new("domains", "Per-domain exec@1").column("system", "system", Align::Left);
-    for d in &domains {
+    for (d, _) in rows.first().map_or(&[][..], |r| &r.exec1[..]) {
         t = t.column(d, d, Align::Right);
     }
-    for r in &lb.rows {
+    for r in &rows {
         let mut row = vec![Cell::text(&r.id)];
-        for d in &domains {
-            row.push(Cell::num(
-                r.per_domain.get(d).copied().unwrap_or(f64::NAN),
-                3,
-            ));
-        }
+        row.extend(r.exec1.iter().map(|(_, v)| Cell::num(*v, 3)));
         t.push(row);
     }
-    let cols: Vec<usize> = (1..=domains.len()).collect();
+    let cols: Vec<usize> = (1..t.headers.len()).collect();
     t.mark_best(&cols);
     t.caption(format!(
         "Mean exec@1 over each domain's queries ({} ties).",

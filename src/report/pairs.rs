@@ -25,30 +25,64 @@ pub fn flipped(p: &PairResult) -> PairResult {
     }
 }
 
-/// Every pair as ("A", "B", result) with A < B in byte order, for one cell.
-pub fn named_pairs<'a>(
-    engine: &'a Engine,
-    sig: &Significance,
-    cell: usize,
-) -> Vec<(&'a str, &'a str, PairResult)> {
-    let mut out: Vec<(&str, &str, PairResult)> = sig
+/// One row of the pairs table: systems A and B (A < B in byte order) and their paired result
+/// on one metric cell, A − B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub result: PairResult,
+}
+
+impl PairRow {
+    /// The result seen as `row − column` for the ordered pair (`row`, `column`), if this row is
+    /// that pair in either order.
+    pub fn oriented(&self, row: &str, column: &str) -> Option<PairResult> {
+        if self.a == row && self.b == column {
+            Some(self.result)
+        } else if self.a == column && self.b == row {
+            Some(flipped(&self.result))
+        } else {
+            None
+        }
+    }
+}
+
+/// Every pair on one cell (index into `sig.cells`), sorted by (A, B) in byte order.
+pub fn named_pairs(engine: &Engine, sig: &Significance, cell: usize) -> Vec<PairRow> {
+    let mut out: Vec<PairRow> = sig
         .pairs
         .iter()
         .map(|row| {
-            let (a, b) = (
-                engine.scores()[row.a].id.as_str(),
-                engine.scores()[row.b].id.as_str(),
-            );
+            let (a, b) = (&engine.scores()[row.a].id, &engine.scores()[row.b].id);
             let r = row.cells[cell];
             if a.as_bytes() <= b.as_bytes() {
-                (a, b, r)
+                PairRow {
+                    a: a.clone(),
+                    b: b.clone(),
+                    result: r,
+                }
             } else {
-                (b, a, flipped(&r))
+                PairRow {
+                    a: b.clone(),
+                    b: a.clone(),
+                    result: flipped(&r),
+                }
             }
         })
         .collect();
-    out.sort_by(|x, y| (x.0.as_bytes(), x.1.as_bytes()).cmp(&(y.0.as_bytes(), y.1.as_bytes())));
+    out.sort_by(|x, y| (x.a.as_bytes(), x.b.as_bytes()).cmp(&(y.a.as_bytes(), y.b.as_bytes())));
     out
+}
+
+/// The pairs table's rows on a metric cell key (`exec@1`, …); `None` for an unknown key.
+pub fn pair_rows(engine: &Engine, sig: &Significance, key: &str) -> Option<Vec<PairRow>> {
+    Some(named_pairs(engine, sig, sig.cell_index(key)?))
+}
+
+/// How the pairs table shows a Δ interval: `[+l, +h]`.
+pub fn ci_text(ci: [f64; 2]) -> String {
+    format!("[{:+.3}, {:+.3}]", ci[0], ci[1])
 }
 
 /// All pairs on one metric cell.
@@ -77,7 +111,7 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Tab
     } else {
         t.column("McNemar p", "mcnemar_exact_p", Align::Right)
     };
-    for (a, b, r) in named_pairs(engine, sig, ci) {
+    for PairRow { a, b, result: r } in named_pairs(engine, sig, ci) {
         let mut row = vec![
             Cell::text(a),
             Cell::text(b),
@@ -88,10 +122,7 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Tab
             Cell::num(r.a_rate, 3),
             Cell::num(r.b_rate, 3),
             Cell::num(r.delta, 3),
-            Cell::text(format!(
-                "[{:+.3}, {:+.3}]",
-                r.bootstrap_ci_95[0], r.bootstrap_ci_95[1]
-            )),
+            Cell::text(ci_text(r.bootstrap_ci_95)),
             match r.p_value() {
                 Some(p) => Cell::num(p, 4),
                 None => Cell::text("n/a"),
@@ -136,7 +167,7 @@ pub fn pairwise_json(engine: &Engine, sig: &Significance) -> Value {
         let Some(name) = release_metric_name(c.metric, ks[c.ki]) else {
             continue;
         };
-        for (a, b, r) in named_pairs(engine, sig, ci) {
+        for PairRow { a, b, result: r } in named_pairs(engine, sig, ci) {
             let entry = out
                 .entry(format!("{a} vs {b}"))
                 .or_insert_with(|| Value::Object(Map::new()));

@@ -66,6 +66,8 @@ pub enum Action {
     CycleVisible,
     /// Toggle the selected item (e.g. a system's line in the density chart).
     ToggleSelect,
+    /// Write the current pane as SVG (colours kept) and markdown, for slides.
+    Export,
     /// A character typed into a prompt or filter.
     Input(char),
     Backspace,

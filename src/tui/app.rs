@@ -545,6 +545,7 @@ impl App {
                 self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
             }
             Action::ToggleTheme => self.theme = self.theme.toggled(),
+            Action::Export => self.status = Some(super::export::export_pane(self)),
             Action::LiveQuery => {
                 if self.data.is_some() {
                     self.shared.live = Some((String::new(), Vec::new()));

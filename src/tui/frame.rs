@@ -25,6 +25,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         Constraint::Length(1),
     ])
     .areas(area);
+    app.hits.set_body(body);
     draw_tabs(f, tabs, app);
     if let Some(e) = &app.error {
         let p = Paragraph::new(format!("error: {e}"))
@@ -62,10 +63,37 @@ pub fn draw(f: &mut Frame, app: &App) {
 
 fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
-    let mut spans = vec![Span::styled(" execscope ", th.title)];
-    let mut x = area.x + 11;
-    for (i, p) in app.panes.iter().enumerate() {
-        let label = format!(" {} {} ", i + 1, p.title());
+    // Full titles when they fit; else without the name; else the active tab's title and the
+    // others' numbers (a tab is never cut in the middle of its title).
+    let label = |i: usize, full: bool| {
+        if full || i == app.tab {
+            format!(" {} {} ", i + 1, app.panes[i].title())
+        } else {
+            format!(" {} ", i + 1)
+        }
+    };
+    let width = |brand: bool, full: bool| {
+        (0..app.panes.len())
+            .map(|i| label(i, full).chars().count() + 1)
+            .sum::<usize>()
+            + if brand { 11 } else { 0 }
+    };
+    let fits = |brand, full| width(brand, full) <= area.width as usize + 1;
+    let (brand, full) = if fits(true, true) {
+        (true, true)
+    } else if fits(false, true) {
+        (false, true)
+    } else {
+        (fits(true, false), false)
+    };
+    let mut spans = Vec::new();
+    let mut x = area.x;
+    if brand {
+        spans.push(Span::styled(" execscope ", th.title));
+        x += 11;
+    }
+    for i in 0..app.panes.len() {
+        let label = label(i, full);
         let w = label.chars().count() as u16;
         let st = if i == app.tab { th.tab_active } else { th.dim };
         app.hits
@@ -118,7 +146,14 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
     let input = matches!(app.mode, Mode::Filter | Mode::Picker { .. });
     let mut spans = vec![Span::raw(" ")];
+    // Whole entries only: the ones that do not fit are left to the help (`?`), never cut.
+    let mut used = 1;
     for (k, label) in commands::bar(app.pane_id(), input) {
+        let w = k.chars().count() + label.chars().count() + 1;
+        if used + w > area.width as usize {
+            break;
+        }
+        used += w + 2;
         spans.push(Span::styled(k, th.accent));
         spans.push(Span::styled(format!(" {label}  "), th.dim));
     }

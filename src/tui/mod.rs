@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod app;
 pub mod commands;
+pub mod export;
 pub mod frame;
 pub mod fuzzy;
 pub mod jobs;

@@ -66,13 +66,26 @@ pub struct Shared {
     pub query: usize,
     /// Live BM25 query text and its ranking (corpus row, score), when active.
     pub live: Option<(String, Vec<(u32, f64)>)>,
+    /// Where the export key writes (`None`: the current directory).
+    pub export_dir: Option<std::path::PathBuf>,
 }
 
-/// Clickable regions recorded during a draw, looked up on the next click.
+/// Clickable regions recorded during a draw, looked up on the next click, and the area the
+/// panes were last drawn in (the export key renders the pane at that size).
 #[derive(Debug, Default)]
-pub struct Hits(RefCell<Vec<(Rect, Hit)>>);
+pub struct Hits(RefCell<Vec<(Rect, Hit)>>, std::cell::Cell<Rect>);
 
 impl Hits {
+    /// Record the panes' area of this frame.
+    pub fn set_body(&self, r: Rect) {
+        self.1.set(r);
+    }
+
+    /// The panes' area of the last frame (empty before the first).
+    pub fn body(&self) -> Rect {
+        self.1.get()
+    }
+
     pub fn clear(&self) {
         self.0.borrow_mut().clear();
     }

@@ -7,7 +7,7 @@
 //! oracle and run tens of seconds on a large bundle, so it runs as a background job, only when
 //! the user presses Enter here.
 
-use super::{message, step, Cx, Effect, Pane};
+use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
 use crate::report::{Align, Cell, Table};
@@ -145,18 +145,7 @@ impl AuditPane {
             let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
             let r = Rect::new(inner.x, y, inner.width, h);
             let order: Vec<usize> = (0..t.rows.len()).collect();
-            TableView {
-                table: t,
-                order: &order,
-                selected: None,
-                focused: false,
-                sort: None,
-                frozen: 2,
-                focus_col: None,
-                cell_style: None,
-                list: 9,
-            }
-            .render(f, r, th, v.hits);
+            TableView::plain(t, &order, 2, 9).render(f, r, th, v.hits);
             y = y.saturating_add(h + 1);
         }
     }
@@ -333,12 +322,15 @@ impl AuditPane {
 }
 
 impl Pane for AuditPane {
-    fn id(&self) -> &'static str {
-        "audit"
+    fn kind(&self) -> PaneId {
+        PaneId::Audit
     }
 
-    fn title(&self) -> &'static str {
-        "Audit"
+    fn export_tables(&self, v: &View) -> Vec<Table> {
+        match v.data.map(|d| &d.audit) {
+            Some(AuditSlot::Done(a)) if a.request.system == v.shared.system => a.tables.clone(),
+            _ => Vec::new(),
+        }
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {

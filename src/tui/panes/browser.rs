@@ -11,7 +11,7 @@
 //! the oracle's per-test verdict. `u` undoes. Both come from [`crate::probe::probe`], the function
 //! behind `execscope probe`.
 
-use super::{message, step, Cx, Effect, Pane};
+use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
 use crate::probe::session::{Edit, Session, Target};
 use crate::probe::{ProbeQuery, ProbeReport, ProbeRequest};
@@ -278,12 +278,8 @@ impl BrowserPane {
 }
 
 impl Pane for BrowserPane {
-    fn id(&self) -> &'static str {
-        "browser"
-    }
-
-    fn title(&self) -> &'static str {
-        "Queries"
+    fn kind(&self) -> PaneId {
+        PaneId::Browser
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -749,7 +745,10 @@ impl BrowserPane {
         let ki = v.shared.k_index;
         let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
         let mut lines = vec![Line::styled(
-            format!(" id       exec@{k} function"),
+            crate::tui::widgets::text::fit(
+                &format!(" id       exec@{k} function"),
+                inner.width as usize,
+            ),
             th.header,
         )];
         let pos = list.iter().position(|&q| q == v.shared.query);
@@ -783,10 +782,7 @@ impl BrowserPane {
             let mut line = Line::from(vec![
                 Span::raw(head),
                 Span::styled(mark, st),
-                Span::raw(format!(
-                    " {}",
-                    name.chars().take(rest_w).collect::<String>()
-                )),
+                Span::raw(format!(" {}", crate::tui::widgets::text::fit(name, rest_w))),
             ]);
             if Some(i) == pos {
                 line = line.style(if self.focus == Focus::Queries {

@@ -4,7 +4,7 @@
 //! the report's `bugtypes`, `editsize` and `gaps` tables, drawn from the same typed rows
 //! (`report::anatomy::bugtype_rows`, `editsize_rows`, `GapSummary`) and the same formatter.
 
-use super::{message, step, Cx, Pane};
+use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::{bugtype_rows, editsize_rows, pct_text};
 use crate::tui::actions::Action;
 use crate::tui::frame::block;
@@ -26,12 +26,15 @@ pub struct DeceptionPane {
 }
 
 impl Pane for DeceptionPane {
-    fn id(&self) -> &'static str {
-        "deception"
+    fn kind(&self) -> PaneId {
+        PaneId::Deception
     }
 
-    fn title(&self) -> &'static str {
-        "Deception"
+    fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
+        match v.data.and_then(|d| d.anatomy.as_ref()) {
+            Some((_, t)) => vec![t.bugtypes.clone(), t.editsize.clone(), t.gaps.clone()],
+            None => Vec::new(),
+        }
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {

@@ -1,7 +1,8 @@
 //! Pane 4: pool density — expected exec@1 against the number of retained paired distractors, one
 //! line per shown system, with the report's density table beside the chart.
 
-use super::{message, step, Cx, Pane};
+use super::{message, step, Cx, Pane, PaneId};
+use crate::report::anatomy::density_rows;
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
 use crate::tui::view::View;
@@ -33,12 +34,16 @@ pub struct DensityPane {
 }
 
 impl Pane for DensityPane {
-    fn id(&self) -> &'static str {
-        "density"
+    fn kind(&self) -> PaneId {
+        PaneId::Density
     }
 
-    fn title(&self) -> &'static str {
-        "Density"
+    fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
+        v.data
+            .and_then(|d| d.anatomy.as_ref())
+            .map(|(_, t)| t.density.clone())
+            .into_iter()
+            .collect()
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -98,8 +103,9 @@ impl Pane for DensityPane {
                 Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
             }
         };
-        let points: Vec<Vec<(f64, f64)>> = a
-            .systems
+        // The density table's own typed rows (the report's and the figure's).
+        let rows = density_rows(a);
+        let points: Vec<Vec<(f64, f64)>> = rows
             .iter()
             .map(|s| {
                 s.density
@@ -116,14 +122,13 @@ impl Pane for DensityPane {
             .unwrap_or(1)
             .saturating_sub(1)
             .max(1);
-        let datasets: Vec<Dataset> = a
-            .systems
+        let datasets: Vec<Dataset> = rows
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.hidden.contains(i))
             .map(|(i, s)| {
                 Dataset::default()
-                    .name(format!("{} {}", MARKERS[i % MARKERS.len()], s.id))
+                    .name(format!("{} {}", MARKERS[i % MARKERS.len()], s.system))
                     .marker(Marker::Braille)
                     .graph_type(GraphType::Line)
                     .style(color(i))

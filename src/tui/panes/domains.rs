@@ -2,40 +2,101 @@
 //! table, shown domains × systems), the per-query difficulty histogram (`difficulty` table) and
 //! the queries no system solves at rank 1 (Enter opens one in the browser).
 
-use super::{message, step, Cx, Effect, Pane};
+use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::analysis::misses;
-use crate::report::{Align, Table};
+use crate::report::anatomy::{difficulty_rows, domain_deception_rows, DomainDeceptionRow};
+use crate::report::leaderboard::{domain_rows, DomainRow};
+use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::block;
 use crate::tui::view::View;
 use crate::tui::widgets::histogram;
 use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::text::{fit, fit_pad};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
-use std::cell::Cell;
+use std::cell::Cell as StdCell;
 
 const UNSOLVED: u8 = 50;
 
 #[derive(Default)]
 pub struct DomainsPane {
     pub selected: usize,
-    page: Cell<usize>,
+    page: StdCell<usize>,
 }
 
-/// The domain table with rows and columns swapped (domain names are long, systems few).
-pub fn transpose(t: &Table) -> Table {
-    let mut out = Table::new(&t.name, &t.title).column("domain", "domain", Align::Left);
-    for r in &t.rows {
-        out = out.column(&r[0].text, &r[0].text, Align::Right);
+/// The per-domain exec@1 table with rows and columns swapped (domain names are long, systems
+/// few), built from the report's typed rows (`leaderboard::domain_rows`).
+pub fn by_domain_table(rows: &[DomainRow], policy: &str) -> Table {
+    let mut out =
+        Table::new("domains", "Per-domain exec@1").column("domain", "domain", Align::Left);
+    for r in rows {
+        out = out.column(&r.id, &r.id, Align::Right);
     }
-    for c in 1..t.headers.len() {
-        let mut row = vec![crate::report::Cell::text(&t.headers[c])];
-        row.extend(t.rows.iter().map(|r| r[c].clone()));
+    let domains = rows.first().map_or(&[][..], |r| &r.exec1[..]);
+    for (di, (d, _)) in domains.iter().enumerate() {
+        let mut row = vec![Cell::text(d)];
+        row.extend(rows.iter().map(|r| Cell::num(r.exec1[di].1, 3)));
         out.push(row);
     }
-    out.caption(t.caption.clone())
+    out.caption(format!(
+        "Mean exec@1 over each domain's queries ({policy} ties)."
+    ))
+}
+
+/// Deception by domain with domains as rows and systems as columns (the report's typed rows).
+pub fn by_domain_deception_table(rows: &[DomainDeceptionRow]) -> Table {
+    let mut out = Table::new("deception_domains", "Deception by domain").column(
+        "domain",
+        "domain",
+        Align::Left,
+    );
+    for r in rows {
+        out = out.column(&r.system, &r.system, Align::Right);
+    }
+    let domains = rows.first().map_or(&[][..], |r| &r.by_domain[..]);
+    for (di, (d, _)) in domains.iter().enumerate() {
+        let mut row = vec![Cell::text(d)];
+        row.extend(rows.iter().map(|r| Cell::pct(r.by_domain[di].1.rate(), 1)));
+        out.push(row);
+    }
+    out
+}
+
+/// A bordered table whose number cells are shaded by value (`shade` maps the value first).
+fn heat_table(
+    f: &mut Frame,
+    area: Rect,
+    v: &View,
+    t: &Table,
+    title: Line<'_>,
+    shade: impl Fn(f64) -> f64,
+) {
+    let th = v.theme;
+    let blk = block(title, false, th);
+    let inner = blk.inner(area);
+    f.render_widget(blk, area);
+    let order: Vec<usize> = (0..t.rows.len()).collect();
+    let heat = |_r: usize, c: usize, cell: &Cell| {
+        if c == 0 {
+            ratatui::style::Style::default()
+        } else {
+            th.heat(shade(cell.value.unwrap_or(f64::NAN)))
+        }
+    };
+    TableView {
+        cell_style: Some(&heat),
+        ..TableView::plain(t, &order, 1, 51)
+    }
+    .render(f, inner, th, v.hits);
+}
+
+/// The pane's domain table, once the leaderboard is in.
+fn domain_view(v: &View) -> Option<Table> {
+    let (lb, _, _) = v.data?.lb.as_ref()?;
+    Some(by_domain_table(&domain_rows(lb), &lb.policy))
 }
 
 fn unsolved(v: &View) -> Vec<usize> {
@@ -46,12 +107,16 @@ fn unsolved(v: &View) -> Vec<usize> {
 }
 
 impl Pane for DomainsPane {
-    fn id(&self) -> &'static str {
-        "domains"
+    fn kind(&self) -> PaneId {
+        PaneId::Domains
     }
 
-    fn title(&self) -> &'static str {
-        "Domains"
+    fn export_tables(&self, v: &View) -> Vec<Table> {
+        let mut out: Vec<Table> = domain_view(v).into_iter().collect();
+        if let Some((_, t)) = v.data.and_then(|d| d.anatomy.as_ref()) {
+            out.push(t.difficulty.clone());
+        }
+        out
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -92,54 +157,52 @@ impl Pane for DomainsPane {
         let Some(d) = v.data else { return };
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(24)]).areas(area);
-        match d.lb.as_ref() {
-            Some((_, _, domains)) => {
-                let t = transpose(domains);
-                let blk = block(
-                    Line::from(vec![
-                        Span::styled(" exec@1 by domain ", th.title),
-                        Span::styled(format!("(ties: {}) ", v.policy), th.dim),
-                    ]),
-                    false,
-                    th,
-                );
-                let inner = blk.inner(left);
-                f.render_widget(blk, left);
-                let order: Vec<usize> = (0..t.rows.len()).collect();
-                let heat = |_r: usize, c: usize, cell: &crate::report::Cell| {
-                    if c == 0 {
-                        ratatui::style::Style::default()
-                    } else {
-                        th.heat(cell.value.unwrap_or(f64::NAN))
+        match domain_view(v) {
+            Some(t) => {
+                // exec@1 by domain on top; the free space below holds deception by domain (the
+                // report's `deception-domains` rows, same orientation).
+                let want = t.rows.len() as u16 + 3;
+                let [top, below] =
+                    Layout::vertical([Constraint::Length(want), Constraint::Min(0)]).areas(left);
+                let title = Line::from(vec![
+                    Span::styled(" exec@1 by domain ", th.title),
+                    Span::styled(format!("(ties: {}) ", v.policy), th.dim),
+                ]);
+                heat_table(f, top, v, &t, title, |x| x);
+                if below.height >= 4 {
+                    match d.anatomy.as_ref() {
+                        Some((a, _)) => {
+                            let t = by_domain_deception_table(&domain_deception_rows(
+                                a,
+                                &d.engine.bundle(),
+                            ));
+                            // The explanation only where it fits whole.
+                            let note = "(distractor ≥ canonical) ";
+                            let room = below.width.saturating_sub(4) as usize;
+                            let mut spans = vec![Span::styled(" deception by domain ", th.title)];
+                            if 21 + note.chars().count() <= room {
+                                spans.push(Span::styled(note, th.dim));
+                            }
+                            let title = Line::from(spans);
+                            // Cells hold percentages; the heat scale is a fraction.
+                            heat_table(f, below, v, &t, title, |x| x / 100.0);
+                        }
+                        None => message(f, below, &v.pending("deception"), th.accent),
                     }
-                };
-                TableView {
-                    table: &t,
-                    order: &order,
-                    selected: None,
-                    focused: false,
-                    sort: None,
-                    frozen: 1,
-                    focus_col: None,
-                    cell_style: Some(&heat),
-                    list: 51,
                 }
-                .render(f, inner, th, v.hits);
             }
             None => message(f, left, &v.pending("per-domain exec@1"), th.accent),
         }
-        let Some((a, tables)) = d.anatomy.as_ref() else {
+        let Some((a, _)) = d.anatomy.as_ref() else {
             message(f, right, &v.pending("difficulty"), th.accent);
             return;
         };
         let hist_h = (right.height / 2).max(6);
         let [top, bottom] =
             Layout::vertical([Constraint::Length(hist_h), Constraint::Min(3)]).areas(right);
-        let bars: Vec<(String, u64)> = tables
-            .difficulty
-            .rows
+        let bars: Vec<(String, u64)> = difficulty_rows(a)
             .iter()
-            .map(|r| (r[0].text.clone(), r[1].value.unwrap_or(0.0) as u64))
+            .map(|r| (r.systems.to_string(), r.queries as u64))
             .collect();
         histogram::render(
             f,
@@ -148,7 +211,13 @@ impl Pane for DomainsPane {
             th,
             block(
                 Line::from(vec![Span::styled(
-                    " Queries by systems solving at rank 1 ",
+                    format!(
+                        " {} ",
+                        fit(
+                            "Queries by number of systems solving them at rank 1",
+                            top.width.saturating_sub(4) as usize
+                        )
+                    ),
                     th.title,
                 )]),
                 false,
@@ -174,10 +243,13 @@ impl Pane for DomainsPane {
         let mut lines = Vec::new();
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
             let query = &b.queries[q];
+            // Id, function and domain, each shortened with `…` rather than cut at the border.
+            let w = inner.width as usize;
+            let fw = 22.min(w.saturating_sub(11));
             let mut line = Line::from(vec![
-                Span::raw(format!(" {:<9}", query.id)),
-                Span::styled(format!("{:<22}", query.function_name), th.accent),
-                Span::styled(query.domain.clone(), th.dim),
+                Span::raw(format!(" {} ", fit_pad(&query.id, 8))),
+                Span::styled(format!("{} ", fit_pad(&query.function_name, fw)), th.accent),
+                Span::styled(fit(&query.domain, w.saturating_sub(10 + fw + 1)), th.dim),
             ]);
             if i == sel {
                 line = line.style(th.selected);
@@ -192,10 +264,12 @@ impl Pane for DomainsPane {
             lines.push(line);
         }
         if list.is_empty() {
-            lines.push(Line::styled(
-                " every query is solved by some system",
-                th.dim,
-            ));
+            f.render_widget(
+                Paragraph::new(Line::styled("every query is solved by some system", th.dim))
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                inner,
+            );
+            return;
         }
         f.render_widget(Paragraph::new(lines), inner);
     }

@@ -2,7 +2,7 @@
 //! intervals and † tier marks once the significance job is done), sortable by any column, an
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
-use super::{message, step, Cx, Effect, Pane};
+use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::report::leaderboard::metric_keys;
 use crate::report::leaderboard::Leaderboard;
 use crate::report::{Align, Cell, Table};
@@ -176,12 +176,12 @@ impl LeaderboardPane {
 }
 
 impl Pane for LeaderboardPane {
-    fn id(&self) -> &'static str {
-        "leaderboard"
+    fn kind(&self) -> PaneId {
+        PaneId::Leaderboard
     }
 
-    fn title(&self) -> &'static str {
-        "Leaderboard"
+    fn export_tables(&self, v: &View) -> Vec<Table> {
+        display_table(v).map(|(t, _)| t).into_iter().collect()
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {

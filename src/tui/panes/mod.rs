@@ -39,11 +39,72 @@ pub struct Cx<'a> {
     pub effects: &'a mut Vec<Effect>,
 }
 
+/// Which pane: the dashboard's tabs as a type (the command registry's pane scopes use
+/// [`PaneId::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaneId {
+    Leaderboard,
+    Browser,
+    Deception,
+    Density,
+    Domains,
+    Pairs,
+    Audit,
+}
+
+impl PaneId {
+    pub const ALL: [PaneId; 7] = [
+        PaneId::Leaderboard,
+        PaneId::Browser,
+        PaneId::Deception,
+        PaneId::Density,
+        PaneId::Domains,
+        PaneId::Pairs,
+        PaneId::Audit,
+    ];
+
+    /// The stable id (`leaderboard`, `browser`, …): command scopes and exported file names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaneId::Leaderboard => "leaderboard",
+            PaneId::Browser => "browser",
+            PaneId::Deception => "deception",
+            PaneId::Density => "density",
+            PaneId::Domains => "domains",
+            PaneId::Pairs => "pairs",
+            PaneId::Audit => "audit",
+        }
+    }
+
+    /// The tab's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            PaneId::Leaderboard => "Leaderboard",
+            PaneId::Browser => "Queries",
+            PaneId::Deception => "Deception",
+            PaneId::Density => "Density",
+            PaneId::Domains => "Domains",
+            PaneId::Pairs => "Pairs",
+            PaneId::Audit => "Audit",
+        }
+    }
+}
+
 /// One tab of the dashboard.
 pub trait Pane {
+    /// Which pane this is.
+    fn kind(&self) -> PaneId;
     /// Stable id, used by the command registry's pane scopes.
-    fn id(&self) -> &'static str;
-    fn title(&self) -> &'static str;
+    fn id(&self) -> &'static str {
+        self.kind().as_str()
+    }
+    fn title(&self) -> &'static str {
+        self.kind().title()
+    }
+    /// The report tables behind what the pane shows (exported as markdown with the screen).
+    fn export_tables(&self, _v: &View) -> Vec<crate::report::Table> {
+        Vec::new()
+    }
     /// Handle an action; `false` if the pane ignores it.
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool;
     fn draw(&self, f: &mut Frame, area: Rect, v: &View);

@@ -6,7 +6,7 @@
 //! `execscope report --table pairs --metric …` prints. Until the bootstrap job is done the cells
 //! show counts and Δ from the engine's per-query columns, with `…` for p and the interval.
 
-use super::{message, step, Cx, Pane};
+use super::{message, step, Cx, Pane, PaneId};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::metrics::Metric;
 use crate::report::pairs::flipped;
@@ -83,7 +83,7 @@ impl Default for PairsPane {
     }
 }
 
-fn fmt_p(c: &PairCell) -> String {
+pub fn fmt_p(c: &PairCell) -> String {
     match c.result.p_value() {
         _ if !c.tested => "p …".to_string(),
         Some(p) if p < 0.001 => "p<.001".to_string(),
@@ -92,10 +92,9 @@ fn fmt_p(c: &PairCell) -> String {
     }
 }
 
-fn fmt_ci(c: &PairCell) -> String {
+pub fn fmt_ci(c: &PairCell) -> String {
     if c.tested {
-        let [l, h] = c.result.bootstrap_ci_95;
-        format!("[{l:+.3}, {h:+.3}]")
+        crate::report::pairs::ci_text(c.result.bootstrap_ci_95)
     } else {
         "…".to_string()
     }
@@ -165,12 +164,8 @@ impl PairsPane {
 }
 
 impl Pane for PairsPane {
-    fn id(&self) -> &'static str {
-        "pairs"
-    }
-
-    fn title(&self) -> &'static str {
-        "Pairs"
+    fn kind(&self) -> PaneId {
+        PaneId::Pairs
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -358,12 +353,84 @@ impl Pane for PairsPane {
             format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
             th.dim,
         ));
+        // The details take what they need; the rest lists the queries only one side solves.
+        let inner_w = bottom.width.saturating_sub(2).max(1) as usize;
+        let need = text
+            .iter()
+            .map(|l| l.width().div_ceil(inner_w).max(1) as u16)
+            .sum::<u16>()
+            + 2;
+        let (details, rest) = if a != b && bottom.height >= need + 5 {
+            let [d, r] =
+                Layout::vertical([Constraint::Length(need), Constraint::Min(0)]).areas(bottom);
+            (d, Some(r))
+        } else {
+            (bottom, None)
+        };
         f.render_widget(
             Paragraph::new(text)
                 .block(block(" Selected pair ", false, th))
                 .wrap(Wrap { trim: true }),
-            bottom,
+            details,
         );
+        if let (Some(rest), Some(d)) = (rest, v.data) {
+            let metric = METRICS[self.metric];
+            let ki = v.shared.k_index;
+            let (ca, cb) = (
+                d.engine.evals()[a].column(metric, ki),
+                d.engine.evals()[b].column(metric, ki),
+            );
+            let halves: [Rect; 2] =
+                Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
+            for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
+                .into_iter()
+                .enumerate()
+            {
+                let (cw, cl) = if side == 0 { (&ca, &cb) } else { (&cb, &ca) };
+                // Success = value > 0, as in the counts above.
+                let qs: Vec<usize> = (0..cw.len())
+                    .filter(|&q| cw[q] > 0.0 && cl[q] <= 0.0)
+                    .collect();
+                let title = format!(
+                    " {} only: {} ",
+                    fit(v.system_id(win), (area.width as usize / 2).max(4)),
+                    qs.len()
+                );
+                let blk = block(Line::styled(title, th.title), false, th);
+                let inner = blk.inner(area);
+                f.render_widget(blk, area);
+                let w = inner.width as usize;
+                let b = &d.engine.bundle();
+                let mut lines: Vec<Line> = qs
+                    .iter()
+                    .take(inner.height as usize)
+                    .map(|&q| {
+                        let query = &b.queries[q];
+                        Line::from(vec![
+                            Span::raw(format!("{} ", fit_pad(&query.id, 9.min(w)))),
+                            Span::styled(
+                                fit(&query.function_name, w.saturating_sub(10)),
+                                th.accent,
+                            ),
+                        ])
+                    })
+                    .collect();
+                if qs.is_empty() {
+                    lines.push(Line::styled(
+                        fit(
+                            &format!(
+                                "no query solved by {} but not by {}",
+                                v.system_id(win),
+                                v.system_id(lose)
+                            ),
+                            w,
+                        ),
+                        th.dim,
+                    ));
+                }
+                f.render_widget(Paragraph::new(lines), inner);
+            }
+        }
     }
 }
 

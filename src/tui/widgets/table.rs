@@ -88,14 +88,32 @@ pub struct TableView<'a> {
     pub list: u8,
 }
 
+/// `s` aligned in exactly `w` columns; a longer text is shortened with `…`, never cut silently.
 fn pad(s: &str, w: usize, align: Align) -> String {
     let n = s.chars().count();
     if n >= w {
-        return s.chars().take(w).collect();
+        return super::text::fit(s, w);
     }
     match align {
         Align::Left => format!("{s}{}", " ".repeat(w - n)),
         Align::Right => format!("{}{s}", " ".repeat(w - n)),
+    }
+}
+
+impl<'a> TableView<'a> {
+    /// A read-only view: no selection, focus, sort or cell styles; `frozen` leading columns.
+    pub fn plain(table: &'a Table, order: &'a [usize], frozen: usize, list: u8) -> Self {
+        TableView {
+            table,
+            order,
+            selected: None,
+            focused: false,
+            sort: None,
+            frozen,
+            focus_col: None,
+            cell_style: None,
+            list,
+        }
     }
 }
 
@@ -128,6 +146,17 @@ impl TableView<'_> {
         // Choose visible columns: frozen ones, then a window that contains the focus column.
         let avail = area.width as usize;
         let frozen = self.frozen.min(ncol);
+        // Frozen columns wider than the area: the widest left-aligned one gives way (its
+        // texts are then shortened with `…`).
+        while width[..frozen].iter().map(|w| w + 2).sum::<usize>() > avail + 2 {
+            let Some(c) = (0..frozen)
+                .filter(|&c| t.align[c] == Align::Left && width[c] > 4)
+                .max_by_key(|&c| width[c])
+            else {
+                break;
+            };
+            width[c] -= 1;
+        }
         let used: usize = width[..frozen].iter().map(|w| w + 2).sum();
         let mut start = frozen;
         let fits = |start: usize, upto: usize| -> bool {
