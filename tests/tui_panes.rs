@@ -438,8 +438,8 @@ fn one_selection_everywhere() {
 /// label names of the bundle.
 fn vocabulary(a: &App) -> Vec<String> {
     let d = a.data.as_ref().expect("loaded");
-    let b = &d.engine.bundle;
-    let mut v: Vec<String> = d.engine.scores.iter().map(|s| s.id.clone()).collect();
+    let b = d.engine.bundle();
+    let mut v: Vec<String> = d.engine.scores().iter().map(|s| s.id.clone()).collect();
     for q in &b.queries {
         v.extend([q.id.clone(), q.function_name.clone(), q.domain.clone()]);
     }
