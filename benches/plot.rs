@@ -47,7 +47,7 @@ fn plot_all_svg_and_png(b: Bencher) {
 
 #[divan::bench(sample_count = 5)]
 fn baseline_inputs_only(b: Bencher) {
-    b.bench(|| black_box(inputs()).engine.bundle.queries.len());
+    b.bench(|| black_box(inputs()).engine.bundle().queries.len());
 }
 
 #[divan::bench(sample_count = 5)]
