@@ -25,9 +25,9 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
     let cfg = engine.config();
     let s = export_trec(
-        &engine.bundle(),
-        &engine.truth(),
-        &engine.scores(),
+        engine.bundle(),
+        engine.truth(),
+        engine.scores(),
         &cfg,
         &args.trec,
         args.depth,

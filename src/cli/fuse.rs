@@ -88,7 +88,7 @@ pub fn fuse(args: &FuseArgs) -> anyhow::Result<ExitCode> {
         ..EvalArgs::default()
     };
     let engine = open_engine(Some(&args.bundle), &eval)?;
-    systems::check_name(&args.bundle, &engine.bundle(), &args.name, args.replace)?;
+    systems::check_name(&args.bundle, engine.bundle(), &args.name, args.replace)?;
     let mut parts = Vec::new();
     for p in &args.parts {
         match engine.scores().iter().find(|s| &s.id == p) {

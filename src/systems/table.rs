@@ -45,10 +45,10 @@ fn row(engine: &Engine, hybrid: &str, id: &str, role: Role, how: String) -> Fusi
     };
     let scores = &engine.scores()[i];
     let mut rate = Rate::default();
-    for p in pair_outcomes(&engine.bundle(), scores) {
+    for p in pair_outcomes(engine.bundle(), scores) {
         rate.add(&p);
     }
-    let g: Vec<f64> = gaps(&engine.bundle(), scores)
+    let g: Vec<f64> = gaps(engine.bundle(), scores)
         .into_iter()
         .flatten()
         .collect();

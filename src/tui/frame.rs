@@ -236,7 +236,7 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
     for (i, &s) in items.iter().enumerate() {
         let sys = &d.engine.scores()[s];
         let mark = if s == current { "●" } else { " " };
-        let origin = crate::systems::origin(&d.engine.bundle(), &sys.id)
+        let origin = crate::systems::origin(d.engine.bundle(), &sys.id)
             .map_or(String::new(), |(m, _)| format!(", {m}"));
         let mut line = Line::from(format!("{mark} {} ({}{origin})", sys.id, sys.similarity));
         if i == sel {

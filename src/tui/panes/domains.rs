@@ -174,7 +174,7 @@ impl Pane for DomainsPane {
                         Some((a, _)) => {
                             let t = by_domain_deception_table(&domain_deception_rows(
                                 a,
-                                &d.engine.bundle(),
+                                d.engine.bundle(),
                             ));
                             // The explanation only where it fits whole.
                             let note = "(distractor ≥ canonical) ";

@@ -320,7 +320,7 @@ impl Pane for LeaderboardPane {
                 Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
                 Span::raw(if row.shared_rank { " (shared)" } else { "" }),
                 Span::styled(
-                    crate::systems::origin(&d.engine.bundle(), &row.id)
+                    crate::systems::origin(d.engine.bundle(), &row.id)
                         .map_or(String::new(), |(_, o)| format!("  {o}")),
                     th.dim,
                 ),
