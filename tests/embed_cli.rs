@@ -7,14 +7,13 @@ mod common;
 use execscope::bundle::npy::Npz;
 use execscope::embed::EmbedEnv;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle")
 }
 
-fn exe() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_execscope"));
+fn exe() -> std::process::Command {
+    let mut c = common::execscope();
     c.env(
         "EXECSCOPE_CACHE_DIR",
         std::env::temp_dir().join("execscope-embed-cli-cache"),

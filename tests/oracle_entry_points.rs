@@ -4,7 +4,7 @@
 //! wrong `total` whose return value claims equality with anything.
 
 use serde_json::Value;
-use std::process::Command;
+mod common;
 
 /// Wrong (off by 1000) but its result says it equals whatever it is compared with.
 const FORGER: &str = "class I(int):\n    def __eq__(s, o): return True\n    def __ne__(s, o): return False\n    __hash__ = int.__hash__\ndef total(xs):\n    return I(sum(xs) + 1000)\n";
@@ -24,7 +24,7 @@ fn build_refuses_a_forging_independent_implementation() {
     let tasks = dir.path().join("tasks.jsonl");
     std::fs::write(&tasks, format!("{task}\n")).unwrap();
     let out = dir.path().join("bundle");
-    let o = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let o = common::execscope()
         .args([
             "build",
             tasks.to_str().unwrap(),
@@ -62,7 +62,7 @@ fn audit_pool_does_not_pass_a_forging_candidate() {
         })
         .collect();
     std::fs::write(&pool, rows.join("\n") + "\n").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let o = common::execscope()
         .args(["audit", "--pool", pool.to_str().unwrap(), "--tasks"])
         .arg(&tasks)
         .args(["--format", "json", "--workers", "2", "--draws", "200"])

@@ -102,7 +102,7 @@ fn independent_mbpp_cache_reproduces() {
 #[test]
 fn embedded_rows_reproduce_on_a_cpu_slowed_four_fold() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let o = common::execscope()
         .args(["exec", "verify"])
         .arg(&root)
         .args(["--sample", "16", "--seed", "7", "--slowdown", "4"])

@@ -8,7 +8,6 @@ mod common;
 use execscope::embed::{EmbedEnv, ModelSpec, Role, Worker};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle")
@@ -25,7 +24,7 @@ fn env_or_skip(test: &str) -> Option<EmbedEnv> {
 }
 
 fn probe_json(env_dir: &Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .env("EXECSCOPE_EMBED_ENV", env_dir)
         .env(
             "EXECSCOPE_CACHE_DIR",

@@ -12,10 +12,10 @@ use execscope::metrics::{EvalConfig, TiePolicy};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str], cache: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_execscope"))
+    common::execscope()
         .args(args)
         .env("EXECSCOPE_CACHE_DIR", cache)
         .output()

@@ -17,7 +17,7 @@ use std::process::{Command, Output};
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/trec_crosscheck.py");
 
 fn run(args: &[&str], cache: &Path) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_execscope"))
+    let out = common::execscope()
         .args(args)
         .env("EXECSCOPE_CACHE_DIR", cache)
         .output()

@@ -339,6 +339,10 @@ fn invocation_entry(opts: &EmbedOptions, info: &ModelInfo, d: usize, n_stacked: 
         "dtype": "float32",
         "source": format!("{origin}; {}", info.runtime),
         "notes": notes,
+        "provenance": serde_json::to_value(crate::bundle::model::Provenance::Embedded {
+            model: Some(opts.spec.model.clone()),
+        })
+        .unwrap_or(Value::Null),
     })
 }
 
