@@ -27,7 +27,7 @@ pub struct EmbedArgs {
     #[arg(long = "passage-prefix", default_value = "")]
     pub passage_prefix: String,
     /// Instruction for instruction-tuned models: the query prefix becomes
-    /// "Instruct: <text>\nQuery: ".
+    /// `"Instruct: <text>\nQuery: "`.
     #[arg(long, conflicts_with = "query_prefix")]
     pub instruction: Option<String>,
     /// Truncate inputs at this many tokens (default: the model's own setting).

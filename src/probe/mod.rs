@@ -245,7 +245,7 @@ pub struct Tracked {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Verdict {
     pub corpus_id: String,
-    /// Per test: pass, FAIL, FAIL:<Exc>, TIMEOUT, ERROR:<Exc>; empty when the oracle could not run.
+    /// Per test: `pass`, `FAIL`, `FAIL:<Exc>`, `TIMEOUT`, `HANG`, `ERROR:<Exc>`; empty when the oracle could not run.
     pub outcomes: Vec<String>,
     pub passes_all: bool,
     /// The cached outcomes of the snippet's original code, when the cache has them.
