@@ -135,30 +135,13 @@ pub struct EmbedEnv {
     pub dir: PathBuf,
 }
 
-fn cache_base() -> Option<PathBuf> {
-    let home = || {
-        std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = if cfg!(target_os = "macos") {
-        home().map(|h| h.join("Library/Caches"))
-    } else {
-        std::env::var_os("XDG_CACHE_HOME")
-            .filter(|d| Path::new(d).is_absolute())
-            .map(PathBuf::from)
-            .or_else(|| home().map(|h| h.join(".cache")))
-    };
-    base.map(|b| b.join("execscope"))
-}
-
 impl EmbedEnv {
     /// `$EXECSCOPE_EMBED_ENV`, else `<platform cache>/execscope/embed-env`.
     pub fn locate() -> anyhow::Result<EmbedEnv> {
         if let Some(d) = std::env::var_os("EXECSCOPE_EMBED_ENV").filter(|d| !d.is_empty()) {
             return Ok(EmbedEnv { dir: d.into() });
         }
-        let base = cache_base()
+        let base = crate::rank::cache::platform_cache_dir()
             .context("no cache directory (set HOME, XDG_CACHE_HOME or EXECSCOPE_EMBED_ENV)")?;
         Ok(EmbedEnv {
             dir: base.join("embed-env"),
@@ -233,7 +216,7 @@ impl EmbedEnv {
     pub fn worker_script(&self) -> anyhow::Result<PathBuf> {
         let digest = crate::bundle::sha256_hex(format!("{WORKER_PY}\0{EMBED_PY}").as_bytes())[..16]
             .to_string();
-        let base = cache_base()
+        let base = crate::rank::cache::platform_cache_dir()
             .map(|b| b.join("embed-worker"))
             .unwrap_or_else(|| std::env::temp_dir().join("execscope-embed-worker"));
         let dir = base.join(digest);

@@ -44,6 +44,28 @@ pub enum Lookup {
     Corrupt,
 }
 
+/// The platform cache directory's `execscope` folder (`$XDG_CACHE_HOME` or `~/.cache` on Linux,
+/// `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows); None when none can be named. The
+/// rank cache and the embedding environment both live under it.
+pub fn platform_cache_dir() -> Option<PathBuf> {
+    let home = || {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(target_os = "macos") {
+        home().map(|h| h.join("Library/Caches"))
+    } else if cfg!(windows) {
+        std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
+    } else {
+        std::env::var_os("XDG_CACHE_HOME")
+            .filter(|d| Path::new(d).is_absolute())
+            .map(PathBuf::from)
+            .or_else(|| home().map(|h| h.join(".cache")))
+    };
+    base.map(|b| b.join("execscope"))
+}
+
 impl RankCache {
     pub fn new(dir: impl Into<PathBuf>) -> RankCache {
         RankCache { dir: dir.into() }
@@ -56,22 +78,7 @@ impl RankCache {
         if let Some(d) = std::env::var_os("EXECSCOPE_CACHE_DIR").filter(|d| !d.is_empty()) {
             return Some(RankCache::new(d));
         }
-        let home = || {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(PathBuf::from)
-        };
-        let base = if cfg!(target_os = "macos") {
-            home().map(|h| h.join("Library/Caches"))
-        } else if cfg!(windows) {
-            std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
-        } else {
-            std::env::var_os("XDG_CACHE_HOME")
-                .filter(|d| Path::new(d).is_absolute())
-                .map(PathBuf::from)
-                .or_else(|| home().map(|h| h.join(".cache")))
-        };
-        base.map(|b| RankCache::new(b.join("execscope")))
+        platform_cache_dir().map(RankCache::new)
     }
 
     pub fn path(&self, key: &str) -> PathBuf {
