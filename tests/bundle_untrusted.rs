@@ -525,10 +525,10 @@ fn a_pool_row_for_an_unknown_task_names_both_files() {
     .unwrap();
     let specs = generated::read_tasks(&tasks).unwrap();
     let rows = generated::read_pool(&pool).unwrap();
-    let never =
-        |_: &[(String, Vec<String>)]| -> anyhow::Result<Vec<execscope::oracle::SuiteResult>> {
-            panic!("nothing may run before the pool is checked")
-        };
+    let never = |_: &[(String, Vec<String>)]| -> Result<
+        Vec<execscope::oracle::SuiteResult>,
+        execscope::oracle::lazy::BatchError,
+    > { panic!("nothing may run before the pool is checked") };
     let e = generated::build(
         &specs,
         &rows,

@@ -204,6 +204,53 @@ fn core_modules_import_no_front_end() {
     );
 }
 
+/// Core modules whose errors are typed (thiserror enums the front ends add context to).
+const TYPED_ERRORS: [&str; 11] = [
+    "analysis", "atomic", "audit", "build", "bundle", "metrics", "mutate", "oracle", "rank",
+    "record", "stats",
+];
+
+/// Lines of `text` that name `anyhow` in code.
+fn anyhow_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let c = code(l);
+            c.match_indices("anyhow").any(|(i, _)| {
+                !c[..i].chars().next_back().is_some_and(is_ident)
+                    && !c[i + 6..].chars().next().is_some_and(is_ident)
+            })
+        })
+        .map(|(n, _)| n + 1)
+        .collect()
+}
+
+#[test]
+fn core_errors_are_typed() {
+    assert_eq!(
+        anyhow_lines("use anyhow::bail;\n// anyhow in prose\nlet anyhow_x = 1;"),
+        [1]
+    );
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules();
+    let mut bad = Vec::new();
+    for m in TYPED_ERRORS {
+        let files = mods
+            .get(m)
+            .unwrap_or_else(|| panic!("core module {m} not found"));
+        for f in files {
+            for n in anyhow_lines(&std::fs::read_to_string(f).unwrap()) {
+                bad.push(format!("{}:{n}", f.strip_prefix(&src).unwrap().display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "core modules use anyhow (use a typed error; context belongs to the CLI):\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn no_two_modules_depend_on_each_other() {
     let mods = modules();

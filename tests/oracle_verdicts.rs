@@ -192,13 +192,8 @@ fn text_streams_have_the_full_interface() {
 fn audit_pool(tasks: &str, pool: &str) -> execscope::audit::PoolSet {
     let tasks = parse_tasks(Path::new("tasks.jsonl"), tasks).expect("tasks parse");
     let rows = parse_pool(Path::new("pool.jsonl"), pool).expect("pool parses");
-    let runner: &Runner<'_> = &|jobs| {
-        oracle()
-            .run_batch(jobs, &|_| {})
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(anyhow::Error::from)
-    };
+    let runner: &Runner<'_> =
+        &|jobs| execscope::oracle::lazy::BatchError::collect(oracle().run_batch(jobs, &|_| {}));
     let mode = Mode::Generated {
         pool: "pool.jsonl".into(),
         tasks: "tasks.jsonl".into(),

@@ -8,9 +8,10 @@
 //! Evidence per candidate: C, S, E (inline), E* (restricted module supply), P_b, P+.
 
 use super::selftest::{self, Screen};
+use super::AuditError;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
+use crate::oracle::lazy::BatchError;
 use crate::oracle::{Outcome, SuiteResult};
-use anyhow::bail;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -73,7 +74,7 @@ struct RawRow {
 
 /// The non-blank lines of a JSON Lines file, read as every JSON file of execscope is (regular
 /// file, bounded read, UTF-8 errors with their line, byte-order mark ignored).
-fn lines(path: &Path) -> anyhow::Result<String> {
+fn lines(path: &Path) -> Result<String, AuditError> {
     let bytes = crate::bundle::files::read(path)?;
     Ok(crate::bundle::files::json_text(path, &bytes)?.to_string())
 }
@@ -81,31 +82,37 @@ fn lines(path: &Path) -> anyhow::Result<String> {
 use crate::bundle::files::numbered_lines as numbered;
 
 /// Reads the task file; errors name the file and line. A file without tasks is an error.
-pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<TaskSpec>> {
+pub fn read_tasks(path: &Path) -> Result<Vec<TaskSpec>, AuditError> {
     parse_tasks(path, &lines(path)?)
 }
 
 /// [`read_tasks`] on text already read (`path` names it in messages).
-pub fn parse_tasks(path: &Path, text: &str) -> anyhow::Result<Vec<TaskSpec>> {
+pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError> {
     let mut out: Vec<TaskSpec> = Vec::new();
     let mut seen = BTreeSet::new();
     for (n, l) in numbered(text) {
         let at = || format!("{}:{n}", path.display());
-        let r: RawTask =
-            serde_json::from_str(l).map_err(|e| anyhow::anyhow!("{}: bad task: {e}", at()))?;
+        let r: RawTask = serde_json::from_str(l)
+            .map_err(|e| AuditError::input(at(), format!("bad task: {e}")))?;
         let base = match (r.base_tests, r.tests) {
             (Some(b), _) => b,
             (None, Some(t)) => t,
-            (None, None) => bail!("{}: task {} has no base_tests", at(), r.task_id),
+            (None, None) => {
+                let msg = format!("task {} has no base_tests", r.task_id);
+                return Err(AuditError::input(at(), msg));
+            }
         };
         if base.is_empty() {
-            bail!("{}: task {} has an empty base suite", at(), r.task_id);
+            let msg = format!("task {} has an empty base suite", r.task_id);
+            return Err(AuditError::input(at(), msg));
         }
         if r.function_name.trim().is_empty() {
-            bail!("{}: task {} has no function_name", at(), r.task_id);
+            let msg = format!("task {} has no function_name", r.task_id);
+            return Err(AuditError::input(at(), msg));
         }
         if !seen.insert(r.task_id.clone()) {
-            bail!("{}: duplicate task_id {}", at(), r.task_id);
+            let msg = format!("duplicate task_id {}", r.task_id);
+            return Err(AuditError::input(at(), msg));
         }
         out.push(TaskSpec {
             task_id: r.task_id,
@@ -116,26 +123,30 @@ pub fn parse_tasks(path: &Path, text: &str) -> anyhow::Result<Vec<TaskSpec>> {
         });
     }
     if out.is_empty() {
-        bail!(
-            "{}: the task file holds no tasks (every line is blank); an audit needs the tasks its pool answers",
-            path.display()
-        );
+        return Err(AuditError::input(
+            path.display(),
+            "the task file holds no tasks (every line is blank); an audit needs the tasks its pool answers",
+        ));
     }
     Ok(out)
 }
 
 /// Reads the pool file; errors name the file and line. A pool without rows is an error.
-pub fn read_pool(path: &Path) -> anyhow::Result<Vec<PoolRow>> {
+pub fn read_pool(path: &Path) -> Result<Vec<PoolRow>, AuditError> {
     parse_pool(path, &lines(path)?)
 }
 
 /// [`read_pool`] on text already read (`path` names it in messages).
-pub fn parse_pool(path: &Path, text: &str) -> anyhow::Result<Vec<PoolRow>> {
+pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
     let mut out = Vec::new();
     let mut seen = HashMap::new();
     for (n, l) in numbered(text) {
-        let r: RawRow = serde_json::from_str(l)
-            .map_err(|e| anyhow::anyhow!("{}:{n}: bad candidate row: {e}", path.display()))?;
+        let r: RawRow = serde_json::from_str(l).map_err(|e| {
+            AuditError::input(
+                format!("{}:{n}", path.display()),
+                format!("bad candidate row: {e}"),
+            )
+        })?;
         let cohort = match (r.cohort, r.profile) {
             (Some(c), Some(p)) => format!("{c}/{p}"),
             (Some(c), None) => c,
@@ -144,12 +155,13 @@ pub fn parse_pool(path: &Path, text: &str) -> anyhow::Result<Vec<PoolRow>> {
         };
         let key = (cohort.clone(), r.task_id.clone(), r.sample_index);
         if let Some(first) = seen.insert(key, n) {
-            bail!(
-                "{}:{n}: duplicate sample_index {} of task {} in cohort {cohort} (first at line {first})",
-                path.display(),
-                r.sample_index,
-                r.task_id
-            );
+            return Err(AuditError::input(
+                format!("{}:{n}", path.display()),
+                format!(
+                    "duplicate sample_index {} of task {} in cohort {cohort} (first at line {first})",
+                    r.sample_index, r.task_id
+                ),
+            ));
         }
         out.push(PoolRow {
             line: n,
@@ -161,40 +173,38 @@ pub fn parse_pool(path: &Path, text: &str) -> anyhow::Result<Vec<PoolRow>> {
         });
     }
     if out.is_empty() {
-        bail!(
-            "{}: the pool holds no candidate rows (every line is blank); nothing to audit",
-            path.display()
-        );
+        return Err(AuditError::input(
+            path.display(),
+            "the pool holds no candidate rows (every line is blank); nothing to audit",
+        ));
     }
     Ok(out)
 }
 
 /// Runs pairs through the oracle (or anything equivalent), results in input order.
-pub type Runner<'a> = dyn Fn(&[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> + 'a;
+pub type Runner<'a> = dyn Fn(&[(String, Vec<String>)]) -> Result<Vec<SuiteResult>, BatchError> + 'a;
 
 /// Runs `jobs`, checking the runner answered each one.
 pub(crate) fn run_checked(
     runner: &Runner<'_>,
     jobs: &[(String, Vec<String>)],
-) -> anyhow::Result<Vec<SuiteResult>> {
+) -> Result<Vec<SuiteResult>, BatchError> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }
     let out = runner(jobs)?;
     if out.len() != jobs.len() {
-        bail!(
-            "the runner returned {} results for {} pairs",
-            out.len(),
-            jobs.len()
-        );
+        return Err(BatchError::Count {
+            got: out.len(),
+            want: jobs.len(),
+        });
     }
     for (r, (_, tests)) in out.iter().zip(jobs) {
         if r.outcomes.len() != tests.len() || r.observed.len() != tests.len() {
-            bail!(
-                "the runner returned {} outcomes for a pair of {} tests",
-                r.outcomes.len(),
-                tests.len()
-            );
+            return Err(BatchError::Outcomes {
+                got: r.outcomes.len(),
+                want: tests.len(),
+            });
         }
     }
     Ok(out)
@@ -300,14 +310,17 @@ pub fn build(
     rows: &[PoolRow],
     runner: &Runner<'_>,
     mode: Mode,
-) -> anyhow::Result<PoolSet> {
+) -> Result<PoolSet, AuditError> {
     let by_id: HashMap<&str, &TaskSpec> = tasks.iter().map(|t| (t.task_id.as_str(), t)).collect();
     let (pool_name, tasks_name) = match &mode {
         Mode::Generated { pool, tasks } => (pool.as_str(), tasks.as_str()),
         _ => ("pool", "the task file"),
     };
     if rows.is_empty() {
-        bail!("{pool_name}: the pool holds no candidate rows; nothing to audit");
+        return Err(AuditError::input(
+            pool_name,
+            "the pool holds no candidate rows; nothing to audit",
+        ));
     }
     let mut specs = Vec::with_capacity(rows.len());
     for r in rows {
@@ -315,18 +328,20 @@ pub fn build(
             let mut known: Vec<&str> = by_id.keys().copied().collect();
             known.sort_unstable();
             let shown = known.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-            bail!(
-                "{pool_name}:{}: task {} is not in the task file {tasks_name} ({} tasks{}{})",
-                r.line,
-                r.task_id,
-                known.len(),
-                if known.is_empty() { "" } else { ": " },
-                if known.len() > 5 {
-                    format!("{shown}, …")
-                } else {
-                    shown
-                }
-            );
+            return Err(AuditError::input(
+                format!("{pool_name}:{}", r.line),
+                format!(
+                    "task {} is not in the task file {tasks_name} ({} tasks{}{})",
+                    r.task_id,
+                    known.len(),
+                    if known.is_empty() { "" } else { ": " },
+                    if known.len() > 5 {
+                        format!("{shown}, …")
+                    } else {
+                        shown
+                    }
+                ),
+            ));
         };
         specs.push(*t);
     }

@@ -15,12 +15,15 @@
 //! know which producer built the pools.
 
 pub mod account;
+mod error;
 pub mod generated;
 pub mod orders;
 pub mod retrieval;
 pub mod selftest;
 
 pub mod view;
+
+pub use error::AuditError;
 
 use crate::oracle::Outcome;
 use serde::Serialize;

@@ -8,12 +8,12 @@
 //! the runner (the oracle), and the provenance says how many.
 
 use super::generated::Runner;
+use super::AuditError;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use crate::oracle::Outcome;
 use crate::rank;
-use anyhow::Context;
 use std::collections::HashMap;
 
 pub const EVIDENCE: [&str; 2] = ["V", "P+"];
@@ -34,7 +34,7 @@ pub fn build(
     k: usize,
     visible: usize,
     runner: &Runner<'_>,
-) -> anyhow::Result<PoolSet> {
+) -> Result<PoolSet, AuditError> {
     build_with_ties(engine, system, k, visible, TiePolicy::Row, runner)
 }
 
@@ -48,18 +48,19 @@ pub fn build_with_ties(
     visible: usize,
     policy: TiePolicy,
     runner: &Runner<'_>,
-) -> anyhow::Result<PoolSet> {
+) -> Result<PoolSet, AuditError> {
     if policy == TiePolicy::Expected {
-        anyhow::bail!(
+        return Err(AuditError::Settings(
             "the audit needs one pool order: use --ties row, pessimistic or optimistic (the order-sensitivity tables cover every order)"
-        );
+                .into(),
+        ));
     }
-    let s = engine.system_index(system).with_context(|| {
+    let s = engine.system_index(system).ok_or_else(|| {
         let names: Vec<&str> = engine.scores().iter().map(|s| s.id.as_str()).collect();
-        format!("no system {system:?} (have: {})", names.join(", "))
+        AuditError::Settings(format!("no system {system:?} (have: {})", names.join(", ")))
     })?;
     if k == 0 {
-        anyhow::bail!("--k must be at least 1");
+        return Err(AuditError::Settings("--k must be at least 1".into()));
     }
     let bundle = &engine.bundle();
     let scores = &engine.scores()[s];
@@ -88,8 +89,10 @@ pub fn build_with_ties(
                         .iter()
                         .map(|x| x.parse::<Outcome>())
                         .collect::<Result<Vec<_>, _>>()
-                        .map_err(anyhow::Error::msg)
-                        .with_context(|| format!("cached outcomes of query {}", query.id))?;
+                        .map_err(|msg| AuditError::Cache {
+                            query: query.id.clone(),
+                            msg,
+                        })?;
                     outcomes.insert((q, c), parsed);
                     hits += 1;
                 }

@@ -1,9 +1,38 @@
 //! An oracle started on first use: a run whose pairs are all cached never starts Python.
 //! Shared by the audit command and the dashboard's audit pane.
 
-use super::{Oracle, OracleConfig, SuiteResult};
-use anyhow::{bail, Context};
+use super::{Oracle, OracleConfig, OracleError, SuiteResult};
 use std::sync::OnceLock;
+
+/// Why a batch of pairs has no complete set of results.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The oracle could not start (no interpreter, no adequate isolation level, ...).
+    #[error("starting the oracle: {0}")]
+    Start(String),
+    /// One pair could not be executed (the harness died, the protocol broke).
+    #[error("oracle failed on pair {index}: {source}")]
+    Pair { index: usize, source: OracleError },
+    /// The runner answered a different number of pairs than it was given.
+    #[error("the runner returned {got} results for {want} pairs")]
+    Count { got: usize, want: usize },
+    /// The runner answered a pair with a different number of outcomes than it has tests.
+    #[error("the runner returned {got} outcomes for a pair of {want} tests")]
+    Outcomes { got: usize, want: usize },
+}
+
+impl BatchError {
+    /// The per-pair results of [`Oracle::run_batch`] as one result (the first failure wins).
+    pub fn collect(
+        results: Vec<Result<SuiteResult, OracleError>>,
+    ) -> Result<Vec<SuiteResult>, BatchError> {
+        results
+            .into_iter()
+            .enumerate()
+            .map(|(index, r)| r.map_err(|source| BatchError::Pair { index, source }))
+            .collect()
+    }
+}
 
 pub struct LazyOracle {
     cfg: OracleConfig,
@@ -24,7 +53,7 @@ impl LazyOracle {
         &self,
         jobs: &[(String, Vec<String>)],
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> anyhow::Result<Vec<SuiteResult>> {
+    ) -> Result<Vec<SuiteResult>, BatchError> {
         let total = jobs.len();
         progress(0, total);
         if jobs.is_empty() {
@@ -34,14 +63,13 @@ impl LazyOracle {
             .cell
             .get_or_init(|| Oracle::new(self.cfg.clone()).map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| anyhow::anyhow!("starting the oracle: {e}"))?;
-        let results = oracle.run_batch(jobs, &|done| progress(done, total));
-        let mut out = Vec::with_capacity(total);
-        for (i, r) in results.into_iter().enumerate() {
-            out.push(r.with_context(|| format!("oracle failed on pair {i}"))?);
-        }
+            .map_err(|e| BatchError::Start(e.clone()))?;
+        let out = BatchError::collect(oracle.run_batch(jobs, &|done| progress(done, total)))?;
         if out.len() != total {
-            bail!("oracle returned {} results for {total} pairs", out.len());
+            return Err(BatchError::Count {
+                got: out.len(),
+                want: total,
+            });
         }
         Ok(out)
     }

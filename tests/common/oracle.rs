@@ -17,10 +17,8 @@ pub fn oracle() -> &'static Oracle {
 }
 
 /// Run a batch on the shared oracle; any failed pair is an error.
-pub fn run(jobs: &[(String, Vec<String>)]) -> anyhow::Result<Vec<SuiteResult>> {
-    oracle()
-        .run_batch(jobs, &|_| {})
-        .into_iter()
-        .map(|r| r.map_err(anyhow::Error::from))
-        .collect()
+pub fn run(
+    jobs: &[(String, Vec<String>)],
+) -> Result<Vec<SuiteResult>, execscope::oracle::lazy::BatchError> {
+    execscope::oracle::lazy::BatchError::collect(oracle().run_batch(jobs, &|_| {}))
 }
