@@ -219,11 +219,7 @@ fn retrieval_pool_order_follows_the_tie_policy() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out);
         String::from_utf8(out.stdout).unwrap()
     };
     let exec1 = |ties: &str| -> f64 {

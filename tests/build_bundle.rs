@@ -44,13 +44,7 @@ fn built() -> &'static (tempfile::TempDir, BuildReport) {
     })
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for rel in bundle::files::list_files(from).unwrap() {
-        let dst = to.join(&rel);
-        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
-        std::fs::copy(from.join(&rel), dst).unwrap();
-    }
-}
+use common::copy_dir;
 
 #[test]
 fn bundle_loads_and_every_check_passes() {

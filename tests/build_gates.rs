@@ -1,7 +1,7 @@
 //! Each of the five gates refuses a bad task with line, task id and reason, and the run goes on
 //! (real python3, real oracle). Fixture lines are commented in the expectations below.
 
-use execscope::build::{build, BuildOptions, Gate, REPORT_FILE};
+use execscope::build::{build, BuildOptions, BuildReport, Gate, REPORT_FILE};
 use execscope::oracle::{Oracle, OracleConfig};
 use std::path::Path;
 use std::time::Duration;
@@ -14,17 +14,27 @@ fn oracle() -> Oracle {
     .expect("oracle")
 }
 
-#[test]
-fn every_gate_refuses_with_line_task_and_reason() {
+/// Builds `tests/fixtures/<name>.jsonl` into a fresh directory.
+fn build_fixture(name: &str) -> (tempfile::TempDir, BuildReport) {
     let dir = tempfile::tempdir().unwrap();
-    let tasks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tasks_gates.jsonl");
+    let tasks = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/{name}.jsonl"));
     let report = build(&tasks, dir.path(), &oracle(), &BuildOptions::default()).unwrap();
+    (dir, report)
+}
 
-    let got: Vec<(usize, &str, Gate, &str)> = report
+/// (line, task id, gate, reason) of every refusal.
+fn refusals(report: &BuildReport) -> Vec<(usize, &str, Gate, &str)> {
+    report
         .refusals
         .iter()
         .map(|r| (r.line, r.task_id.as_str(), r.gate, r.reason.as_str()))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_gate_refuses_with_line_task_and_reason() {
+    let (dir, report) = build_fixture("tasks_gates");
+    let got = refusals(&report);
     let expect: [(usize, &str, Gate, &str); 9] = [
         (2, "", Gate::Schema, "invalid JSON"),
         (3, "small_clamp", Gate::Schema, "duplicate task_id (first on line 1)"),
@@ -84,15 +94,8 @@ fn every_gate_refuses_with_line_task_and_reason() {
 #[test]
 fn signature_and_independent_gates() {
     use execscope::bundle::model::{code_sha256, tests_sha256};
-    let dir = tempfile::tempdir().unwrap();
-    let tasks = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tasks_spec.jsonl");
-    let report = build(&tasks, dir.path(), &oracle(), &BuildOptions::default()).unwrap();
-
-    let got: Vec<(usize, &str, Gate, &str)> = report
-        .refusals
-        .iter()
-        .map(|r| (r.line, r.task_id.as_str(), r.gate, r.reason.as_str()))
-        .collect();
+    let (dir, report) = build_fixture("tasks_spec");
+    let got = refusals(&report);
     assert_eq!(got.len(), 3, "{got:#?}");
     assert_eq!(
         (got[0].0, got[0].1, got[0].2),

@@ -39,11 +39,7 @@ fn completions_name_every_subcommand_and_option() {
         .args(["-n", "-c", &run(&["completions", "bash"])])
         .output()
     {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out);
     }
 }
 

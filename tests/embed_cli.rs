@@ -6,11 +6,9 @@ mod common;
 
 use execscope::bundle::npy::Npz;
 use execscope::embed::EmbedEnv;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn bundle() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle")
-}
+use common::embedded_bundle as bundle;
 
 fn exe() -> std::process::Command {
     let mut c = common::execscope();
@@ -31,18 +29,7 @@ fn env_or_skip(test: &str) -> Option<EmbedEnv> {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
+use common::copy_dir;
 
 fn matrix(path: &Path, name: &str) -> ndarray::Array2<f32> {
     let bytes = std::fs::read(path).unwrap();
@@ -75,11 +62,7 @@ fn report(root: &Path) -> serde_json::Value {
         .args(["--format", "json", "--no-cache"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     v["systems"].clone()
 }
@@ -105,11 +88,7 @@ fn embed_restores_a_deleted_matrix() {
         .args(["--model", name])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     for part in ["queries", "corpus"] {
         let cos = min_row_cosine(
             &matrix(&bundle().join(&rel), part),
@@ -220,11 +199,7 @@ fn embed_resumes_after_being_killed() {
         "nothing written before the end"
     );
     let out = run().output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("resuming: "), "{err}");
     let b = execscope::bundle::load(&root, &Default::default()).unwrap();

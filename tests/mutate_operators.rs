@@ -40,6 +40,19 @@ fn find<'a>(ms: &'a [Mutant], operator: &str, before: &str) -> &'a Mutant {
     hits[0]
 }
 
+/// (operator, text before, text after) of each mutant, in order.
+fn edits<'a>(ms: &[&'a Mutant]) -> Vec<(&'a str, &'a str, &'a str)> {
+    ms.iter()
+        .map(|m| {
+            (
+                m.operator.as_str(),
+                m.edit.before.as_str(),
+                m.edit.after.as_str(),
+            )
+        })
+        .collect()
+}
+
 fn of_type<'a>(ms: &'a [Mutant], bug_type: &str) -> Vec<&'a Mutant> {
     ms.iter().filter(|m| m.bug_type == bug_type).collect()
 }
@@ -156,16 +169,7 @@ fn off_by_one_integer_literals() {
     let src = "def f(a, x):\n    return a[0] + 10 + a[-1] + 0 ** x + 0x10 + 1_000\n";
     let ms = checked(src);
     let ints = of_type(&ms, "off_by_one");
-    let got: Vec<(&str, &str, &str)> = ints
-        .iter()
-        .map(|m| {
-            (
-                m.operator.as_str(),
-                m.edit.before.as_str(),
-                m.edit.after.as_str(),
-            )
-        })
-        .collect();
+    let got: Vec<(&str, &str, &str)> = edits(&ints);
     // hex and underscore literals are left alone; `-1` is one literal; `0 ** x` keeps its meaning
     // as a power base when negated.
     assert_eq!(
@@ -204,16 +208,7 @@ fn off_by_one_boundary_range_slice_index() {
     let src = "def f(a, n, i, j):\n    for k in range(n):\n        pass\n    return a[i:j] + a[i] + a[1:n - 1] + list(range(1, len(a)))\n";
     let ms = checked(src);
     let b = of_type(&ms, "off_by_one_boundary");
-    let got: Vec<(&str, &str, &str)> = b
-        .iter()
-        .map(|m| {
-            (
-                m.operator.as_str(),
-                m.edit.before.as_str(),
-                m.edit.after.as_str(),
-            )
-        })
-        .collect();
+    let got: Vec<(&str, &str, &str)> = edits(&b);
     assert_eq!(
         got,
         vec![
@@ -262,16 +257,7 @@ fn swap_arguments_calls_and_operands() {
     let src = "def f(a, b, c, x):\n    g(a, b, c, key=x)\n    y = a - b - c\n    return x < y < c or 2 ** -x > b % c\n";
     let ms = checked(src);
     let s = of_type(&ms, "swap_arguments");
-    let got: Vec<(&str, &str, &str)> = s
-        .iter()
-        .map(|m| {
-            (
-                m.operator.as_str(),
-                m.edit.before.as_str(),
-                m.edit.after.as_str(),
-            )
-        })
-        .collect();
+    let got: Vec<(&str, &str, &str)> = edits(&s);
     assert_eq!(
         got,
         vec![

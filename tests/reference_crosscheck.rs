@@ -44,11 +44,7 @@ fn row_policy_metrics_match_the_numpy_reference() {
         .arg(&bundle)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let ours: Value = serde_json::from_slice(&out.stdout).unwrap();
     let n = ours["bundle"]["n_queries"].as_f64().unwrap();
     let systems = ours["systems"].as_array().unwrap();

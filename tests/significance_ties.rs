@@ -114,11 +114,7 @@ fn report_shows_p_values_under_expected_ties() {
         .current_dir(root)
         .output()
         .expect("run execscope");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     let rows = v["rows"].as_array().expect("rows");
     assert!(!rows.is_empty());

@@ -7,8 +7,8 @@ mod common;
 
 use common::tiny::copy_tiny;
 use execscope::bundle::{self, Provenance, Similarity};
-use execscope::engine::{Engine, EngineOptions};
-use execscope::metrics::{EvalConfig, TiePolicy};
+use execscope::engine::Engine;
+use execscope::metrics::TiePolicy;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -47,16 +47,7 @@ fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-fn engine(root: &Path, policy: TiePolicy) -> Engine {
-    let opts = EngineOptions {
-        eval: EvalConfig {
-            policy,
-            ..EvalConfig::default()
-        },
-        ..EngineOptions::default()
-    };
-    Engine::open(root, &opts).expect("bundle loads")
-}
+use common::open_engine as engine;
 
 /// A run of every (query, snippet) score of one system, in the bundle's order, `depth` lines per
 /// query (best first).

@@ -7,8 +7,7 @@ mod common;
 
 use common::{require_python, skip};
 use execscope::bundle;
-use execscope::engine::{Engine, EngineOptions};
-use execscope::metrics::{EvalConfig, TiePolicy};
+use execscope::metrics::TiePolicy;
 use ndarray_npy::WriteNpyExt;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -61,16 +60,7 @@ fn embedded_copy(dir: &Path, system: &str) -> PathBuf {
     root
 }
 
-fn engine(root: &Path, policy: TiePolicy) -> Engine {
-    let opts = EngineOptions {
-        eval: EvalConfig {
-            policy,
-            ..EvalConfig::default()
-        },
-        ..EngineOptions::default()
-    };
-    Engine::open(root, &opts).expect("bundle loads")
-}
+use common::open_engine as engine;
 
 /// pytrec_eval, or a visible skip when the interpreter lacks it.
 fn pytrec(test: &str) -> Option<PathBuf> {

@@ -490,16 +490,7 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
     if libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWNS) != 0 {
         return Err(err());
     }
-    if libc::mount(
-        null,
-        c"/".as_ptr(),
-        null,
-        libc::MS_REC | libc::MS_PRIVATE,
-        std::ptr::null(),
-    ) != 0
-    {
-        return Err(err());
-    }
+    userns::private_mounts()?;
     let tmpfs = c"tmpfs".as_ptr();
     let flags = libc::MS_NOSUID | libc::MS_NODEV;
     if libc::mount(

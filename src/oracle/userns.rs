@@ -254,15 +254,12 @@ unsafe fn tmpfs(
     Ok(())
 }
 
-/// Most bind sources a plan may hold (system dirs, prefix, devices).
-const MAX_BINDS: usize = 32;
-
-/// Builds the new root from `plan` and switches to it (`pivot_root`); the old root is detached.
-/// Must run in a private mount namespace, as pid 1 of the pair's pid namespace (for `/proc`).
+/// Makes every mount of this (new) mount namespace private, so nothing done here propagates to
+/// the host's namespace.
 ///
 /// # Safety
 /// Called between fork and exec: raw syscalls only, no allocation.
-pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
+pub unsafe fn private_mounts() -> io::Result<()> {
     let null = std::ptr::null();
     if libc::mount(
         null,
@@ -274,6 +271,19 @@ pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
     {
         return Err(err());
     }
+    Ok(())
+}
+
+/// Most bind sources a plan may hold (system dirs, prefix, devices).
+const MAX_BINDS: usize = 32;
+
+/// Builds the new root from `plan` and switches to it (`pivot_root`); the old root is detached.
+/// Must run in a private mount namespace, as pid 1 of the pair's pid namespace (for `/proc`).
+///
+/// # Safety
+/// Called between fork and exec: raw syscalls only, no allocation.
+pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
+    private_mounts()?;
     // Detached read-only copies of every source first: the tmpfs below hides the host's /tmp,
     // where a source could live.
     let mut fds = [-1i32; MAX_BINDS];

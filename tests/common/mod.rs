@@ -22,3 +22,65 @@ pub fn execscope() -> std::process::Command {
 pub fn rank_cache_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache")
 }
+
+/// The bundle shipped in `data/bundle`.
+pub fn embedded_bundle() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle")
+}
+
+/// Copies the regular files of the bundle (or any directory tree) at `from` to `to`.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for rel in execscope::bundle::files::list_files(from).unwrap() {
+        let dst = to.join(&rel);
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(&rel), dst).unwrap();
+    }
+}
+
+/// A copy of the embedded bundle in a fresh temporary directory: (guard, bundle root).
+pub fn copy_embedded() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("bundle");
+    copy_dir(&embedded_bundle(), &root);
+    (tmp, root)
+}
+
+/// Runs `cmd`, fails the test with its stderr unless it succeeded, and returns its stdout.
+pub fn stdout_ok(cmd: &mut std::process::Command) -> Vec<u8> {
+    let out = cmd.output().expect("the command starts");
+    assert!(
+        out.status.success(),
+        "{:?} failed ({}):\n{}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Fails the test with the command's stderr unless it succeeded.
+pub fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "exit {}:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Opens the bundle at `root` with default settings but the tie policy `policy`.
+pub fn open_engine(
+    root: &std::path::Path,
+    policy: execscope::metrics::TiePolicy,
+) -> execscope::engine::Engine {
+    use execscope::engine::{Engine, EngineOptions};
+    use execscope::metrics::EvalConfig;
+    let opts = EngineOptions {
+        eval: EvalConfig {
+            policy,
+            ..EvalConfig::default()
+        },
+        ..EngineOptions::default()
+    };
+    Engine::open(root, &opts).expect("bundle loads")
+}
