@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 type Pair = (String, Vec<String>);
+/// (code_sha256, tests_sha256) → outcomes.
+type Rows = Vec<((String, String), Vec<String>)>;
 
 fn pairs(n: usize) -> Vec<Pair> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tasks.jsonl");
@@ -45,7 +47,7 @@ fn pairs(n: usize) -> Vec<Pair> {
 /// Runs `jobs` as `n` concurrent shards; (seconds, outcomes by key, isolation).
 fn run_sharded(jobs: &[Pair], n: u32) -> (f64, BTreeMap<(String, String), Vec<String>>, String) {
     let t = Instant::now();
-    let results: Vec<(Vec<((String, String), Vec<String>)>, String)> = std::thread::scope(|s| {
+    let results: Vec<(Rows, String)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .map(|i| {
                 s.spawn(move || {
