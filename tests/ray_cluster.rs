@@ -146,6 +146,7 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
                 "--disable-usage-stats",
             ])
             .env("TMPDIR", &t)
+            .env("EXECSCOPE_CACHE_DIR", common::rank_cache_dir())
             .env("RAY_USAGE_STATS_ENABLED", "0");
         c
     };
@@ -188,10 +189,10 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
             "--shards=4",
             "--out=merged",
             "--binary",
-            env!("CARGO_BIN_EXE_execscope"),
-            "--",
-            "tasks.jsonl",
         ])
+        // The binary common::execscope() starts (the driver ships it to the workers).
+        .arg(common::execscope().get_program())
+        .args(["--", "tasks.jsonl"])
         .env("TMPDIR", &t)
         .env("EXECSCOPE_CACHE_DIR", common::rank_cache_dir())
         .stdout(Stdio::piped())

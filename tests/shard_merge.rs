@@ -151,6 +151,24 @@ fn shards_and_merge_reproduce_the_one_machine_bundle_and_verify() {
     ok(&merge(&parts, &mv));
     assert_eq!(rows(&single).lines().count(), a + b);
     assert!(rows(&single) == rows(&mv), "merged verify.jsonl differs");
+
+    // Resumable: a rerun into the same directory re-executes only what the journal lacks; here
+    // half of it, with a torn line after, as a kill mid-append leaves it.
+    let journal = single.join(".execscope-build-memo.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), a + b, "one journal row per re-executed pair");
+    let half = lines.len() / 2;
+    std::fs::write(&journal, lines[..half].join("\n") + "\n{\"code_sha").unwrap();
+    let again = ok(&run(&[&"exec", &"verify", &whole, &"--out", &single], &[]));
+    assert!(
+        again.contains(&format!("resumed: {half} pairs reused")),
+        "{again}"
+    );
+    assert!(
+        rows(&single) == rows(&mv),
+        "the resumed verify.jsonl differs"
+    );
 }
 
 #[test]

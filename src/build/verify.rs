@@ -10,24 +10,9 @@ use crate::oracle::{verify, ExecCache, Oracle, VerifyReport, VerifySelection};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-/// One re-executed pair (what `exec verify --out` writes, one JSON line each).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct VerifyRow {
-    pub code_sha256: String,
-    pub tests_sha256: String,
-    /// "query × snippet".
-    pub label: String,
-    pub cached: Vec<String>,
-    /// The outcomes now, or `["oracle error: …"]`.
-    pub now: Vec<String>,
-    pub agree: bool,
-}
-
 /// What `verify_bundle` found.
 #[derive(Debug)]
 pub struct BundleVerify {
-    /// Every re-executed pair (cache keys in the bundle's own encoding); empty for a sample.
-    pub rows: Vec<VerifyRow>,
     pub report: VerifyReport,
     /// Per pair given to the oracle (`Disagreement::pair` indexes this): "query × snippet".
     pub labels: Vec<String>,
@@ -104,40 +89,6 @@ pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedP
     }
 }
 
-/// Per re-executed pair, its cached and current outcomes (keys as the bundle's cache spells
-/// them). Re-executed = every pair of `c` whose row is cached, or the sample drawn from them; a
-/// pair not among the disagreements reproduced its cached outcomes.
-fn verify_rows(b: &Bundle, c: &CachedPairs, report: &VerifyReport) -> Vec<VerifyRow> {
-    let key = tests_key_fn(b.tests_key_encoding);
-    let disagree: HashMap<usize, &crate::oracle::Disagreement> =
-        report.disagreements.iter().map(|d| (d.pair, d)).collect();
-    let mut rows = Vec::new();
-    for (i, (code, tests)) in c.pairs.iter().enumerate() {
-        let Some(rec) = c.cache.get_pair(code, tests) else {
-            continue;
-        };
-        let (now, agree) = match disagree.get(&i) {
-            Some(d) => (
-                match &d.now {
-                    Ok(o) => o.clone(),
-                    Err(e) => vec![format!("oracle error: {e}")],
-                },
-                false,
-            ),
-            None => (rec.outcomes.clone(), true),
-        };
-        rows.push(VerifyRow {
-            code_sha256: rec.code_sha256.clone(),
-            tests_sha256: key(tests),
-            label: c.labels[i].clone(),
-            cached: rec.outcomes.clone(),
-            now,
-            agree,
-        });
-    }
-    rows
-}
-
 /// (stacked_id, query_id, code) of `data/stacked_distractors.jsonl`, if present.
 pub fn stacked_rows(root: &Path) -> Result<Vec<(String, String, String)>, String> {
     let path = root.join(STACKED_FILE);
@@ -172,17 +123,6 @@ pub fn verify_bundle(
     selection: VerifySelection,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<BundleVerify, String> {
-    verify_bundle_shard(root, oracle, selection, None, progress)
-}
-
-/// [`verify_bundle`] of the pairs `shard` owns (by their execscope keys; all without one).
-pub fn verify_bundle_shard(
-    root: &Path,
-    oracle: &Oracle,
-    selection: VerifySelection,
-    shard: Option<super::exec::Shard>,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<BundleVerify, String> {
     let opts = LoadOptions {
         verify_checksums: false,
         systems: None,
@@ -190,24 +130,9 @@ pub fn verify_bundle_shard(
     };
     let b = load(root, &opts).map_err(|e| e.to_string())?;
     let stacked = stacked_rows(root)?;
-    let mut c = cached_pairs(&b, &stacked);
-    if let Some(shard) = shard {
-        let (pairs, labels): (Vec<_>, Vec<_>) = std::mem::take(&mut c.pairs)
-            .into_iter()
-            .zip(std::mem::take(&mut c.labels))
-            .filter(|((code, tests), _)| shard.owns(&code_sha256(code), &tests_sha256(tests)))
-            .unzip();
-        c.pairs = pairs;
-        c.labels = labels;
-    }
+    let c = cached_pairs(&b, &stacked);
     let report = verify(oracle, &c.cache, &c.pairs, selection, progress);
-    // Which pairs a sample re-executed is the oracle's business; rows only for a full run.
-    let rows = match selection {
-        VerifySelection::All => verify_rows(&b, &c, &report),
-        VerifySelection::Sample { .. } => Vec::new(),
-    };
     Ok(BundleVerify {
-        rows,
         report,
         labels: c.labels,
         cache_rows: b.cache.len(),

@@ -128,11 +128,26 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             .shard
             .unwrap_or(crate::shard::Shard { index: 0, count: 1 });
         let pb = bar(0, "re-executing");
-        let rows = crate::shard::verify_shard(root, &oracle, shard, out, &|done| {
-            pb.set_position(done as u64)
-        })
-        .with_context(|| format!("verifying {}", root.display()))?;
+        let draw = pb.clone();
+        let progress: build::exec::ProgressFn =
+            std::sync::Arc::new(move |p: &build::exec::Progress| {
+                if p.finished {
+                    draw.finish_and_clear();
+                    return;
+                }
+                draw.set_length(p.total);
+                draw.set_position(p.done);
+            });
+        let (rows, run) = crate::shard::verify_shard(root, &oracle, shard, out, Some(progress))
+            .with_context(|| format!("verifying {}", root.display()))?;
         pb.finish_and_clear();
+        if run.manifest.reused > 0 {
+            println!(
+                "resumed: {} pairs reused from the journal of an earlier run in {}",
+                run.manifest.reused,
+                out.display()
+            );
+        }
         let disagree = rows.iter().filter(|r| !r.agree).count();
         for r in rows.iter().filter(|r| !r.agree) {
             println!(

@@ -14,9 +14,8 @@
 
 pub use crate::build::exec::Shard;
 use crate::build::exec::{read_memo, MemoRow, Runner, MEMO_FILE};
-pub use crate::build::verify::VerifyRow;
 use crate::build::{self, BuildError, BuildOptions, BuildReport};
-use crate::oracle::{IsolationLevel, Oracle, VerifySelection};
+use crate::oracle::{IsolationLevel, Oracle};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -428,15 +427,30 @@ fn merge_build(
     }
 }
 
-/// `exec verify` of the pairs `shard` owns (all without one), its results written to
-/// `out/verify.jsonl` (sorted by key) with a manifest. Returns the rows.
+/// One re-executed pair (what `exec verify --out` writes, one JSON line each).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerifyRow {
+    pub code_sha256: String,
+    pub tests_sha256: String,
+    /// "query × snippet".
+    pub label: String,
+    pub cached: Vec<String>,
+    /// The outcomes now, or `["oracle error: …"]`.
+    pub now: Vec<String>,
+    pub agree: bool,
+}
+
+/// `exec verify` of the pairs `shard` owns (all with `0/1`), its results written to
+/// `out/verify.jsonl` (sorted by key, keys in the bundle's own encoding) with a manifest.
+/// Resumable: each re-executed pair is journaled into `out`'s memo as it finishes (as a build's),
+/// so a rerun into the same `out` executes only what the killed run had not finished.
 pub fn verify_shard(
     root: &Path,
     oracle: &Oracle,
     shard: Shard,
     out: &Path,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<VerifyRow>, ShardError> {
+    progress: Option<build::exec::ProgressFn>,
+) -> Result<(Vec<VerifyRow>, ShardRun), ShardError> {
     let sums = root.join(crate::bundle::files::SUMS);
     let cache = root.join(crate::bundle::files::CACHE);
     let inputs = BTreeMap::from([
@@ -466,29 +480,77 @@ pub fn verify_shard(
         executed: 0,
         reused: 0,
     };
-    std::fs::create_dir_all(out).map_err(io(out))?;
-    write_manifest(out, &m)?;
-    let v = build::verify::verify_bundle_shard(
-        root,
-        oracle,
-        VerifySelection::All,
-        Some(shard),
-        progress,
-    )
-    .map_err(ShardError::Verify)?;
-    if v.cache_rows == 0 {
+    let opts = crate::bundle::LoadOptions {
+        verify_checksums: false,
+        systems: None,
+        skip_embeddings: true,
+    };
+    let b = crate::bundle::load(root, &opts).map_err(|e| ShardError::Verify(e.to_string()))?;
+    if b.cache.is_empty() {
         return Err(ShardError::Verify(format!(
             "{}: the execution cache is absent or empty; nothing to re-execute",
             root.display()
         )));
     }
-    let mut rows = v.rows;
+    let stacked = build::verify::stacked_rows(root).map_err(ShardError::Verify)?;
+    let c = build::verify::cached_pairs(&b, &stacked);
+    let key = crate::bundle::model::tests_key_fn(b.tests_key_encoding);
+    let mine: Vec<usize> = (0..c.pairs.len())
+        .filter(|&i| {
+            let (code, tests) = &c.pairs[i];
+            shard.owns(
+                &crate::bundle::code_sha256(code),
+                &crate::bundle::model::tests_sha256(tests),
+            )
+        })
+        .collect();
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    write_manifest(out, &m)?;
+    let mut runner = Runner::new(oracle, progress);
+    runner.load_memo(out);
+    runner
+        .open_journal(out, true)
+        .map_err(io(&out.join(MEMO_FILE)))?;
+    let jobs: Vec<(String, Vec<String>)> = mine.iter().map(|&i| c.pairs[i].clone()).collect();
+    let results = runner.run("re-executing", &jobs);
+    runner.finish();
+    if let Some(e) = &runner.journal_error {
+        return Err(ShardError::Io {
+            path: out.join(MEMO_FILE),
+            source: std::io::Error::other(e.clone()),
+        });
+    }
+    let mut rows = Vec::with_capacity(mine.len());
+    for (&i, r) in mine.iter().zip(results) {
+        let (code, tests) = &c.pairs[i];
+        let rec = c.cache.get_pair(code, tests).expect("a cached pair");
+        let now = match r {
+            Ok(r) => r.outcomes.iter().map(|o| o.to_string()).collect(),
+            Err(e) => vec![format!("oracle error: {e}")],
+        };
+        rows.push(VerifyRow {
+            code_sha256: rec.code_sha256.clone(),
+            tests_sha256: key(tests),
+            label: c.labels[i].clone(),
+            agree: now == rec.outcomes,
+            cached: rec.outcomes.clone(),
+            now,
+        });
+    }
     rows.sort_by(|a, b| (&a.code_sha256, &a.tests_sha256).cmp(&(&b.code_sha256, &b.tests_sha256)));
     write_verify_rows(out, &rows)?;
     m.state = "done".into();
-    m.executed = rows.len();
+    m.executed = runner.pairs;
+    m.reused = runner.reused;
     write_manifest(out, &m)?;
-    Ok(rows)
+    let memo_rows = runner.memo_rows;
+    Ok((
+        rows,
+        ShardRun {
+            manifest: m,
+            memo_rows,
+        },
+    ))
 }
 
 fn write_verify_rows(out: &Path, rows: &[VerifyRow]) -> Result<(), ShardError> {
