@@ -166,7 +166,7 @@ pub struct Runner<'a> {
     shard: Option<Shard>,
     /// Every executed pair's row, in first-execution order.
     pub cache: ExecCache,
-    /// Pairs handed to the oracle (including repeats of a pair already cached).
+    /// Pairs executed by the oracle (a pair needed twice in one phase counts once).
     pub pairs: usize,
     /// Wall time spent inside the oracle.
     pub busy: Duration,
