@@ -22,6 +22,7 @@ pub mod probe;
 pub mod rank;
 pub mod record;
 pub mod report;
+pub mod shard;
 pub mod stats;
 pub mod systems;
 pub mod tui;

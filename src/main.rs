@@ -33,6 +33,8 @@ enum Command {
     Build(cli::BuildArgs),
     /// Execution oracle tools.
     Exec(ExecArgs),
+    /// Combine the partial results of `--shard i/n` runs into what one machine would write.
+    Merge(cli::MergeArgs),
     /// Admission / selection / return audit of retrieval or generated pools.
     Audit(cli::AuditArgs),
     /// Bring a system from outside into a bundle: a TREC run or a query × snippet score matrix.
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
             "check",
             "build",
             "exec",
+            "merge",
             "audit",
             "import",
             "fuse",
@@ -126,6 +129,7 @@ fn main() -> ExitCode {
         Some(Command::Exec(ExecArgs {
             command: ExecCommand::Verify(a),
         })) => cli::verify(&a),
+        Some(Command::Merge(a)) => cli::merge(&a),
         Some(Command::Audit(a)) => cli::audit(&a),
         Some(Command::Import(a)) => cli::import(&a),
         Some(Command::Fuse(a)) => cli::fuse(&a),

@@ -47,6 +47,10 @@ pub struct BuildOptions {
     pub progress: Option<exec::ProgressFn>,
     /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
     pub reuse: bool,
+    /// Execute only this shard's pairs (see `crate::shard`); the bundle is then not written.
+    pub shard: Option<exec::Shard>,
+    /// Further memo files to reuse results from (read-only), e.g. a merge of earlier rounds.
+    pub memos: Vec<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for BuildOptions {
@@ -57,6 +61,8 @@ impl std::fmt::Debug for BuildOptions {
             .field("max_keep", &self.max_keep)
             .field("progress", &self.progress.is_some())
             .field("reuse", &self.reuse)
+            .field("shard", &self.shard)
+            .field("memos", &self.memos)
             .finish()
     }
 }
@@ -69,6 +75,8 @@ impl Default for BuildOptions {
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
             progress: None,
             reuse: true,
+            shard: None,
+            memos: Vec::new(),
         }
     }
 }
@@ -89,6 +97,11 @@ pub enum BuildError {
     Empty(String),
 }
 
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
+    let path = path.to_path_buf();
+    move |source| BuildError::Io { path, source }
+}
+
 /// Builds `out` from the task file at `tasks` (see the module docs). Refused tasks are reported,
 /// not errors; an `Err` means the bundle could not be written.
 pub fn build(
@@ -97,11 +110,61 @@ pub fn build(
     oracle: &Oracle,
     opts: &BuildOptions,
 ) -> Result<BuildReport, BuildError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BuildError::Io { path, source }
-    };
+    let mut runner = exec::Runner::new(oracle, opts.progress.clone());
+    prepare(&mut runner, out, opts)?;
     let source = tasks.display().to_string();
+    build_with(tasks, &source, out, &mut runner, opts, oracle.privileges())?.ok_or_else(|| {
+        BuildError::Integrity(format!(
+            "{} pair(s) of phase {} were not executed",
+            runner.pending,
+            runner.pending_phase.as_deref().unwrap_or("?")
+        ))
+    })
+}
+
+/// Loads the memo of `out` (when `opts.reuse`) and `opts.memos`, and journals every pair
+/// executed from now on into `out`'s memo.
+pub fn prepare(
+    runner: &mut exec::Runner,
+    out: &Path,
+    opts: &BuildOptions,
+) -> Result<(), BuildError> {
+    runner.set_shard(opts.shard);
+    if opts.reuse {
+        runner.load_memo(out);
+    }
+    for m in &opts.memos {
+        let file = if m.is_dir() {
+            m.join(exec::MEMO_FILE)
+        } else {
+            m.clone()
+        };
+        if !file.is_file() {
+            return Err(BuildError::Io {
+                path: file,
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no memo file here"),
+            });
+        }
+        runner.load_memo_file(&file, false);
+    }
+    runner
+        .open_journal(out, opts.reuse)
+        .map_err(io_err(&out.join(exec::MEMO_FILE)))
+}
+
+/// The build with a prepared runner. `Ok(None)`: the gates could not all run because pairs are
+/// pending (another shard's), or `opts.shard` is set (a shard writes no bundle; its memo is its
+/// result). `source` is the task file as the bundle names it; `privileges` goes to the report.
+pub fn build_with(
+    tasks: &Path,
+    source: &str,
+    out: &Path,
+    runner: &mut exec::Runner,
+    opts: &BuildOptions,
+    privileges: &str,
+) -> Result<Option<BuildReport>, BuildError> {
+    let io = io_err;
+    let source = source.to_string();
     let (read, refusals) = task::read_task_file(tasks)?;
     let tasks_read = read.len() + refusals.len();
     if tasks_read == 0 {
@@ -127,14 +190,32 @@ pub fn build(
         }
     }
 
-    let mut runner = exec::Runner::new(oracle, opts.progress.clone());
-    if opts.reuse {
-        runner.load_memo(out);
+    // Each gate needs every outcome of the one before: a shard stops at the first phase with
+    // pairs pending (another shard's), after executing its own.
+    let stop = |runner: &exec::Runner| {
+        if runner.pending > 0 {
+            runner.finish();
+            true
+        } else {
+            false
+        }
+    };
+    let passing = gates::canonical_gate(runner, ast_ok, &mut log);
+    if stop(runner) {
+        return Ok(None);
     }
-    let passing = gates::canonical_gate(&mut runner, ast_ok, &mut log);
-    let passing = gates::independent_gate(&mut runner, passing, &mut log);
-    let admitted = gates::distractor_gate(&mut runner, passing, opts.max_keep, opts.seed, &mut log);
-    let admitted = gates::integrity_gate(&mut runner, admitted, &mut log);
+    let passing = gates::independent_gate(runner, passing, &mut log);
+    if stop(runner) {
+        return Ok(None);
+    }
+    let admitted = gates::distractor_gate(runner, passing, opts.max_keep, opts.seed, &mut log);
+    if stop(runner) {
+        return Ok(None);
+    }
+    let admitted = gates::integrity_gate(runner, admitted, &mut log);
+    if stop(runner) {
+        return Ok(None);
+    }
     log.refusals.sort_by_key(|r| r.line);
     if admitted.is_empty() {
         runner.finish();
@@ -152,8 +233,11 @@ pub fn build(
     }
     let stacked = opts
         .stacked
-        .then(|| stacked::build(&mut runner, &admitted, &bundle, opts.seed));
+        .then(|| stacked::build(runner, &admitted, &bundle, opts.seed));
     runner.finish();
+    if runner.pending > 0 || opts.shard.is_some() {
+        return Ok(None);
+    }
     // Cache rows for the pairs whose code the bundle ships (snippets, incl. cross-query pairs, and
     // stacked rows): every row can be re-executed by `exec verify` from the bundle's own texts.
     // Dropped mutants' rows stay in the memo and their outcomes in the build report; leaving them
@@ -244,8 +328,8 @@ pub fn build(
         } else {
             0.0
         },
-        isolation: oracle.isolation().to_string(),
-        privileges: oracle.privileges().to_string(),
+        isolation: runner.isolation().to_string(),
+        privileges: privileges.to_string(),
         runner: runner.runner_string().to_string(),
     };
     runner
@@ -254,5 +338,5 @@ pub fn build(
     let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
     let p = out.join(REPORT_FILE);
     crate::atomic::write_atomic(&p, &json).map_err(io(&p))?;
-    Ok(report)
+    Ok(Some(report))
 }

@@ -47,8 +47,33 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             draw.set_length(p.total);
             draw.set_position(p.done);
         })),
+        shard: args.shard,
+        memos: args.memo_from.clone(),
         ..BuildOptions::default()
     };
+    if args.shard.is_some() {
+        let run = crate::shard::build_shard(&args.tasks, &args.out, &oracle, &opts)
+            .with_context(|| format!("building shard into {}", args.out.display()))?;
+        let m = &run.manifest;
+        println!(
+            "shard {}: executed {} pairs, reused {} ({} memo rows loaded); isolation {}",
+            m.shard, m.executed, m.reused, run.memo_rows, m.isolation
+        );
+        match &m.phase {
+            Some(phase) => println!(
+                "{} pair(s) of phase {phase} belong to other shards: merge this round's shards, \
+                 then run again with --memo-from <merge output>",
+                m.pending
+            ),
+            None => println!("every gate ran: merge the shards to write the bundle"),
+        }
+        println!(
+            "wrote {} (manifest {})",
+            args.out.join(build::exec::MEMO_FILE).display(),
+            args.out.join(crate::shard::MANIFEST_FILE).display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = build::build(&args.tasks, &args.out, &oracle, &opts)
         .with_context(|| format!("building {}", args.out.display()))?;
     println!("{report}");
@@ -94,6 +119,55 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                 s.spinners()
             );
         }
+    }
+    if let Some(out) = &args.out {
+        if args.sample.is_some() {
+            anyhow::bail!("--out re-executes every cached pair (of its shard); drop --sample");
+        }
+        let shard = args
+            .shard
+            .unwrap_or(crate::shard::Shard { index: 0, count: 1 });
+        let pb = bar(0, "re-executing");
+        let draw = pb.clone();
+        let progress: build::exec::ProgressFn =
+            std::sync::Arc::new(move |p: &build::exec::Progress| {
+                if p.finished {
+                    draw.finish_and_clear();
+                    return;
+                }
+                draw.set_length(p.total);
+                draw.set_position(p.done);
+            });
+        let (rows, run) = crate::shard::verify_shard(root, &oracle, shard, out, Some(progress))
+            .with_context(|| format!("verifying {}", root.display()))?;
+        pb.finish_and_clear();
+        if run.manifest.reused > 0 {
+            println!(
+                "resumed: {} pairs reused from the journal of an earlier run in {}",
+                run.manifest.reused,
+                out.display()
+            );
+        }
+        let disagree = rows.iter().filter(|r| !r.agree).count();
+        for r in rows.iter().filter(|r| !r.agree) {
+            println!(
+                "DISAGREE {}: cached [{}], now [{}]",
+                r.label,
+                r.cached.join(" "),
+                r.now.join(" ")
+            );
+        }
+        println!(
+            "shard {shard}: {} pairs re-executed, {disagree} disagree; isolation {}; wrote {}",
+            rows.len(),
+            oracle.isolation(),
+            out.join(crate::shard::VERIFY_FILE).display()
+        );
+        return Ok(if disagree == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
     }
     let selection = match args.sample {
         Some(n) => VerifySelection::Sample { n, seed: args.seed },

@@ -7,6 +7,7 @@ mod embed;
 mod export;
 mod fuse;
 mod import;
+mod merge;
 mod plot;
 mod probe;
 mod report;
@@ -16,6 +17,7 @@ pub use embed::{embed, EmbedArgs};
 pub use export::{export, ExportArgs};
 pub use fuse::{fuse, FuseArgs};
 pub use import::{import, ImportArgs};
+pub use merge::{merge, MergeArgs};
 pub use plot::{plot, PlotArgs};
 pub use probe::{probe, ProbeArgs};
 pub use report::{report, ReportArgs};
@@ -213,6 +215,14 @@ pub struct BuildArgs {
     /// Also build stacked (2–4 edit) mutants into data/stacked_distractors.jsonl.
     #[arg(long)]
     pub stacked: bool,
+    /// Execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable hash of each
+    /// pair's key; `--out` then receives a partial result for `execscope merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shard::Shard>,
+    /// Reuse pair results from this memo (a file, or a directory holding one, e.g. the output
+    /// of `execscope merge` after a round of shards). Repeatable.
+    #[arg(long = "memo-from", value_name = "PATH")]
+    pub memo_from: Vec<PathBuf>,
 }
 
 /// `execscope exec verify`.
@@ -229,6 +239,13 @@ pub struct VerifyArgs {
     /// factor really seen is measured and printed). Every verdict must still reproduce.
     #[arg(long, value_name = "N")]
     pub slowdown: Option<u32>,
+    /// Re-execute only shard i of n of the cached pairs (by a stable hash of the pair key).
+    #[arg(long, value_name = "I/N", requires = "out")]
+    pub shard: Option<crate::shard::Shard>,
+    /// Write every re-executed pair to OUT/verify.jsonl (sorted by key) with a manifest, for
+    /// `execscope merge`.
+    #[arg(long, value_name = "OUT")]
+    pub out: Option<PathBuf>,
 }
 
 /// `execscope tui` (and `execscope` / `execscope BUNDLE`): the dashboard. The bundle loads on a

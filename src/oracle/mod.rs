@@ -148,12 +148,71 @@ fn uid_base() -> u32 {
     1_000_000 + rand::rng().random_range(0..blocks) * UID_BLOCK
 }
 
+/// Name prefix of an oracle's scratch directory in the temp dir.
+const SCRATCH_PREFIX: &str = "execscope-oracle-";
+/// The file in a scratch directory its live owner holds an exclusive `flock` on.
+const OWNER_LOCK: &str = "owner.lock";
+
+/// Takes the owner lock of a fresh scratch directory: locked under a temporary name, then renamed
+/// into place, so a sweep never sees the lock file unlocked while its owner lives.
+fn lock_owner(dir: &std::path::Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::io::AsRawFd;
+    let tmp = dir.join(".owner.lock.new");
+    let f = std::fs::File::create(&tmp)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    // SAFETY: flock on a descriptor we own.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    std::fs::rename(&tmp, dir.join(OWNER_LOCK))?;
+    Ok(f)
+}
+
+/// Removes scratch directories of oracles that are gone: the kernel drops a `flock` when its
+/// holder dies, however it died (SIGKILL included), so a lock we can take has no owner. This
+/// covers processes killed mid-run and oracles kept in statics (never dropped, so their
+/// `TempDir` never cleans up). Directories without an owner lock (made by older versions) are
+/// left alone, as is anything we cannot lock or read. Returns how many were removed.
+pub fn sweep_stale_scratch(tmp: &std::path::Path) -> usize {
+    use std::os::unix::io::AsRawFd;
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        if !name.to_string_lossy().starts_with(SCRATCH_PREFIX) {
+            continue;
+        }
+        let dir = e.path();
+        // Not through a symlink: only real directories of ours.
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(lock) = std::fs::File::open(dir.join(OWNER_LOCK)) else {
+            continue;
+        };
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0
+            && std::fs::remove_dir_all(&dir).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// The sandboxed executor. `Send + Sync`: share it across threads by reference.
 pub struct Oracle {
     cfg: OracleConfig,
     launcher: Launcher,
     /// Owns the private copy of the harness and the `Rlimits` work-dir base.
     _dir: tempfile::TempDir,
+    /// Holds the scratch dir's owner lock for the oracle's lifetime (see [`sweep_stale_scratch`]).
+    _owner: std::fs::File,
     slots: Vec<Mutex<Option<Server>>>,
     free: Mutex<Vec<usize>>,
     freed: Condvar,
@@ -186,14 +245,16 @@ impl Oracle {
             libc::prctl(libc::PR_SET_DUMPABLE, 0 as libc::c_ulong);
         }
         let python = sandbox::python()?;
+        sweep_stale_scratch(&std::env::temp_dir());
         let dir = tempfile::Builder::new()
-            .prefix("execscope-oracle-")
+            .prefix(SCRATCH_PREFIX)
             .tempdir()
             .map_err(|e| OracleError::Io {
                 path: std::env::temp_dir(),
                 source: e,
             })?;
         let io = |path: PathBuf| move |source| OracleError::Io { path, source };
+        let owner = lock_owner(dir.path()).map_err(io(dir.path().join(OWNER_LOCK)))?;
         let harness_path = dir.path().join("harness.py");
         std::fs::write(&harness_path, HARNESS).map_err(io(harness_path.clone()))?;
         // Children get the source as fd 3; the file itself need not outlive this handle.
@@ -255,6 +316,7 @@ impl Oracle {
                         cfg: OracleConfig { workers, ..cfg },
                         launcher,
                         _dir: dir,
+                        _owner: owner,
                         slots,
                         free: Mutex::new((0..workers).rev().collect()),
                         freed: Condvar::new(),

@@ -1,0 +1,60 @@
+//! `execscope merge`: partial results of `--shard i/n` runs → one bundle or verify file.
+
+use crate::shard::{self, Merged};
+use anyhow::Context;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit status of a merge whose shards still have pairs pending (run another round).
+pub const EXIT_ROUND: u8 = 3;
+
+/// `execscope merge`.
+#[derive(Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' output directories (each holds a shard.json manifest).
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Output directory: the bundle (for `build` shards) or verify.jsonl (for `exec verify`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The task file of `build` shards (default: the path they recorded).
+    #[arg(long)]
+    pub tasks: Option<PathBuf>,
+}
+
+pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let merged = shard::merge(&args.parts, &args.out, args.tasks.as_deref())
+        .with_context(|| format!("merging into {}", args.out.display()))?;
+    Ok(match merged {
+        Merged::Bundle(report) => {
+            println!("{report}");
+            println!("wrote {}", args.out.display());
+            ExitCode::SUCCESS
+        }
+        Merged::Round {
+            pending,
+            phase,
+            rows,
+        } => {
+            println!(
+                "merged {rows} memo rows into {}; {pending} pair(s) of phase {phase} are still \
+                 pending: run every shard again with --memo-from {} and merge again",
+                args.out.display(),
+                args.out.display()
+            );
+            ExitCode::from(EXIT_ROUND)
+        }
+        Merged::Verify { rows, disagree } => {
+            println!(
+                "merged {rows} re-executed pairs, {disagree} disagree; wrote {}",
+                args.out.join(shard::VERIFY_FILE).display()
+            );
+            if disagree == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    })
+}
