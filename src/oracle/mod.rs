@@ -188,8 +188,14 @@ pub fn sweep_stale_scratch(tmp: &std::path::Path) -> usize {
             continue;
         }
         let dir = e.path();
-        // Not through a symlink: only real directories of ours.
-        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+        // Not through a symlink: only real directories, and only our own (in a shared temp dir,
+        // another user's directory of that name is not ours to remove).
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        if !e.file_type().is_ok_and(|t| t.is_dir())
+            || !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.uid() == me)
+        {
             continue;
         }
         let Ok(lock) = std::fs::File::open(dir.join(OWNER_LOCK)) else {
