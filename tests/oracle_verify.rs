@@ -148,12 +148,13 @@ fn embedded_rows_reproduce_on_a_cpu_slowed_four_fold() {
     assert_eq!(embedded_rows_reproduce_slowed(Some(16)), 16);
 }
 
-/// Every row of the embedded bundle's cache, on a CPU slowed four-fold (one worker: about an
-/// hour on an idle machine, so not in every `cargo test`; run it with
+/// Every row of the embedded bundle's cache, on a CPU slowed four-fold (one worker: 32 min
+/// of wall time for the two halves of the cache on the loaded machine, so not in every
+/// `cargo test`; run it with
 /// `cargo test --release --test oracle_verify -- --ignored`). The result of the last full run is
 /// recorded in data/README.md.
 #[test]
-#[ignore = "re-executes every cache row on one slowed CPU (about an hour)"]
+#[ignore = "re-executes every cache row on one slowed CPU (half an hour or more)"]
 fn every_embedded_row_reproduces_on_a_cpu_slowed_four_fold() {
     assert!(embedded_rows_reproduce_slowed(None) > 9000);
 }
