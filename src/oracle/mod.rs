@@ -125,6 +125,14 @@ pub enum OracleError {
         level: IsolationLevel,
         reason: String,
     },
+    /// `auto` found only levels too weak to run untrusted code unasked (`reason` says what to
+    /// enable, install or pass); `stronger` says why each stronger level could not start.
+    #[error("refusing to run untrusted code at level {level}: {reason}{}", stronger_levels(.stronger))]
+    Refused {
+        level: IsolationLevel,
+        reason: String,
+        stronger: Vec<String>,
+    },
     #[error("cannot start the harness: {0}")]
     Spawn(String),
     #[error("harness protocol: {0}")]
@@ -134,6 +142,14 @@ pub enum OracleError {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+fn stronger_levels(why: &[String]) -> String {
+    if why.is_empty() {
+        String::new()
+    } else {
+        format!(" (stronger levels: {})", why.join("; "))
+    }
 }
 
 /// Sandbox uids (used only when running as root). Each oracle draws a random block of 2048 uids
@@ -301,10 +317,15 @@ impl Oracle {
                         && level < IsolationLevel::Bubblewrap =>
                 {
                     // Same uid as execscope and no pid namespace: a pair could signal, read and
-                    // write everything the user can. Not chosen silently.
-                    last = Some(OracleError::Unavailable {
+                    // write everything the user can. Not chosen silently; the refusal names the
+                    // strongest level that would have run.
+                    if matches!(last, Some(OracleError::Refused { .. })) {
+                        continue;
+                    }
+                    last = Some(OracleError::Refused {
                         level,
                         reason: WEAK_REFUSED.into(),
+                        stronger: why.clone(),
                     });
                 }
                 Ok((launcher, server)) => {
@@ -344,7 +365,7 @@ impl Oracle {
             Some(OracleError::Unavailable { level, reason }) if why.len() > 1 => {
                 Err(OracleError::Unavailable {
                     level,
-                    reason: format!("{reason} (stronger levels: {})", why.join("; ")),
+                    reason: format!("{reason}{}", stronger_levels(&why[..why.len() - 1])),
                 })
             }
             Some(e) => Err(e),

@@ -60,12 +60,25 @@ impl Server {
             drops_uid: false,
             readcap: false,
         };
-        let line = s.read_line(Instant::now() + STARTUP).map_err(|f| {
-            OracleError::Spawn(format!(
-                "harness at level {} did not start: {f:?}",
-                launcher.level
-            ))
-        })?;
+        let line = match s.read_line(Instant::now() + STARTUP) {
+            Ok(line) => line,
+            Err(f) => {
+                let how = match f {
+                    // The launcher or the interpreter exited before the harness was ready: its
+                    // exit status is the one fact we keep (its stderr is never read).
+                    Fail::Died => match s.child.wait() {
+                        Ok(st) => format!("exited before it was ready ({st})"),
+                        Err(_) => "exited before it was ready".to_string(),
+                    },
+                    Fail::Timeout => format!("was not ready within {} s", STARTUP.as_secs()),
+                    Fail::Protocol(p) => p,
+                };
+                return Err(OracleError::Spawn(format!(
+                    "harness at level {} {how}",
+                    launcher.level
+                )));
+            }
+        };
         let v: serde_json::Value = serde_json::from_str(&line)
             .map_err(|e| OracleError::Protocol(format!("bad ready line {line:?}: {e}")))?;
         if v["ready"] != serde_json::Value::Bool(true) {
