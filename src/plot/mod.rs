@@ -17,8 +17,8 @@ use crate::engine::Engine;
 use crate::report::leaderboard::{self, Leaderboard};
 use anyhow::{anyhow, bail, Context};
 use plotters::prelude::*;
-use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 mod bars;
 mod data;
@@ -191,10 +191,10 @@ pub struct PlotInputs<'a> {
     pub engine: &'a Engine,
     pub sig_cfg: SigConfig,
     pub funnel: FunnelSpec,
-    lb: OnceCell<Leaderboard>,
-    sig: OnceCell<Significance>,
-    anatomy: OnceCell<Anatomy>,
-    audit: OnceCell<Result<AuditRun, String>>,
+    lb: OnceLock<Leaderboard>,
+    sig: OnceLock<Significance>,
+    anatomy: OnceLock<Anatomy>,
+    audit: OnceLock<Result<AuditRun, String>>,
 }
 
 impl<'a> PlotInputs<'a> {
@@ -203,12 +203,32 @@ impl<'a> PlotInputs<'a> {
             engine,
             sig_cfg,
             funnel: FunnelSpec::default(),
-            lb: OnceCell::new(),
-            sig: OnceCell::new(),
-            anatomy: OnceCell::new(),
-            audit: OnceCell::new(),
+            lb: OnceLock::new(),
+            sig: OnceLock::new(),
+            anatomy: OnceLock::new(),
+            audit: OnceLock::new(),
         }
     }
+    /// Compute the inputs `figures` draw from at once, in parallel (each is independent of the
+    /// others; the funnel's audit leans on the leaderboard only for its default system).
+    pub fn prepare(&self, figures: &[Figure]) {
+        let funnel = figures.contains(&Figure::Funnel);
+        rayon::scope(|s| {
+            s.spawn(|_| {
+                self.leaderboard();
+                if funnel {
+                    let _ = self.audit();
+                }
+            });
+            s.spawn(|_| {
+                self.significance();
+            });
+            s.spawn(|_| {
+                self.anatomy();
+            });
+        });
+    }
+
     pub fn leaderboard(&self) -> &Leaderboard {
         self.lb.get_or_init(|| leaderboard::build(self.engine))
     }
@@ -409,15 +429,24 @@ pub fn write_all(
     dir: &Path,
     formats: &[ImageFormat],
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for f in Figure::ALL {
-        for &fmt in formats {
-            let p = dir.join(format!("{f}.{}", fmt.extension()));
-            write_figure(inputs, f, &p)?;
-            out.push(p);
-        }
-    }
-    Ok(out)
+    use rayon::prelude::*;
+    inputs.prepare(&Figure::ALL);
+    let jobs: Vec<(Figure, PathBuf)> = Figure::ALL
+        .into_iter()
+        .flat_map(|f| {
+            formats
+                .iter()
+                .map(move |fmt| (f, dir.join(format!("{f}.{}", fmt.extension()))))
+        })
+        .collect();
+    // Figures are drawn in parallel (PNG rasterising is the costly part); the first error in
+    // figure order is reported.
+    jobs.par_iter()
+        .map(|(f, p)| write_figure(inputs, *f, p))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<anyhow::Result<()>>()?;
+    Ok(jobs.into_iter().map(|(_, p)| p).collect())
 }
 
 /// A drawing area on any backend (SVG text or an RGB bitmap).

@@ -148,7 +148,12 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     let mut spans = vec![Span::raw(" ")];
     // Whole entries only: the ones that do not fit are left to the help (`?`), never cut.
     let mut used = 1;
-    for (k, label) in commands::bar(app.pane_id(), input) {
+    let entries = if input && app.panes[app.tab].captures_input() {
+        commands::editor_bar()
+    } else {
+        commands::bar(app.pane_id(), input)
+    };
+    for (k, label) in entries {
         let w = k.chars().count() + label.chars().count() + 1;
         if used + w > area.width as usize {
             break;

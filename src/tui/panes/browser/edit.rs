@@ -1,7 +1,16 @@
-//! The browser's edits: `e` on the query list edits the query text inline, `e` on the ranking
-//! the selected snippet (in `$EDITOR`); each changed text becomes an [`Edit`] of the session.
+//! The browser's edits: `e` opens the inline editor on the query text (query list focused) or
+//! on the selected snippet's code (ranking focused); `E` hands the snippet to `$EDITOR` instead.
+//! Each changed text becomes an [`Edit`] of the session.
 
 use super::*;
+use crate::tui::widgets::editor::Editor;
+
+/// The inline editor open on one text of one query.
+pub struct Editing {
+    pub query: usize,
+    pub target: Target,
+    pub editor: Editor,
+}
 
 impl BrowserPane {
     /// The scratch-file names of an edit: (query id, "query" or the corpus id).
@@ -18,15 +27,13 @@ impl BrowserPane {
         }
     }
 
-    /// `e` on the ranking: the selected snippet's current code in `$EDITOR` (a scratch file of the
+    /// `E` on the ranking: the selected snippet's current code in `$EDITOR` (a scratch file of the
     /// session); a changed text becomes an edit.
-    pub(super) fn edit_snippet(&mut self, cx: &mut Cx, d: &Data) {
+    pub(super) fn edit_external(&mut self, cx: &mut Cx, d: &Data) {
         let q = cx.shared.query;
-        let rows = self.rows(d, cx.shared);
-        let Some(r) = rows.get(self.rank_sel.min(rows.len().saturating_sub(1))) else {
+        let Some(c) = self.selected_snippet(d, cx.shared) else {
             return;
         };
-        let c = r.corpus;
         let b = &d.engine.bundle();
         let current = self
             .session
@@ -43,59 +50,189 @@ impl BrowserPane {
             .and_then(|()| std::fs::read_to_string(&file).map_err(|e| e.to_string()));
         self.full_redraw.set(true);
         match edited {
-            Ok(text) if text != current => {
-                let e = Edit {
-                    query: q,
-                    target: Target::Snippet(c),
-                    text,
-                };
-                let res = self.session.push(e, &Self::edit_ids(d));
-                cx.effects.push(Effect::Status(match res {
-                    Ok(()) => format!("edited {} (u undoes)", b.corpus[c].id),
-                    Err(e) => format!("edit kept, scratch file not written: {e}"),
-                }));
-            }
-            Ok(_) => cx.effects.push(Effect::Status("no change".into())),
+            Ok(text) => self.commit(cx, d, Target::Snippet(c), text),
             Err(e) => cx.effects.push(Effect::Status(format!("editor: {e}"))),
         }
     }
 
-    /// Input while the query text is edited inline; `false` when no edit is open.
+    /// The corpus row of the selected ranking row.
+    pub(super) fn selected_snippet(
+        &self,
+        d: &Data,
+        shared: &crate::tui::view::Shared,
+    ) -> Option<usize> {
+        let rows = self.rows(d, shared);
+        rows.get(self.rank_sel.min(rows.len().saturating_sub(1)))
+            .map(|r| r.corpus)
+    }
+
+    /// The text `target` of the current query has now (the latest edit's, or the bundle's).
+    fn current_text(&self, d: &Data, q: usize, target: &Target) -> String {
+        let b = d.engine.bundle();
+        self.session
+            .current(q, target)
+            .unwrap_or(match target {
+                Target::Query => &b.queries[q].text,
+                Target::Snippet(c) => &b.corpus[*c].code,
+            })
+            .to_string()
+    }
+
+    /// `e`: open the inline editor on the query text (query list focused) or on the selected
+    /// snippet's code (ranking focused).
+    pub(super) fn start_edit(&mut self, cx: &mut Cx, d: &Data) {
+        let q = cx.shared.query;
+        let target = if self.focus == Focus::Ranking {
+            match self.selected_snippet(d, cx.shared) {
+                Some(c) => Target::Snippet(c),
+                None => return,
+            }
+        } else {
+            Target::Query
+        };
+        let text = self.current_text(d, q, &target);
+        self.editing = Some(Editing {
+            query: q,
+            target,
+            editor: Editor::new(&text),
+        });
+        cx.effects.push(Effect::StartFilter);
+    }
+
+    /// A finished edit: a changed text becomes an edit of the session (mirrored to its scratch
+    /// file); the probe then shows what it changes.
+    fn commit(&mut self, cx: &mut Cx, d: &Data, target: Target, text: String) {
+        let q = cx.shared.query;
+        if text == self.current_text(d, q, &target) {
+            cx.effects.push(Effect::Status("no change".into()));
+            return;
+        }
+        let name = match &target {
+            Target::Query => format!("{} query", d.engine.bundle().queries[q].id),
+            Target::Snippet(c) => d.engine.bundle().corpus[*c].id.clone(),
+        };
+        let e = Edit {
+            query: q,
+            target,
+            text,
+        };
+        let res = self.session.push(e, &Self::edit_ids(d));
+        cx.effects.push(Effect::Status(match res {
+            Ok(()) => format!("edited {name} (u undoes)"),
+            Err(e) => format!("edit kept, scratch file not written: {e}"),
+        }));
+    }
+
+    /// Input while the inline editor is open; `false` when it is not. Enter inserts a newline in
+    /// code and applies a query text; Ctrl-S applies either; Esc cancels.
     pub(super) fn edit_input(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some(buf) = self.editing.as_mut() else {
+        let Some(ed) = self.editing.as_mut() else {
             return false;
         };
-        match action {
-            Action::Input(c) => buf.push(*c),
+        let code = matches!(ed.target, Target::Snippet(_));
+        let e = &mut ed.editor;
+        let apply = match action {
+            Action::Input(c) => {
+                e.insert(*c);
+                false
+            }
+            Action::Paste(s) => {
+                e.paste(s);
+                false
+            }
             Action::Backspace => {
-                buf.pop();
+                e.backspace();
+                false
             }
-            Action::Back => self.editing = None,
-            Action::Enter => {
-                let text = self.editing.take().unwrap_or_default();
-                let Some(d) = cx.data else {
-                    return true;
-                };
-                let q = cx.shared.query;
-                let now = self
-                    .session
-                    .current(q, &Target::Query)
-                    .unwrap_or(&d.engine.bundle().queries[q].text);
-                if text != now {
-                    let e = Edit {
-                        query: q,
-                        target: Target::Query,
-                        text,
-                    };
-                    if let Err(e) = self.session.push(e, &Self::edit_ids(d)) {
-                        cx.effects
-                            .push(Effect::Status(format!("scratch file not written: {e}")));
-                    }
-                }
+            Action::Delete => {
+                e.delete();
+                false
             }
-            _ => {}
+            Action::Left => {
+                e.left();
+                false
+            }
+            Action::Right => {
+                e.right();
+                false
+            }
+            Action::Up | Action::ScrollUp => {
+                e.vertical(true, 1);
+                false
+            }
+            Action::Down | Action::ScrollDown => {
+                e.vertical(false, 1);
+                false
+            }
+            Action::PageUp => {
+                let n = e.page();
+                e.vertical(true, n);
+                false
+            }
+            Action::PageDown => {
+                let n = e.page();
+                e.vertical(false, n);
+                false
+            }
+            Action::Top => {
+                e.home();
+                false
+            }
+            Action::Bottom => {
+                e.end();
+                false
+            }
+            Action::Enter if code => {
+                e.newline();
+                false
+            }
+            Action::Enter | Action::Apply => true,
+            Action::Back => {
+                self.editing = None;
+                cx.effects
+                    .push(Effect::Status("edit cancelled".to_string()));
+                return true;
+            }
+            _ => false,
+        };
+        if apply {
+            let Some(ed) = self.editing.take() else {
+                return true;
+            };
+            let Some(d) = cx.data else {
+                return true;
+            };
+            // The edit belongs to the query it was opened on.
+            if ed.query == cx.shared.query {
+                let text = ed.editor.text();
+                self.commit(cx, d, ed.target, text);
+            }
         }
         true
+    }
+
+    /// The inline editor, in the code panel's place.
+    pub(super) fn draw_editor(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, ed: &Editing) {
+        let th = v.theme;
+        let b = d.engine.bundle();
+        let what = match ed.target {
+            Target::Query => format!("{} query text", b.queries[ed.query].id),
+            Target::Snippet(c) => b.corpus[c].id.clone(),
+        };
+        let keys = match ed.target {
+            Target::Query => "Enter/Ctrl-S apply · Esc cancel",
+            Target::Snippet(_) => "Ctrl-S apply · Esc cancel · Enter newline · Tab indent",
+        };
+        let (row, col) = ed.editor.cursor();
+        let title = Line::from(vec![
+            Span::styled(format!(" edit {what} "), th.warn),
+            Span::styled(format!("{keys} "), th.accent),
+        ]);
+        let blk = block(title, true, th).title_bottom(Line::styled(
+            format!(" line {} col {} ", row + 1, col + 1),
+            th.dim,
+        ));
+        ed.editor.render(f, area, blk, th);
     }
 }
 
@@ -127,7 +264,8 @@ pub(super) fn run_editor(file: &std::path::Path) -> Result<(), String> {
         let _ = crossterm::execute!(
             std::io::stdout(),
             crossterm::terminal::EnterAlternateScreen,
-            crossterm::event::EnableMouseCapture
+            crossterm::event::EnableMouseCapture,
+            crossterm::event::EnableBracketedPaste
         );
     }
     match status {

@@ -65,8 +65,8 @@ pub struct BrowserPane {
     live_sent: RefCell<Option<(ProbeRequest, crate::metrics::TiePolicy)>>,
     /// This session's edits (mirrored to its scratch file).
     pub session: Session,
-    /// The query text being edited inline (`e` on the query list), if any.
-    pub editing: Option<String>,
+    /// The inline editor (`e`), while open.
+    pub editing: Option<edit::Editing>,
     /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
     full_redraw: Cell<bool>,
     /// The last answered request for which one more frame was asked (so the answer is drawn).
@@ -191,18 +191,14 @@ impl Pane for BrowserPane {
                 }
             }
             Action::ToggleDiff => self.diff = !self.diff,
-            Action::Edit if !live => {
+            Action::Edit if !live => self.start_edit(cx, d),
+            Action::ExternalEdit if !live => {
                 if self.focus == Focus::Ranking {
-                    self.edit_snippet(cx, d);
+                    self.edit_external(cx, d);
                 } else {
-                    let q = cx.shared.query;
-                    let text = self
-                        .session
-                        .current(q, &Target::Query)
-                        .unwrap_or(&d.engine.bundle().queries[q].text)
-                        .to_string();
-                    self.editing = Some(text);
-                    cx.effects.push(Effect::StartFilter);
+                    cx.effects.push(Effect::Status(
+                        "E edits the selected snippet: focus the ranking first (→)".into(),
+                    ));
                 }
             }
             Action::Undo if !live => {
@@ -246,7 +242,9 @@ impl Pane for BrowserPane {
             return Some(true);
         }
         match action {
-            Action::Input(c) => self.filter.push(*c),
+            Action::Input(c) if !c.is_control() => self.filter.push(*c),
+            Action::Input(_) => {}
+            Action::Paste(s) => self.filter.extend(s.chars().filter(|c| !c.is_control())),
             Action::Backspace => {
                 self.filter.pop();
             }
@@ -269,6 +267,10 @@ impl Pane for BrowserPane {
 
     fn busy(&self) -> bool {
         self.probe_busy()
+    }
+
+    fn captures_input(&self) -> bool {
+        self.editing.is_some()
     }
 
     fn take_full_redraw(&self) -> bool {
@@ -305,17 +307,12 @@ impl Pane for BrowserPane {
         let sel = self.rank_sel.min(rows.len().saturating_sub(1));
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
-        let title = match (&v.shared.live, &self.editing) {
-            (_, Some(buf)) => Line::from(vec![
-                Span::styled(" edit query: ", th.accent),
-                Span::raw(format!("{buf}▏")),
-                Span::styled(" Enter: probe  Esc: cancel ", th.dim),
-            ]),
-            (Some((text, _)), _) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
+        let title = match &v.shared.live {
+            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
                 Span::styled(" live BM25: ", th.title),
                 Span::raw(format!("\"{text}\" ")),
             ]),
-            (Some((text, _)), _) => {
+            Some((text, _)) => {
                 let mut spans = vec![
                     Span::styled(" live: ", th.title),
                     Span::raw(format!("\"{text}\" ")),
@@ -327,7 +324,7 @@ impl Pane for BrowserPane {
                 spans.extend(status_spans(d, v, state.as_ref()));
                 Line::from(spans)
             }
-            (None, None) if self.session.count(q) > 0 => {
+            None if self.session.count(q) > 0 => {
                 let mut spans = vec![
                     Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
                     Span::styled(
@@ -339,7 +336,7 @@ impl Pane for BrowserPane {
                 spans.extend(status_spans(d, v, state.as_ref()));
                 Line::from(spans)
             }
-            (None, None) => Line::from(vec![
+            None => Line::from(vec![
                 Span::styled(format!(" {} ", b.queries[q].id), th.title),
                 Span::styled(
                     format!("under {} ", v.system_id(v.shared.system)),
@@ -386,7 +383,9 @@ impl Pane for BrowserPane {
             ranking::render(f, inner, v, d, query, &rows, sel, focused, RANKING);
         }
         let report = state.as_ref().and_then(|s| s.report.as_ref());
-        if v.shared.live.is_none() && self.session.count(q) > 0 {
+        if let Some(ed) = &self.editing {
+            self.draw_editor(f, code_area, v, d, ed);
+        } else if v.shared.live.is_none() && self.session.count(q) > 0 {
             self.draw_probe(f, code_area, v, report);
         } else if let Some(r) = rows.get(sel) {
             self.draw_code(f, code_area, v, d, r.corpus);
