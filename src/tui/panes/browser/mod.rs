@@ -300,10 +300,28 @@ impl Pane for BrowserPane {
         let list_w = (area.width * 3 / 10).clamp(26, 46).min(area.width / 2);
         let [left, right] =
             Layout::horizontal([Constraint::Length(list_w), Constraint::Min(10)]).areas(area);
-        self.draw_list(f, left, v, d);
-        let [rank_area, code_area] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Min(4)]).areas(right);
+        // The query list takes what it needs; the space below it shows the selected query
+        // (text, tests, every system's result on it) when at least 8 rows are left, or a third
+        // of a tall column.
+        let n_list = filtered(d, &self.filter).len() as u16 + 3;
+        let detail_h = match left.height.saturating_sub(n_list) {
+            h if h >= 8 => h,
+            _ if left.height >= 30 => left.height / 3,
+            _ => 0,
+        };
+        if detail_h > 0 && v.shared.live.is_none() {
+            let [list_area, detail_area] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(detail_h)]).areas(left);
+            self.draw_list(f, list_area, v, d);
+            self.draw_query_detail(f, detail_area, v, d);
+        } else {
+            self.draw_list(f, left, v, d);
+        }
         let rows = self.rows(d, v.shared);
+        // The ranking takes what its rows need (at most 45%); the code panel the rest.
+        let rank_h = (rows.len() as u16 + 3).max(6).min(right.height * 45 / 100);
+        let [rank_area, code_area] =
+            Layout::vertical([Constraint::Length(rank_h), Constraint::Min(4)]).areas(right);
         let sel = self.rank_sel.min(rows.len().saturating_sub(1));
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
@@ -484,6 +502,62 @@ impl BrowserPane {
         f.render_widget(Paragraph::new(lines), inner);
     }
 
+    /// The selected query: id, domain and function, its text, its tests and pool, and every
+    /// system's exec@k on it (the current system marked).
+    fn draw_query_detail(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
+        let th = v.theme;
+        let b = d.engine.bundle();
+        let Some(query) = b.queries.get(v.shared.query) else {
+            return;
+        };
+        let ki = v.shared.k_index;
+        let mut lines = vec![
+            Line::from(vec![
+                Span::styled(format!("{} ", query.function_name), th.accent),
+                Span::styled(query.domain.clone(), th.dim),
+            ]),
+            Line::raw(query.text.clone()),
+            Line::styled(
+                format!(
+                    "{} tests · {} paired distractors",
+                    query.tests.len(),
+                    query.paired.len()
+                ),
+                th.dim,
+            ),
+            Line::styled(format!("exec@{} per system", v.k()), th.header),
+        ];
+        for (s, (sys, ev)) in d.engine.scores().iter().zip(d.engine.evals()).enumerate() {
+            let val = ev
+                .per_query
+                .get(v.shared.query)
+                .map_or(f64::NAN, |e| e.exec[ki]);
+            let (mark, st) = if val == 1.0 {
+                ("✓", th.good)
+            } else if val == 0.0 {
+                ("✗", th.bad)
+            } else {
+                ("~", th.warn)
+            };
+            let mut line = Line::from(vec![
+                Span::styled(format!(" {mark} "), st),
+                Span::raw(format!("{val:.2} ")),
+                Span::raw(sys.id.clone()),
+            ]);
+            if s == v.shared.system {
+                line = line.style(th.selected_unfocused);
+            }
+            lines.push(line);
+        }
+        let title = Line::styled(format!(" {} ", query.id), th.title);
+        f.render_widget(
+            Paragraph::new(lines)
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(block(title, false, th)),
+            area,
+        );
+    }
+
     fn draw_code(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, c: usize) {
         fn canon_of_query(v: &View, b: &crate::bundle::Bundle) -> Option<usize> {
             b.queries
@@ -557,7 +631,95 @@ impl BrowserPane {
         if cache.as_ref().is_none_or(|(k, _)| *k != key) {
             *cache = Some((key, code::numbered(code::highlight(&snip.code, th), th)));
         }
-        let lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
+        let mut lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
+        // Below the code: the query's tests with this snippet's cached outcome on each.
+        if v.shared.live.is_none() {
+            let q = v.shared.query;
+            let query = &b.queries[q];
+            let outcomes = d.index.outcomes(&d.engine, q, c);
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!(
+                    "{}'s tests{}",
+                    query.id,
+                    if outcomes.is_some() {
+                        " (this snippet's outcome)"
+                    } else {
+                        " (not in the execution cache for this snippet)"
+                    }
+                ),
+                th.header,
+            ));
+            for (i, t) in query.tests.iter().enumerate() {
+                let (g, st) = match outcomes.and_then(|o| o.get(i)) {
+                    Some(o) => ranking::outcome_glyph(o, v),
+                    None => ('·', th.dim),
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!(" {g} "), st),
+                    Span::styled(t.clone(), th.dim),
+                ]));
+            }
+            // Where every system ranks this snippet on the query (rank 1 = best; ties shared).
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!("{} on {} under every system", snip.id, query.id),
+                th.header,
+            ));
+            let idw = d
+                .engine
+                .scores()
+                .iter()
+                .map(|s| s.id.chars().count())
+                .max()
+                .unwrap_or(4);
+            for (s, sys) in d.engine.scores().iter().enumerate() {
+                let row = sys.row(q);
+                let sc = row[c];
+                let above = row.iter().filter(|&&x| x > sc).count();
+                let tied = row.iter().filter(|&&x| x == sc).count();
+                let tie = if tied > 1 {
+                    format!(" (tie of {tied})")
+                } else {
+                    String::new()
+                };
+                let mut line = Line::from(vec![
+                    Span::styled(format!(" {:<idw$} ", sys.id), th.accent),
+                    Span::raw(format!("rank {}{tie}  score {sc:.4}", above + 1)),
+                ]);
+                if s == v.shared.system {
+                    line = line.style(th.selected_unfocused);
+                }
+                lines.push(line);
+            }
+            // Then the edits that make the query's paired distractors (the changed lines only;
+            // cut at the panel's bottom on a small screen): what the systems had to tell apart.
+            if let Some(&canon) = query.correct.first() {
+                for &p in query.paired.iter().filter(|&&p| p != c) {
+                    let ps = &b.corpus[p];
+                    let desc = d.index.distractor.get(&ps.id).map_or(String::new(), |&i| {
+                        format!(" — {}", b.distractors[i].bug_description)
+                    });
+                    lines.push(Line::raw(""));
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("{} → {} ", b.corpus[canon].id, ps.id), th.header),
+                        Span::styled(
+                            format!("{}{desc}", ps.bug_type.as_deref().unwrap_or("")),
+                            th.dim,
+                        ),
+                    ]));
+                    lines.extend(
+                        diff::diff_lines(&b.corpus[canon].code, &ps.code, th)
+                            .into_iter()
+                            .filter(|l| {
+                                l.spans
+                                    .first()
+                                    .is_some_and(|s| s.content.starts_with(['-', '+']))
+                            }),
+                    );
+                }
+            }
+        }
         let title = Line::from(vec![
             Span::styled(format!(" {} ", snip.id), th.title),
             Span::styled(
