@@ -219,10 +219,24 @@ impl BrowserPane {
             Target::Query => format!("{} query text", b.queries[ed.query].id),
             Target::Snippet(c) => b.corpus[c].id.clone(),
         };
-        let keys = match ed.target {
-            Target::Query => "Enter/Ctrl-S apply · Esc cancel",
-            Target::Snippet(_) => "Ctrl-S apply · Esc cancel · Enter newline · Tab indent",
+        // The longest key hint that fits the border whole (the key bar lists them too).
+        let hints: &[&str] = match ed.target {
+            Target::Query => &[
+                "Enter/Ctrl-S apply · Esc cancel",
+                "Enter apply · Esc cancel",
+            ],
+            Target::Snippet(_) => &[
+                "Ctrl-S apply · Esc cancel · Enter newline · Tab indent",
+                "Ctrl-S apply · Esc cancel",
+                "C-s apply",
+            ],
         };
+        let room = (area.width as usize).saturating_sub(what.chars().count() + 10);
+        let keys = hints
+            .iter()
+            .find(|h| h.chars().count() <= room)
+            .copied()
+            .unwrap_or("");
         let (row, col) = ed.editor.cursor();
         let title = Line::from(vec![
             Span::styled(format!(" edit {what} "), th.warn),

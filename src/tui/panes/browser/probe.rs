@@ -156,16 +156,20 @@ impl BrowserPane {
         let th = v.theme;
         let q = v.shared.query;
         let n = self.session.count(q);
+        let edits = format!("{n} edit{}", if n == 1 { "" } else { "s" });
+        let full = format!(
+            "{edits} (u undoes; scratch {}) ",
+            self.session.log_path().display()
+        );
+        // The scratch path only where the border has room for it whole.
+        let note = if full.chars().count() + 9 <= area.width as usize {
+            full
+        } else {
+            format!("{edits} (u undoes) ")
+        };
         let title = Line::from(vec![
             Span::styled(" probe ", th.title),
-            Span::styled(
-                format!(
-                    "{n} edit{} (u undoes; scratch {}) ",
-                    if n == 1 { "" } else { "s" },
-                    self.session.log_path().display()
-                ),
-                th.dim,
-            ),
+            Span::styled(note, th.dim),
         ]);
         let blk = block(title, false, th);
         let Some(r) = r else {
