@@ -227,18 +227,14 @@ impl AuditPane {
         );
         let inner = blk.inner(area);
         f.render_widget(blk, area);
-        // Rows the wrapped text takes (word wrapping may need one more than the character count
-        // says for a wrapped line).
+        // Rows the wrapped text takes: the character count's, plus one row of slack for word
+        // wrapping of each line that wraps more than once.
         let w = inner.width.max(1) as usize;
         let text_h = lines
             .iter()
             .map(|l| {
-                let n = l.width();
-                if n <= w {
-                    1
-                } else {
-                    n.div_ceil(w) + 1
-                }
+                let rows = l.width().div_ceil(w).max(1);
+                rows + usize::from(rows > 2)
             })
             .sum::<usize>()
             .min(inner.height as usize) as u16;
