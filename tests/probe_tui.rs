@@ -1,4 +1,4 @@
-//! The dashboard's live probing through a TestBackend: an edit of a snippet in `$EDITOR` shows
+//! The dashboard's live probing through a TestBackend: an edit of a snippet in `$EDITOR` (`E`) shows
 //! every system's rank before → after and the oracle's per-test verdict, and `u` undoes it; a
 //! live query ranks under every dense system (needs the embedding environment; skipped by name
 //! without it).
@@ -23,7 +23,7 @@ fn settle(app: &App, w: u16, h: u16) -> String {
     }
 }
 
-/// `e` on the ranking hands the selected snippet to $EDITOR (here a script writing a wrong
+/// `E` on the ranking hands the selected snippet to $EDITOR (here a script writing a wrong
 /// count_vowels); the probe panel then shows the edit, the oracle's ✗✓✗ on q_0001's three tests,
 /// BM25's ranks before → after, and the toy systems' missing models; `u` takes it back.
 #[test]
@@ -45,7 +45,7 @@ fn editing_a_snippet_shows_ranks_and_verdicts_and_undo_restores() {
     let mut app = app_with(TiePolicy::Expected);
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Right);
-    keys(&mut app, "e");
+    keys(&mut app, "E");
     let status = app.status.clone().unwrap_or_default();
     assert!(status.starts_with("edited c_"), "{status}");
     let s = settle(&app, 180, 45);

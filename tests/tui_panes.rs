@@ -364,17 +364,17 @@ fn snapshot_every_pane_small_and_large() {
                         .all(|c| c == ' ' || c == '│' || c == '─' || c == '└' || c == '┘')
                 })
                 .count();
-            // Not an empty half-screen: at least a quarter of the lower half carries content.
-            // Checked for the panes reworked for space so far; the others (on this 3-query
-            // fixture) are recorded by their snapshots only.
-            if ["leaderboard", "deception", "density"].contains(&name) {
-                assert!(
-                    lower.len() - blank >= lower.len() / 4,
-                    "{name} at {w}x{h}: the lower half is empty\n{s}"
-                );
-            } else if lower.len() - blank < lower.len() / 4 {
-                eprintln!("{name} at {w}x{h}: lower half mostly empty");
+            // Not an empty half-screen: at least a third of the lower half carries content, on
+            // every pane (the Audit pane before an audit has run included). The one exception:
+            // the pairs matrix of 3 systems × 3 queries has nothing to put on a 60-row screen's
+            // lower half (it is checked on the embedded bundle below).
+            if name == "pairs" && h == 60 {
+                continue;
             }
+            assert!(
+                lower.len() - blank >= lower.len() / 3,
+                "{name} at {w}x{h}: the lower half is empty\n{s}"
+            );
         }
     });
 }
@@ -570,12 +570,10 @@ fn embedded_bundle_panes_use_their_space() {
                 // Anything drawn besides blanks and box lines (text, bars, chart dots).
                 .filter(|l| l.chars().any(|c| !" │─┌┐└┘".contains(c)))
                 .count();
-            if id != PaneId::Audit {
-                assert!(
-                    filled >= lower.len() / 4,
-                    "{what}: the lower half is empty\n{s}"
-                );
-            }
+            assert!(
+                filled >= lower.len() / 3,
+                "{what}: the lower half is empty\n{s}"
+            );
         }
     });
 }

@@ -174,10 +174,15 @@ fn audit_pane_runs_the_retrieval_audit() {
     keys(&mut a, "7");
     assert_eq!(a.pane_id(), "audit");
     let s = screen(&a, 100, 30);
-    assert!(
-        s.contains("press Enter to run the audit for toy-cos"),
-        "{s}"
-    );
+    // Before the run: the key, what it does, the pool it would take and the isolation.
+    for want in [
+        "Press Enter to audit toy-cos's retrieval",
+        "Pool: 3 queries × top 10 = 30 pairs; 11 in the execution cache, 19 to run",
+        "Isolation: ",
+        "q_0001  ✓✗✗?✗?????",
+    ] {
+        assert!(s.contains(want), "{want}\n{s}");
+    }
     // Opening the pane does not start the audit.
     assert!(matches!(a.data.as_ref().unwrap().audit, AuditSlot::Idle));
     key(&mut a, KeyCode::Enter);
@@ -226,11 +231,11 @@ fn audit_pane_runs_the_retrieval_audit() {
     key(&mut a, KeyCode::Enter);
     let s = screen(&a, 100, 30);
     assert!(
-        s.contains("press Enter to run the audit for toy-dot"),
+        s.contains("Press Enter to audit toy-dot's retrieval"),
         "{s}"
     );
     assert!(matches!(a.data.as_ref().unwrap().audit, AuditSlot::Idle));
     // v changes the visible count for the next run.
     keys(&mut a, "v");
-    assert!(screen(&a, 100, 30).contains("4 visible tests"));
+    assert!(screen(&a, 100, 30).contains("visible tests m = 4"));
 }

@@ -17,14 +17,22 @@ use crate::engine::Engine;
 use crate::report::leaderboard::{self, Leaderboard};
 use anyhow::{anyhow, bail, Context};
 use plotters::prelude::*;
-use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+mod bars;
 mod data;
-pub use data::*;
+mod density;
+mod forest;
 mod funnel;
-pub use funnel::funnel_data;
+mod gaps;
 mod matrices;
+use bars::{bugtypes, editsize, misses};
+pub use data::*;
+use density::density;
+use forest::forest;
+pub use funnel::funnel_data;
+use gaps::gaps;
 use matrices::{domains, pairs};
 
 /// Every figure, in the order `--all` writes them.
@@ -183,10 +191,10 @@ pub struct PlotInputs<'a> {
     pub engine: &'a Engine,
     pub sig_cfg: SigConfig,
     pub funnel: FunnelSpec,
-    lb: OnceCell<Leaderboard>,
-    sig: OnceCell<Significance>,
-    anatomy: OnceCell<Anatomy>,
-    audit: OnceCell<Result<AuditRun, String>>,
+    lb: OnceLock<Leaderboard>,
+    sig: OnceLock<Significance>,
+    anatomy: OnceLock<Anatomy>,
+    audit: OnceLock<Result<AuditRun, String>>,
 }
 
 impl<'a> PlotInputs<'a> {
@@ -195,12 +203,32 @@ impl<'a> PlotInputs<'a> {
             engine,
             sig_cfg,
             funnel: FunnelSpec::default(),
-            lb: OnceCell::new(),
-            sig: OnceCell::new(),
-            anatomy: OnceCell::new(),
-            audit: OnceCell::new(),
+            lb: OnceLock::new(),
+            sig: OnceLock::new(),
+            anatomy: OnceLock::new(),
+            audit: OnceLock::new(),
         }
     }
+    /// Compute the inputs `figures` draw from at once, in parallel (each is independent of the
+    /// others; the funnel's audit leans on the leaderboard only for its default system).
+    pub fn prepare(&self, figures: &[Figure]) {
+        let funnel = figures.contains(&Figure::Funnel);
+        rayon::scope(|s| {
+            s.spawn(|_| {
+                self.leaderboard();
+                if funnel {
+                    let _ = self.audit();
+                }
+            });
+            s.spawn(|_| {
+                self.significance();
+            });
+            s.spawn(|_| {
+                self.anatomy();
+            });
+        });
+    }
+
     pub fn leaderboard(&self) -> &Leaderboard {
         self.lb.get_or_init(|| leaderboard::build(self.engine))
     }
@@ -401,15 +429,24 @@ pub fn write_all(
     dir: &Path,
     formats: &[ImageFormat],
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for f in Figure::ALL {
-        for &fmt in formats {
-            let p = dir.join(format!("{f}.{}", fmt.extension()));
-            write_figure(inputs, f, &p)?;
-            out.push(p);
-        }
-    }
-    Ok(out)
+    use rayon::prelude::*;
+    inputs.prepare(&Figure::ALL);
+    let jobs: Vec<(Figure, PathBuf)> = Figure::ALL
+        .into_iter()
+        .flat_map(|f| {
+            formats
+                .iter()
+                .map(move |fmt| (f, dir.join(format!("{f}.{}", fmt.extension()))))
+        })
+        .collect();
+    // Figures are drawn in parallel (PNG rasterising is the costly part); the first error in
+    // figure order is reported.
+    jobs.par_iter()
+        .map(|(f, p)| write_figure(inputs, *f, p))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<anyhow::Result<()>>()?;
+    Ok(jobs.into_iter().map(|(_, p)| p).collect())
 }
 
 /// A drawing area on any backend (SVG text or an RGB bitmap).
@@ -454,393 +491,4 @@ fn side_legend<DB: DrawingBackend>(
         .map_err(draw_err)?;
     }
     Ok(plot)
-}
-
-fn forest<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let lb = inputs.leaderboard();
-    let sig = inputs.significance();
-    let k = lb.ks.first().copied().unwrap_or(1);
-    let key = format!("exec@{k}");
-    let pts = forest_data(lb, sig, &key).context("no exec@k interval to plot")?;
-    let n = pts.len();
-    let h = 110 + 26 * n as u32;
-    let caption = [
-        inputs.caption(Some(k)),
-        "Bars: 95% percentile-bootstrap intervals; † = not distinguishable from the leader (the report's tier test).".to_string(),
-    ];
-    let root = open((W, h));
-    let main = canvas(&root, &caption)?;
-    // Zoom the axis to the data (from 0, up to the widest interval rounded up to 0.05).
-    let top = pts
-        .iter()
-        .map(|p| p.high.max(p.mean))
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
-    let xmax = ((top * 1.1 / 0.05).ceil() * 0.05).clamp(0.1, 1.0);
-    // The leader at the top.
-    let names: Vec<String> = pts
-        .iter()
-        .rev()
-        .map(|p| {
-            if p.tied_with_leader {
-                format!("{} †", p.system)
-            } else {
-                p.system.clone()
-            }
-        })
-        .collect();
-    let mut chart = ChartBuilder::on(&main)
-        .caption(format!("Leaderboard: {key} with 95% intervals"), (FONT, 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(200)
-        .build_cartesian_2d(0f64..xmax, (0..n as i32).into_segmented())
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .light_line_style(WHITE)
-        .x_desc(format!("{key} (fraction of queries)"))
-        .y_labels(n.max(1))
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
-        .label_style((FONT, 13))
-        .draw()
-        .map_err(draw_err)?;
-    for (i, p) in pts.iter().enumerate() {
-        let c = if p.tied_with_leader || i == 0 {
-            OKABE_ITO[4]
-        } else {
-            OKABE_ITO[5]
-        };
-        let y = || SegmentValue::CenterOf((n - 1 - i) as i32);
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(p.low, y()), (p.high, y())],
-                c.stroke_width(2),
-            )))
-            .map_err(draw_err)?;
-        chart
-            .draw_series(std::iter::once(Circle::new((p.mean, y()), 4, c.filled())))
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
-}
-
-fn density<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let series = density_data(inputs.anatomy());
-    let width = series
-        .iter()
-        .map(|s| s.density.len())
-        .max()
-        .unwrap_or(1)
-        .max(2);
-    let caption = [
-        inputs.caption(Some(1)),
-        "Exact expectation over every retained subset of each query's own paired distractors."
-            .to_string(),
-    ];
-    let root = open((W + LEGEND_W, 460));
-    let main = canvas(&root, &caption)?;
-    let items: Vec<(String, RGBColor)> = series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.system.clone(), series_colour(i)))
-        .collect();
-    let main = side_legend(&main, &items)?;
-    let mut chart = ChartBuilder::on(&main)
-        .caption("Pool-density ablation", (FONT, 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(-0.2f64..(width - 1) as f64 + 0.2, 0f64..1.05f64)
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .x_desc("retained paired distractors per query (count)")
-        .y_desc("expected exec@1 (fraction)")
-        .x_labels(width)
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .label_style((FONT, 13))
-        .draw()
-        .map_err(draw_err)?;
-    for (i, row) in series.iter().enumerate() {
-        let c = series_colour(i);
-        let pts: Vec<(f64, f64)> = row
-            .density
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.is_finite())
-            .map(|(d, &v)| (d as f64, v))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-            .map_err(draw_err)?;
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
-}
-
-/// Grouped bars: one group per bug type, one bar per system.
-fn bugtypes<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let (types, series) = bugtype_data(inputs.anatomy());
-    let caption = [
-        inputs.caption(None),
-        "Deceived: s(q, distractor) ≥ s(q, canonical); an exact tie deceives.".to_string(),
-    ];
-    let ymax = series
-        .iter()
-        .flat_map(|s| s.1.iter().copied())
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max)
-        .clamp(0.05, 0.95)
-        + 0.05;
-    let root = open((W + LEGEND_W + 140, 480));
-    let main = canvas(&root, &caption)?;
-    let items: Vec<(String, RGBColor)> = series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.0.clone(), series_colour(i)))
-        .collect();
-    let main = side_legend(&main, &items)?;
-    let nt = types.len().max(1);
-    let mut chart = ChartBuilder::on(&main)
-        .caption("Deception by bug type", (FONT, 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0f64..nt as f64, 0f64..ymax)
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc("bug type")
-        .y_desc("deception rate (%)")
-        .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
-        .x_labels(nt * 2 + 1)
-        .x_label_formatter(&|v| centre_label(*v, &types))
-        .label_style((FONT, 12))
-        .draw()
-        .map_err(draw_err)?;
-    let ns = series.len().max(1) as f64;
-    let bw = 0.8 / ns;
-    for (si, (_, vals)) in series.iter().enumerate() {
-        let c = series_colour(si);
-        let x0 = |ti: usize| ti as f64 + 0.1 + si as f64 * bw;
-        chart
-            .draw_series(
-                vals.iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.is_finite())
-                    .map(|(ti, &v)| {
-                        Rectangle::new([(x0(ti), 0.0), (x0(ti) + bw * 0.92, v)], c.filled())
-                    }),
-            )
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
-}
-
-fn misses<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let data = misses_data(inputs.anatomy());
-    let n = data.len().max(1);
-    let caption = [
-        inputs.caption(Some(1)),
-        "Queries whose top-1 fails; counts may be fractional under the expected tie policy."
-            .to_string(),
-    ];
-    let xmax = data
-        .iter()
-        .map(|r| r.misses.misses())
-        .fold(0.0f64, f64::max)
-        .max(1.0)
-        * 1.1;
-    let h = 130 + 28 * n as u32;
-    let root = open((W + LEGEND_W, h));
-    let main = canvas(&root, &caption)?;
-    let parts: [(&str, RGBColor); 2] = [
-        ("own paired distractor", OKABE_ITO[5]),
-        ("other snippet", OKABE_ITO[1]),
-    ];
-    let items: Vec<(String, RGBColor)> = parts.iter().map(|(l, c)| (l.to_string(), *c)).collect();
-    let main = side_legend(&main, &items)?;
-    let names: Vec<String> = data.iter().rev().map(|d| d.system.clone()).collect();
-    let mut chart = count_rows_chart(
-        &main,
-        "Rank-1 miss composition",
-        xmax,
-        &names,
-        "rank-1 misses (queries)",
-    )?;
-    for (pi, (_, c)) in parts.into_iter().enumerate() {
-        chart
-            .draw_series(data.iter().enumerate().map(|(i, d)| {
-                let m = &d.misses;
-                let (a, b) = if pi == 0 {
-                    (0.0, m.paired_distractor)
-                } else {
-                    (m.paired_distractor, m.misses())
-                };
-                let y = (n - 1 - i) as f64;
-                Rectangle::new([(a, y + 0.15), (b, y + 0.85)], c.filled())
-            }))
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
-}
-
-fn gaps<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let data = gap_data(inputs.anatomy());
-    let n = data.len().max(1);
-    let caption = [
-        inputs.caption(None),
-        "gap = s(q, canonical) − max over paired distractors s(q, d), score units of each system (own x range); dashed: 0, left of it the canonical loses.".to_string(),
-    ];
-    let panel = 150u32;
-    let root = open((W + 120, 60 + panel * n as u32));
-    let main = canvas(&root, &caption)?;
-    let (title, body) = main.split_vertically(30);
-    title
-        .draw(&Text::new(
-            "Canonical vs best paired distractor: score gap",
-            (220, 6),
-            (FONT, 18).into_font(),
-        ))
-        .map_err(draw_err)?;
-    let panels = body.split_evenly((n, 1));
-    for (i, (row, area)) in data.iter().zip(panels.iter()).enumerate() {
-        let (id, g) = (&row.system, &row.summary);
-        let c = series_colour(i);
-        let (lo, hi) = match (g.histogram.first(), g.histogram.last()) {
-            (Some(a), Some(b)) => (a.0.min(0.0), b.1.max(0.0)),
-            _ => (-1.0, 1.0),
-        };
-        let pad = ((hi - lo) * 0.03).max(1e-6);
-        let ymax = g.histogram.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64 * 1.1;
-        let mut chart = ChartBuilder::on(area)
-            .margin(6)
-            .x_label_area_size(if i + 1 == n { 38 } else { 20 })
-            .y_label_area_size(60)
-            .caption(
-                format!(
-                    "{id}: {} below 0, median {:.4}",
-                    crate::report::anatomy::pct_text(g.below_zero),
-                    g.median
-                ),
-                (FONT, 13),
-            )
-            .build_cartesian_2d(lo - pad..hi + pad, 0f64..ymax)
-            .map_err(draw_err)?;
-        let mut mesh = chart.configure_mesh();
-        mesh.light_line_style(WHITE)
-            .y_labels(3)
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("queries")
-            .label_style((FONT, 11));
-        if i + 1 == n {
-            mesh.x_desc("score gap (system's score units)");
-        }
-        mesh.draw().map_err(draw_err)?;
-        chart
-            .draw_series(
-                g.histogram.iter().map(|&(a, b, k)| {
-                    Rectangle::new([(a, 0.0), (b, k as f64)], c.mix(0.85).filled())
-                }),
-            )
-            .map_err(draw_err)?;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, 0.0), (0.0, ymax)],
-                5,
-                4,
-                BLACK.stroke_width(1),
-            ))
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
-}
-
-/// Deception by edit-size bucket (dense systems pooled): the editsize table's own rows.
-fn editsize<DB: DrawingBackend>(
-    inputs: &PlotInputs<'_>,
-    open: impl FnOnce((u32, u32)) -> Area<DB>,
-) -> anyhow::Result<()> {
-    let rows = crate::report::anatomy::editsize_rows(inputs.anatomy());
-    let n = rows.len().max(1);
-    let caption = [
-        inputs.caption(None),
-        "Edit size: characters spanned by the changed regions of a character diff; dense systems pooled; label: pairs in the bucket.".to_string(),
-    ];
-    let root = open((W, 420));
-    let main = canvas(&root, &caption)?;
-    let labels: Vec<String> = rows.iter().map(|r| r.bucket.clone()).collect();
-    let mut chart = ChartBuilder::on(&main)
-        .caption("Deception by edit size", (FONT, 18))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(55)
-        .build_cartesian_2d(0f64..n as f64, 0f64..1.08f64)
-        .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .x_desc("edit size (characters)")
-        .y_desc("deception rate (%)")
-        .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
-        .x_labels(n * 2 + 1)
-        .x_label_formatter(&|v| centre_label(*v, &labels))
-        .label_style((FONT, 13))
-        .draw()
-        .map_err(draw_err)?;
-    for (i, r) in rows.iter().enumerate() {
-        let v = r.deception.rate();
-        if !v.is_finite() {
-            continue;
-        }
-        let x = i as f64;
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(x + 0.2, 0.0), (x + 0.8, v)],
-                OKABE_ITO[4].filled(),
-            )))
-            .map_err(draw_err)?;
-        chart
-            .draw_series(std::iter::once(Text::new(
-                format!(
-                    "{} ({} pairs)",
-                    crate::report::anatomy::pct_text(v),
-                    r.pairs
-                ),
-                (x + 0.22, v + 0.05),
-                (FONT, 12).into_font(),
-            )))
-            .map_err(draw_err)?;
-    }
-    root.present().map_err(draw_err)?;
-    Ok(())
 }

@@ -56,8 +56,16 @@ pub enum Action {
     ToggleCompare,
     /// Browser: edit the query text or the selected snippet (counterfactual probe).
     Edit,
+    /// Browser: edit the selected snippet in `$EDITOR` instead of inline.
+    ExternalEdit,
     /// Browser: undo the last edit.
     Undo,
+    /// Apply the text being edited (the inline editor's Ctrl-S).
+    Apply,
+    /// Delete the character under the cursor (the inline editor).
+    Delete,
+    /// A block of text pasted into the terminal (bracketed paste).
+    Paste(String),
     /// Reverse the sort order of the current table.
     ReverseSort,
     /// Pairs: next metric family.

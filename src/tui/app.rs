@@ -428,8 +428,12 @@ impl App {
             } => {
                 let items = self.picker_items(&text);
                 match action {
-                    Action::Input(c) => {
+                    Action::Input(c) if !c.is_control() => {
                         text.push(c);
+                        sel = 0;
+                    }
+                    Action::Paste(s) => {
+                        text.extend(s.chars().filter(|c| !c.is_control()));
                         sel = 0;
                     }
                     Action::Backspace => {
@@ -467,10 +471,17 @@ impl App {
                 self.mode = Mode::Picker { compare, text, sel };
             }
             Mode::Prompt => match action {
-                Action::Input(_) | Action::Backspace => {
+                Action::Input(_) | Action::Backspace | Action::Paste(_) => {
                     if let Some((t, _)) = self.shared.live.as_mut() {
-                        match action {
-                            Action::Input(c) => t.push(c),
+                        match &action {
+                            Action::Input(c) if !c.is_control() => t.push(*c),
+                            Action::Input(_) => {}
+                            // One line: a pasted newline becomes a space.
+                            Action::Paste(s) => t.extend(
+                                s.chars()
+                                    .map(|c| if c == '\n' { ' ' } else { c })
+                                    .filter(|c| !c.is_control()),
+                            ),
                             _ => {
                                 t.pop();
                             }
@@ -496,13 +507,17 @@ impl App {
                     shared: &mut self.shared,
                     effects: &mut effects,
                 };
-                if matches!(action, Action::Enter | Action::Back) {
-                    self.mode = Mode::Normal;
-                }
-                if self.panes[self.tab]
-                    .filter_input(&action, &mut cx)
-                    .is_none()
-                {
+                let pane = &mut self.panes[self.tab];
+                let was = pane.captures_input();
+                let handled = pane.filter_input(&action, &mut cx);
+                let now = pane.captures_input();
+                // A plain filter ends on Enter / Esc; an inline editor when it stops capturing.
+                let ends = if was {
+                    !now
+                } else {
+                    matches!(action, Action::Enter | Action::Back | Action::Apply)
+                };
+                if handled.is_none() || ends {
                     self.mode = Mode::Normal;
                 }
             }

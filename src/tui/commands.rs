@@ -80,6 +80,9 @@ pub static COMMANDS: &[Command] = &[
     cmd(I, &[K(KeyCode::Up), Key::Ctrl('p')], "↑", Action::Up, "prev", "Highlight the previous item.", true),
     cmd(I, &[K(KeyCode::Down), Key::Ctrl('n')], "↓", Action::Down, "next", "Highlight the next item.", true),
     cmd(I, &[K(KeyCode::Backspace)], "⌫", Action::Backspace, "delete", "Delete the last character.", false),
+    cmd(I, &[Key::Ctrl('s')], "C-s", Action::Apply, "apply", "Inline editor: apply the edit (Enter inserts a newline in code; on a query it applies too).", false),
+    // Documentation only: the inline editor's cursor keys are mapped in `lookup` (no key here).
+    cmd(I, &[], "←→ Home End Del Tab", Action::Delete, "cursor", "Inline editor: move the cursor (PgUp/PgDn too), delete right, indent four spaces.", false),
     // Global.
     cmd(G, &[C('?')], "?", Action::Help, "help", "Show or hide this help.", true),
     cmd(G, &[C('q'), Key::Ctrl('c')], "q", Action::Quit, "quit", "Quit the dashboard.", true),
@@ -110,7 +113,8 @@ pub static COMMANDS: &[Command] = &[
     cmd(Scope::Pane("browser"), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
     cmd(Scope::Pane("browser"), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
     cmd(Scope::Pane("browser"), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
-    cmd(Scope::Pane("browser"), &[C('e')], "e", Action::Edit, "edit", "Edit the query text (query list focused, inline) or the selected snippet (ranking focused, in $EDITOR): every system's score, rank and the tests' verdict before → after.", true),
+    cmd(Scope::Pane("browser"), &[C('e')], "e", Action::Edit, "edit", "Edit inline the query text (query list focused) or the selected snippet (ranking focused): every system's score, rank and the tests' verdict before → after.", true),
+    cmd(Scope::Pane("browser"), &[C('E')], "E", Action::ExternalEdit, "$EDITOR", "Edit the selected snippet in $EDITOR (or $VISUAL) instead.", false),
     cmd(Scope::Pane("browser"), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
     // Density.
     cmd(Scope::Pane("density"), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
@@ -138,6 +142,15 @@ pub fn lookup(ev: &KeyEvent, pane: &str, input: bool) -> Option<Action> {
             KeyCode::Char(ch) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
                 Some(Action::Input(ch))
             }
+            // The inline editor's cursor keys (documented by one registry line).
+            KeyCode::Left => Some(Action::Left),
+            KeyCode::Right => Some(Action::Right),
+            KeyCode::Home => Some(Action::Top),
+            KeyCode::End => Some(Action::Bottom),
+            KeyCode::PageUp => Some(Action::PageUp),
+            KeyCode::PageDown => Some(Action::PageDown),
+            KeyCode::Delete => Some(Action::Delete),
+            KeyCode::Tab => Some(Action::Input('\t')),
             _ => None,
         };
     }
@@ -171,6 +184,18 @@ pub fn active<'a>(pane: &'a str, input: bool) -> impl Iterator<Item = &'static C
 pub fn bar(pane: &str, input: bool) -> Vec<(&'static str, &'static str)> {
     active(pane, input)
         .filter(|c| c.bar)
+        .map(|c| (c.keys_label, c.label))
+        .collect()
+}
+
+/// The key bar while an inline editor has the keyboard: apply, cancel and the cursor keys.
+pub fn editor_bar() -> Vec<(&'static str, &'static str)> {
+    COMMANDS
+        .iter()
+        .filter(|c| {
+            c.scope == Scope::Input
+                && matches!(c.action, Action::Apply | Action::Back | Action::Delete)
+        })
         .map(|c| (c.keys_label, c.label))
         .collect()
 }

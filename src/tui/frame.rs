@@ -63,28 +63,36 @@ pub fn draw(f: &mut Frame, app: &App) {
 
 fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
-    // Full titles when they fit; else without the name; else the active tab's title and the
-    // others' numbers (a tab is never cut in the middle of its title).
-    let label = |i: usize, full: bool| {
-        if full || i == app.tab {
-            format!(" {} {} ", i + 1, app.panes[i].title())
-        } else {
-            format!(" {} ", i + 1)
-        }
+    // Full titles when they fit; else without the name; else full titles packed closer (80
+    // columns); else the active tab's title and the others' numbers (a tab is never cut in the
+    // middle of its title).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Tabs {
+        Full,
+        Packed,
+        Numbers,
+    }
+    let label = |i: usize, how: Tabs| match how {
+        Tabs::Full => format!(" {} {} ", i + 1, app.panes[i].title()),
+        Tabs::Packed => format!(" {} {}", i + 1, app.panes[i].title()),
+        Tabs::Numbers if i == app.tab => format!(" {} {} ", i + 1, app.panes[i].title()),
+        Tabs::Numbers => format!(" {} ", i + 1),
     };
-    let width = |brand: bool, full: bool| {
+    let width = |brand: bool, how: Tabs| {
         (0..app.panes.len())
-            .map(|i| label(i, full).chars().count() + 1)
+            .map(|i| label(i, how).chars().count() + 1)
             .sum::<usize>()
             + if brand { 11 } else { 0 }
     };
-    let fits = |brand, full| width(brand, full) <= area.width as usize + 1;
-    let (brand, full) = if fits(true, true) {
-        (true, true)
-    } else if fits(false, true) {
-        (false, true)
+    let fits = |brand, how| width(brand, how) <= area.width as usize + 1;
+    let (brand, how) = if fits(true, Tabs::Full) {
+        (true, Tabs::Full)
+    } else if fits(false, Tabs::Full) {
+        (false, Tabs::Full)
+    } else if fits(false, Tabs::Packed) {
+        (false, Tabs::Packed)
     } else {
-        (fits(true, false), false)
+        (fits(true, Tabs::Numbers), Tabs::Numbers)
     };
     let mut spans = Vec::new();
     let mut x = area.x;
@@ -93,7 +101,7 @@ fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
         x += 11;
     }
     for i in 0..app.panes.len() {
-        let label = label(i, full);
+        let label = label(i, how);
         let w = label.chars().count() as u16;
         let st = if i == app.tab { th.tab_active } else { th.dim };
         app.hits
@@ -148,7 +156,12 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     let mut spans = vec![Span::raw(" ")];
     // Whole entries only: the ones that do not fit are left to the help (`?`), never cut.
     let mut used = 1;
-    for (k, label) in commands::bar(app.pane_id(), input) {
+    let entries = if input && app.panes[app.tab].captures_input() {
+        commands::editor_bar()
+    } else {
+        commands::bar(app.pane_id(), input)
+    };
+    for (k, label) in entries {
         let w = k.chars().count() + label.chars().count() + 1;
         if used + w > area.width as usize {
             break;

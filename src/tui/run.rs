@@ -29,6 +29,7 @@ pub fn restore() {
         io::stdout(),
         LeaveAlternateScreen,
         DisableMouseCapture,
+        crossterm::event::DisableBracketedPaste,
         crossterm::cursor::Show
     );
 }
@@ -45,7 +46,13 @@ fn install_panic_hook() {
 fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     enable_raw_mode()?;
     let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    // Bracketed paste: a pasted block arrives whole (the inline editor inserts it as it is).
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        crossterm::event::EnableBracketedPaste
+    )?;
     Terminal::new(CrosstermBackend::new(out))
 }
 
@@ -80,6 +87,7 @@ pub fn to_action(app: &App, ev: Event) -> Option<Action> {
             _ => None,
         },
         Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        Event::Paste(s) => Some(Action::Paste(s)),
         _ => None,
     }
 }

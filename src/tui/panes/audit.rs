@@ -40,6 +40,55 @@ pub struct AuditPane {
     /// The selected task's candidates are open (Enter; Esc closes).
     pub open: bool,
     page: StdCell<usize>,
+    /// The pool the audit would take, per (data generation, system).
+    preview: std::cell::RefCell<Option<((u64, usize), Preview)>>,
+}
+
+/// The pool an audit of one system would take, before it runs: per query its top [`K`] in pool
+/// order (row order inside ties, as the audit), each pair's cached verdict if the execution cache
+/// has it.
+#[derive(Clone, Debug, Default)]
+pub struct Preview {
+    /// Per query: (query row, per rank `Some(passes)` if cached, `None` if the oracle must run it).
+    pub pools: Vec<(usize, Vec<Option<bool>>)>,
+    /// Per query: the pool's corpus rows, in rank order.
+    pub rows: Vec<Vec<usize>>,
+    pub pairs: usize,
+    pub cached: usize,
+}
+
+impl Preview {
+    pub fn build(d: &crate::tui::view::Data, s: usize) -> Preview {
+        let e = &d.engine;
+        let mut p = Preview::default();
+        for q in 0..e.bundle().queries.len() {
+            let top = crate::rank::top_k(e.scores()[s].row(q), K);
+            let marks: Vec<Option<bool>> = top
+                .iter()
+                .map(|&c| {
+                    let c = c as usize;
+                    d.index
+                        .outcomes(e, q, c)
+                        .map(|o| !o.is_empty() && o.iter().all(|x| x == "pass"))
+                })
+                .collect();
+            p.rows.push(top.iter().map(|&c| c as usize).collect());
+            p.pairs += marks.len();
+            p.cached += marks.iter().filter(|m| m.is_some()).count();
+            p.pools.push((q, marks));
+        }
+        p
+    }
+}
+
+/// How the oracle will isolate the pairs it runs (the same choice as `execscope build`).
+fn isolation_text() -> String {
+    match std::env::var("EXECSCOPE_ISOLATION") {
+        Ok(s) if !s.trim().is_empty() => format!("{s} (set by EXECSCOPE_ISOLATION)"),
+        _ => "auto: the strongest level that passes a start-up probe (userns, then bubblewrap, \
+              then netns); weaker isolation is refused unless asked for (docs/threat-model.md)"
+            .to_string(),
+    }
 }
 
 impl Default for AuditPane {
@@ -50,6 +99,7 @@ impl Default for AuditPane {
             cand: 0,
             open: false,
             page: StdCell::new(1),
+            preview: Default::default(),
         }
     }
 }
@@ -128,6 +178,152 @@ pub fn task_table(a: &AuditResult) -> Table {
 }
 
 impl AuditPane {
+    /// Before a run: what the audit will do, the key that starts it, the isolation it runs
+    /// under, and the pool it would audit (with what the execution cache already knows).
+    fn draw_idle(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        d: &crate::tui::view::Data,
+        sys: &str,
+    ) {
+        let th = v.theme;
+        let s = v.shared.system;
+        let key = (d.gen, s);
+        let mut cache = self.preview.borrow_mut();
+        if cache.as_ref().is_none_or(|(k, _)| *k != key) {
+            *cache = Some((key, Preview::build(d, s)));
+        }
+        let Some((_, p)) = cache.as_ref() else { return };
+        let nq = p.pools.len();
+        let m = self.visible;
+        let run = p.pairs - p.cached;
+        let lines = vec![
+            Line::from(vec![
+                Span::styled("Press Enter", th.accent),
+                Span::raw(format!(" to audit {sys}'s retrieval ")),
+                Span::styled(format!("(v: visible tests m = {m}, 1–{MAX_VISIBLE})"), th.dim),
+            ]),
+            Line::raw(format!(
+                "What it does: {sys}'s top {K} snippets per query form the candidate pool; the first {m} tests of each suite serve as self-tests, the whole suite as the oracle. It counts how often each admission rule (take the top k; take the first candidate passing the self-tests) returns a snippet that passes the whole suite."
+            )),
+            Line::from(vec![
+                Span::styled("Pool: ", th.accent),
+                Span::raw(format!(
+                    "{nq} queries × top {K} = {} pairs; {} in the execution cache, {run} to run in the oracle sandbox",
+                    p.pairs, p.cached
+                )),
+            ]),
+            Line::from(vec![
+                Span::styled("Isolation: ", th.accent),
+                Span::raw(isolation_text()),
+            ]),
+        ];
+        let blk = block(
+            Line::styled(format!(" Audit of {sys} — not run yet "), th.title),
+            true,
+            th,
+        );
+        let inner = blk.inner(area);
+        f.render_widget(blk, area);
+        // Rows the wrapped text takes: the character count's, plus one row of slack for word
+        // wrapping of each line that wraps more than once.
+        let w = inner.width.max(1) as usize;
+        let text_h = lines
+            .iter()
+            .map(|l| {
+                let rows = l.width().div_ceil(w).max(1);
+                rows + usize::from(rows > 2)
+            })
+            .sum::<usize>()
+            .min(inner.height as usize) as u16;
+        let para = Paragraph::new(lines).wrap(Wrap { trim: true });
+        let [top, rest] =
+            Layout::vertical([Constraint::Length(text_h + 1), Constraint::Min(0)]).areas(inner);
+        f.render_widget(para, top);
+        if rest.height < 2 {
+            return;
+        }
+        // The pool, one line per query: ✓ cached pass, ✗ cached fail, ? to run.
+        let b = d.engine.bundle();
+        let mut out = vec![Line::styled(
+            crate::tui::widgets::text::fit(
+                &format!("pool, ranks 1–{K}: ✓ pass · ✗ fail (cached) · ? to run"),
+                rest.width as usize,
+            ),
+            th.header,
+        )];
+        // Room for every pair on its own line (a small bundle on a tall screen): the pairs by id.
+        let every = p.pools.iter().map(|(_, m)| m.len() + 1).sum::<usize>() + 1;
+        if every <= rest.height as usize {
+            for ((q, marks), rows) in p.pools.iter().zip(&p.rows) {
+                let query = &b.queries[*q];
+                out.push(Line::from(vec![
+                    Span::styled(format!("{} ", query.id), th.accent),
+                    Span::styled(query.function_name.clone(), th.dim),
+                ]));
+                for (r, (mk, &c)) in marks.iter().zip(rows).enumerate() {
+                    let (g, st, what) = match mk {
+                        Some(true) => ("✓", th.good, "passes (cached)"),
+                        Some(false) => ("✗", th.bad, "fails (cached)"),
+                        None => ("?", th.warn, "to run in the sandbox"),
+                    };
+                    let role = if query.correct.contains(&c) {
+                        "canonical".to_string()
+                    } else {
+                        b.corpus[c]
+                            .bug_type
+                            .clone()
+                            .unwrap_or_else(|| b.corpus[c].label.as_str().to_string())
+                    };
+                    out.push(Line::from(vec![
+                        Span::raw(format!("  {:>2} {} ", r + 1, b.corpus[c].id)),
+                        Span::styled(format!("{g} "), st),
+                        Span::styled(format!("{what:<22}"), st),
+                        Span::styled(role, th.dim),
+                    ]));
+                }
+            }
+            f.render_widget(Paragraph::new(out), rest);
+            return;
+        }
+        let idw = p
+            .pools
+            .iter()
+            .map(|(q, _)| b.queries[*q].id.chars().count())
+            .max()
+            .unwrap_or(6);
+        for (q, marks) in p.pools.iter().take(rest.height as usize - 1) {
+            let query = &b.queries[*q];
+            let mut spans = vec![Span::raw(format!("{:<idw$}  ", query.id))];
+            for mk in marks {
+                spans.push(match mk {
+                    Some(true) => Span::styled("✓", th.good),
+                    Some(false) => Span::styled("✗", th.bad),
+                    None => Span::styled("?", th.warn),
+                });
+            }
+            spans.push(Span::styled(
+                format!(
+                    "{}  {}",
+                    " ".repeat(K + 1 - marks.len()),
+                    query.function_name
+                ),
+                th.dim,
+            ));
+            out.push(Line::from(spans));
+        }
+        if nq + 1 > rest.height as usize {
+            out.pop();
+            out.push(Line::styled(
+                format!("… {} more queries", nq + 2 - rest.height as usize),
+                th.dim,
+            ));
+        }
+        f.render_widget(Paragraph::new(out), rest);
+    }
+
     fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
         let th = v.theme;
         let blk = block(
@@ -431,15 +627,7 @@ impl Pane for AuditPane {
             }
             AuditSlot::Done(a) if a.request.system == v.shared.system => a,
             _ => {
-                message(
-                    f,
-                    area,
-                    &format!(
-                        "press Enter to run the audit for {sys} (top {K}, {} visible tests; v changes the visible count)",
-                        self.visible
-                    ),
-                    th.accent,
-                );
+                self.draw_idle(f, area, v, d, &sys);
                 return;
             }
         };

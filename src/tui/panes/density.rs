@@ -16,6 +16,7 @@ use ratatui::Frame;
 use std::collections::BTreeSet;
 
 const LIST: u8 = 40;
+const MISSES: u8 = 41;
 const LINE_COLORS: [Color; 6] = [
     Color::Cyan,
     Color::Magenta,
@@ -88,9 +89,21 @@ impl Pane for DensityPane {
         let wide = area.width >= 110;
         let table_h = table.rows.len() as u16 + 3;
         let (chart_area, table_area) = if wide {
-            let [c, tb] =
+            let [c, right] =
                 Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)]).areas(area);
-            (c, tb)
+            // Under the density table (with its caption), when the column is tall: the rank-1
+            // miss composition, the misses the retained distractors cause.
+            let misses_h = t.misses.rows.len() as u16 + 6;
+            let dens_h = table_h + 7;
+            if right.height >= dens_h + misses_h {
+                let [tb, m] =
+                    Layout::vertical([Constraint::Length(dens_h), Constraint::Min(misses_h)])
+                        .areas(right);
+                self.draw_misses(f, m, v, &t.misses);
+                (c, tb)
+            } else {
+                (c, right)
+            }
         } else {
             let [c, tb] =
                 Layout::vertical([Constraint::Min(8), Constraint::Length(table_h + 2)]).areas(area);
@@ -203,6 +216,32 @@ impl Pane for DensityPane {
                 Paragraph::new(Line::styled(table.caption.clone(), th.dim))
                     .wrap(ratatui::widgets::Wrap { trim: true }),
                 cap,
+            );
+        }
+    }
+}
+
+impl DensityPane {
+    /// The report's rank-1 miss composition table, with its caption.
+    fn draw_misses(&self, f: &mut Frame, area: Rect, v: &View, t: &crate::report::Table) {
+        let th = v.theme;
+        let blk = block(Line::styled(format!(" {} ", t.title), th.title), false, th);
+        let inner = blk.inner(area);
+        f.render_widget(blk, area);
+        let order: Vec<usize> = (0..t.rows.len()).collect();
+        let h = (t.rows.len() as u16 + 1).min(inner.height);
+        TableView::plain(t, &order, 1, MISSES).render(
+            f,
+            Rect::new(inner.x, inner.y, inner.width, h),
+            th,
+            v.hits,
+        );
+        let cap_y = inner.y + h + 1;
+        if cap_y < inner.bottom() {
+            f.render_widget(
+                Paragraph::new(Line::styled(t.caption.clone(), th.dim))
+                    .wrap(ratatui::widgets::Wrap { trim: true }),
+                Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y),
             );
         }
     }

@@ -197,7 +197,14 @@ impl Pane for DomainsPane {
             message(f, right, &v.pending("difficulty"), th.accent);
             return;
         };
-        let hist_h = (right.height / 2).max(6);
+        // The unsolved list takes what it needs (at most half); the histogram the rest.
+        let list = unsolved(v);
+        let list_h = (list.len() as u16 + 2).max(3);
+        let hist_h = right
+            .height
+            .saturating_sub(list_h)
+            .max(right.height / 2)
+            .max(6);
         let [top, bottom] =
             Layout::vertical([Constraint::Length(hist_h), Constraint::Min(3)]).areas(right);
         let bars: Vec<(String, u64)> = difficulty_rows(a)
@@ -224,7 +231,6 @@ impl Pane for DomainsPane {
                 th,
             ),
         );
-        let list = unsolved(v);
         let blk = block(
             Line::from(vec![
                 Span::styled(" Solved by no system ", th.title),

@@ -112,6 +112,11 @@ pub trait Pane {
     fn filter_input(&mut self, _action: &Action, _cx: &mut Cx) -> Option<bool> {
         None
     }
+    /// Whether the pane's input mode keeps the keyboard through Enter and Esc (an inline editor
+    /// open): the pane says when it is done by no longer capturing.
+    fn captures_input(&self) -> bool {
+        false
+    }
     /// New data arrived (re-evaluation, anatomy): drop caches.
     fn data_changed(&mut self) {}
     /// Work the pane waits for outside the job queue (a live probe): keep redrawing.

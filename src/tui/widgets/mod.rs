@@ -3,6 +3,7 @@
 pub mod bar;
 pub mod code;
 pub mod diff;
+pub mod editor;
 pub mod forest;
 pub mod histogram;
 pub mod ranking;

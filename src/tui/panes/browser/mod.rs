@@ -11,6 +11,9 @@
 //! the oracle's per-test verdict. `u` undoes. Both come from [`crate::probe::probe`], the function
 //! behind `execscope probe`.
 
+mod edit;
+mod probe;
+
 use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
 use crate::probe::session::{Edit, Session, Target};
@@ -22,6 +25,7 @@ use crate::tui::fuzzy;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::ranking::{self, RankRow};
 use crate::tui::widgets::{code, diff};
+use probe::{live_rows, report_rows, status_spans};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -61,8 +65,8 @@ pub struct BrowserPane {
     live_sent: RefCell<Option<(ProbeRequest, crate::metrics::TiePolicy)>>,
     /// This session's edits (mirrored to its scratch file).
     pub session: Session,
-    /// The query text being edited inline (`e` on the query list), if any.
-    pub editing: Option<String>,
+    /// The inline editor (`e`), while open.
+    pub editing: Option<edit::Editing>,
     /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
     full_redraw: Cell<bool>,
     /// The last answered request for which one more frame was asked (so the answer is drawn).
@@ -102,86 +106,7 @@ pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
         .collect()
 }
 
-fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
-    live.iter()
-        .map(|&(c, s)| RankRow {
-            corpus: c as usize,
-            score: s,
-            tie: live.iter().filter(|x| x.1 == s).count(),
-            pass: None,
-            outcomes: None,
-        })
-        .collect()
-}
-
-/// The ranking rows of one system in a probe report.
-fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
-    let id = &d.engine.scores().get(s)?.id;
-    let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
-    Some(
-        sp.top
-            .iter()
-            .map(|h| RankRow {
-                corpus: h.row,
-                score: f64::from(h.score),
-                tie: h.tie,
-                pass: h.pass,
-                outcomes: None,
-            })
-            .collect(),
-    )
-}
-
 impl BrowserPane {
-    /// The probe the view wants answered now: the live query's, or the current query's edits.
-    fn wanted(
-        &self,
-        d: &Data,
-        shared: &crate::tui::view::Shared,
-        k: usize,
-    ) -> Option<ProbeRequest> {
-        match &shared.live {
-            Some((text, _))
-                if !text.trim().is_empty() && self.live_committed.as_ref() == Some(text) =>
-            {
-                Some(ProbeRequest {
-                    query: ProbeQuery::Text(text.clone()),
-                    replace: Vec::new(),
-                    systems: None,
-                    k,
-                    depth: DEPTH,
-                })
-            }
-            Some(_) => None,
-            None if shared.query < d.engine.bundle().queries.len() => {
-                self.session.request(shared.query, k, DEPTH)
-            }
-            None => None,
-        }
-    }
-
-    /// The probing service's state when it answers (or is answering) exactly `want`.
-    fn live_state(&self, want: &ProbeRequest) -> Option<LiveState> {
-        let st = self.live.borrow().as_ref()?.state();
-        (st.request.as_ref() == Some(want)).then_some(st)
-    }
-
-    /// Submit `want` unless it is what was last submitted under the same tie policy.
-    fn submit(&self, d: &Data, want: &ProbeRequest) {
-        let policy = d.engine.config().policy;
-        let mut sent = self.live_sent.borrow_mut();
-        if sent
-            .as_ref()
-            .is_some_and(|(r, p)| r == want && *p == policy)
-        {
-            return;
-        }
-        let mut live = self.live.borrow_mut();
-        let service = live.get_or_insert_with(|| LiveProbe::start(None));
-        service.submit(d.engine.clone(), want.clone());
-        *sent = Some((want.clone(), policy));
-    }
-
     fn rows(&self, d: &Data, cx_shared: &crate::tui::view::Shared) -> Vec<RankRow> {
         let k = d
             .engine
@@ -205,62 +130,6 @@ impl BrowserPane {
             }
             (Some(_), None) => Vec::new(),
             (None, None) => query_ranking(d, cx_shared.system, cx_shared.query),
-        }
-    }
-
-    /// The scratch-file names of an edit: (query id, "query" or the corpus id).
-    fn edit_ids(d: &Data) -> impl Fn(&Edit) -> (String, String) + '_ {
-        move |e: &Edit| {
-            let b = &d.engine.bundle();
-            (
-                b.queries[e.query].id.clone(),
-                match e.target {
-                    Target::Query => "query".to_string(),
-                    Target::Snippet(c) => b.corpus[c].id.clone(),
-                },
-            )
-        }
-    }
-
-    /// `e` on the ranking: the selected snippet's current code in `$EDITOR` (a scratch file of the
-    /// session); a changed text becomes an edit.
-    fn edit_snippet(&mut self, cx: &mut Cx, d: &Data) {
-        let q = cx.shared.query;
-        let rows = self.rows(d, cx.shared);
-        let Some(r) = rows.get(self.rank_sel.min(rows.len().saturating_sub(1))) else {
-            return;
-        };
-        let c = r.corpus;
-        let b = &d.engine.bundle();
-        let current = self
-            .session
-            .current(q, &Target::Snippet(c))
-            .unwrap_or(&b.corpus[c].code)
-            .to_string();
-        let file = self
-            .session
-            .dir()
-            .join(format!("{}-{}.py", b.queries[q].id, b.corpus[c].id));
-        let edited = crate::atomic::write_atomic(&file, current.as_bytes())
-            .map_err(|e| e.to_string())
-            .and_then(|()| run_editor(&file))
-            .and_then(|()| std::fs::read_to_string(&file).map_err(|e| e.to_string()));
-        self.full_redraw.set(true);
-        match edited {
-            Ok(text) if text != current => {
-                let e = Edit {
-                    query: q,
-                    target: Target::Snippet(c),
-                    text,
-                };
-                let res = self.session.push(e, &Self::edit_ids(d));
-                cx.effects.push(Effect::Status(match res {
-                    Ok(()) => format!("edited {} (u undoes)", b.corpus[c].id),
-                    Err(e) => format!("edit kept, scratch file not written: {e}"),
-                }));
-            }
-            Ok(_) => cx.effects.push(Effect::Status("no change".into())),
-            Err(e) => cx.effects.push(Effect::Status(format!("editor: {e}"))),
         }
     }
 
@@ -322,18 +191,14 @@ impl Pane for BrowserPane {
                 }
             }
             Action::ToggleDiff => self.diff = !self.diff,
-            Action::Edit if !live => {
+            Action::Edit if !live => self.start_edit(cx, d),
+            Action::ExternalEdit if !live => {
                 if self.focus == Focus::Ranking {
-                    self.edit_snippet(cx, d);
+                    self.edit_external(cx, d);
                 } else {
-                    let q = cx.shared.query;
-                    let text = self
-                        .session
-                        .current(q, &Target::Query)
-                        .unwrap_or(&d.engine.bundle().queries[q].text)
-                        .to_string();
-                    self.editing = Some(text);
-                    cx.effects.push(Effect::StartFilter);
+                    cx.effects.push(Effect::Status(
+                        "E edits the selected snippet: focus the ranking first (→)".into(),
+                    ));
                 }
             }
             Action::Undo if !live => {
@@ -373,41 +238,13 @@ impl Pane for BrowserPane {
     }
 
     fn filter_input(&mut self, action: &Action, cx: &mut Cx) -> Option<bool> {
-        if let Some(buf) = self.editing.as_mut() {
-            match action {
-                Action::Input(c) => buf.push(*c),
-                Action::Backspace => {
-                    buf.pop();
-                }
-                Action::Back => self.editing = None,
-                Action::Enter => {
-                    let text = self.editing.take().unwrap_or_default();
-                    let Some(d) = cx.data else {
-                        return Some(true);
-                    };
-                    let q = cx.shared.query;
-                    let now = self
-                        .session
-                        .current(q, &Target::Query)
-                        .unwrap_or(&d.engine.bundle().queries[q].text);
-                    if text != now {
-                        let e = Edit {
-                            query: q,
-                            target: Target::Query,
-                            text,
-                        };
-                        if let Err(e) = self.session.push(e, &Self::edit_ids(d)) {
-                            cx.effects
-                                .push(Effect::Status(format!("scratch file not written: {e}")));
-                        }
-                    }
-                }
-                _ => {}
-            }
+        if self.edit_input(action, cx) {
             return Some(true);
         }
         match action {
-            Action::Input(c) => self.filter.push(*c),
+            Action::Input(c) if !c.is_control() => self.filter.push(*c),
+            Action::Input(_) => {}
+            Action::Paste(s) => self.filter.extend(s.chars().filter(|c| !c.is_control())),
             Action::Backspace => {
                 self.filter.pop();
             }
@@ -428,21 +265,12 @@ impl Pane for BrowserPane {
         Some(true)
     }
 
-    /// Busy while the service works, and once more after it answers, so the answer is drawn.
     fn busy(&self) -> bool {
-        let live = self.live.borrow();
-        let Some(service) = live.as_ref() else {
-            return false;
-        };
-        let st = service.state();
-        if st.busy.is_some() {
-            return true;
-        }
-        if st.seq != self.ticked_done.get() {
-            self.ticked_done.set(st.seq);
-            return true;
-        }
-        false
+        self.probe_busy()
+    }
+
+    fn captures_input(&self) -> bool {
+        self.editing.is_some()
     }
 
     fn take_full_redraw(&self) -> bool {
@@ -472,24 +300,37 @@ impl Pane for BrowserPane {
         let list_w = (area.width * 3 / 10).clamp(26, 46).min(area.width / 2);
         let [left, right] =
             Layout::horizontal([Constraint::Length(list_w), Constraint::Min(10)]).areas(area);
-        self.draw_list(f, left, v, d);
-        let [rank_area, code_area] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Min(4)]).areas(right);
+        // The query list takes what it needs; the space below it shows the selected query
+        // (text, tests, every system's result on it) when at least 8 rows are left, or a third
+        // of a tall column.
+        let n_list = filtered(d, &self.filter).len() as u16 + 3;
+        let detail_h = match left.height.saturating_sub(n_list) {
+            h if h >= 8 => h,
+            _ if left.height >= 30 => left.height / 3,
+            _ => 0,
+        };
+        if detail_h > 0 && v.shared.live.is_none() {
+            let [list_area, detail_area] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(detail_h)]).areas(left);
+            self.draw_list(f, list_area, v, d);
+            self.draw_query_detail(f, detail_area, v, d);
+        } else {
+            self.draw_list(f, left, v, d);
+        }
         let rows = self.rows(d, v.shared);
+        // The ranking takes what its rows need (at most 45%); the code panel the rest.
+        let rank_h = (rows.len() as u16 + 3).max(6).min(right.height * 45 / 100);
+        let [rank_area, code_area] =
+            Layout::vertical([Constraint::Length(rank_h), Constraint::Min(4)]).areas(right);
         let sel = self.rank_sel.min(rows.len().saturating_sub(1));
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
-        let title = match (&v.shared.live, &self.editing) {
-            (_, Some(buf)) => Line::from(vec![
-                Span::styled(" edit query: ", th.accent),
-                Span::raw(format!("{buf}▏")),
-                Span::styled(" Enter: probe  Esc: cancel ", th.dim),
-            ]),
-            (Some((text, _)), _) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
+        let title = match &v.shared.live {
+            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
                 Span::styled(" live BM25: ", th.title),
                 Span::raw(format!("\"{text}\" ")),
             ]),
-            (Some((text, _)), _) => {
+            Some((text, _)) => {
                 let mut spans = vec![
                     Span::styled(" live: ", th.title),
                     Span::raw(format!("\"{text}\" ")),
@@ -501,7 +342,7 @@ impl Pane for BrowserPane {
                 spans.extend(status_spans(d, v, state.as_ref()));
                 Line::from(spans)
             }
-            (None, None) if self.session.count(q) > 0 => {
+            None if self.session.count(q) > 0 => {
                 let mut spans = vec![
                     Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
                     Span::styled(
@@ -513,7 +354,7 @@ impl Pane for BrowserPane {
                 spans.extend(status_spans(d, v, state.as_ref()));
                 Line::from(spans)
             }
-            (None, None) => Line::from(vec![
+            None => Line::from(vec![
                 Span::styled(format!(" {} ", b.queries[q].id), th.title),
                 Span::styled(
                     format!("under {} ", v.system_id(v.shared.system)),
@@ -560,7 +401,9 @@ impl Pane for BrowserPane {
             ranking::render(f, inner, v, d, query, &rows, sel, focused, RANKING);
         }
         let report = state.as_ref().and_then(|s| s.report.as_ref());
-        if v.shared.live.is_none() && self.session.count(q) > 0 {
+        if let Some(ed) = &self.editing {
+            self.draw_editor(f, code_area, v, d, ed);
+        } else if v.shared.live.is_none() && self.session.count(q) > 0 {
             self.draw_probe(f, code_area, v, report);
         } else if let Some(r) = rows.get(sel) {
             self.draw_code(f, code_area, v, d, r.corpus);
@@ -568,154 +411,7 @@ impl Pane for BrowserPane {
     }
 }
 
-/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run.
-fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Span<'static>> {
-    let th = v.theme;
-    let Some(st) = st else {
-        return vec![Span::styled(format!("{} ", v.spinner), th.dim)];
-    };
-    let mut out = Vec::new();
-    if let Some(b) = &st.busy {
-        out.push(Span::styled(format!("{} {b} ", v.spinner), th.warn));
-    }
-    if let Some(r) = &st.report {
-        for s in d.engine.scores() {
-            match r.systems.iter().find(|x| x.id == s.id) {
-                Some(x) if x.status == "ok" => {
-                    out.push(Span::styled(format!("{}✓ ", short(&s.id)), th.good))
-                }
-                Some(_) => out.push(Span::styled(format!("{}✗ ", short(&s.id)), th.bad)),
-                None => {}
-            }
-        }
-        if let (None, Some(t)) = (&st.busy, st.elapsed) {
-            out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
-        }
-    }
-    if let Some(e) = &st.error {
-        out.push(Span::styled(format!("error: {e} "), th.bad));
-    }
-    out
-}
-
-/// A system id cut to 12 characters for the status strip.
-fn short(id: &str) -> String {
-    if id.chars().count() <= 12 {
-        id.to_string()
-    } else {
-        id.chars().take(11).chain(['…']).collect()
-    }
-}
-
-fn rank_text(r: f64) -> String {
-    if r.fract() == 0.0 {
-        format!("{r:.0}")
-    } else {
-        format!("{r:.1}")
-    }
-}
-
 impl BrowserPane {
-    /// The edits panel: per system, each edited snippet's (and the canonical's) score and rank
-    /// before → after, then the oracle's per-test verdict on every edited snippet.
-    fn draw_probe(&self, f: &mut Frame, area: Rect, v: &View, r: Option<&ProbeReport>) {
-        let th = v.theme;
-        let q = v.shared.query;
-        let n = self.session.count(q);
-        let title = Line::from(vec![
-            Span::styled(" probe ", th.title),
-            Span::styled(
-                format!(
-                    "{n} edit{} (u undoes; scratch {}) ",
-                    if n == 1 { "" } else { "s" },
-                    self.session.log_path().display()
-                ),
-                th.dim,
-            ),
-        ]);
-        let blk = block(title, false, th);
-        let Some(r) = r else {
-            let inner = blk.inner(area);
-            f.render_widget(blk, area);
-            message(f, inner, &format!("{} probing …", v.spinner), th.dim);
-            return;
-        };
-        let mut lines = Vec::new();
-        if r.query_edited {
-            lines.push(Line::from(vec![
-                Span::styled("query: ", th.warn),
-                Span::raw(r.query_text.clone()),
-            ]));
-        }
-        for vd in &r.verdicts {
-            let mut spans = vec![Span::styled(
-                format!(
-                    "{} {} ",
-                    vd.corpus_id,
-                    if vd.passes_all { "PASS" } else { "FAIL" }
-                ),
-                if vd.passes_all { th.good } else { th.bad },
-            )];
-            for o in &vd.outcomes {
-                let (g, st) = ranking::outcome_glyph(o, v);
-                spans.push(Span::styled(g.to_string(), st));
-            }
-            if let Some(so) = &vd.stored_outcomes {
-                spans.push(Span::styled("  was ", th.dim));
-                for o in so {
-                    let (g, st) = ranking::outcome_glyph(o, v);
-                    spans.push(Span::styled(g.to_string(), st));
-                }
-            }
-            if vd.outcomes.is_empty() {
-                spans.push(Span::styled(format!(" {}", vd.runner), th.warn));
-            }
-            lines.push(Line::from(spans));
-        }
-        let k = r.k;
-        for sp in &r.systems {
-            if sp.status != "ok" {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{:<14}", short(&sp.id)), th.accent),
-                    Span::styled(sp.reason.clone().unwrap_or_default(), th.dim),
-                ]));
-                continue;
-            }
-            let mut spans = vec![Span::styled(format!("{:<14}", short(&sp.id)), th.accent)];
-            if let (Some(a), Some(b)) = (sp.exec_before, sp.exec_after) {
-                spans.push(Span::raw(format!("exec@{k} {a:.2}→{b:.2} ")));
-            }
-            for t in sp
-                .tracked
-                .iter()
-                .filter(|t| t.replaced || t.role == "canonical")
-            {
-                spans.push(Span::styled(
-                    format!(
-                        " {}{} {:.4}→{:.4} rank {}→{} pool {}→{}",
-                        t.corpus_id,
-                        if t.replaced { "*" } else { "" },
-                        t.score_before,
-                        t.score_after,
-                        rank_text(t.rank_before),
-                        rank_text(t.rank_after),
-                        rank_text(t.pool_rank_before),
-                        rank_text(t.pool_rank_after)
-                    ),
-                    if t.rank_after < t.rank_before {
-                        th.good
-                    } else if t.rank_after > t.rank_before {
-                        th.bad
-                    } else {
-                        th.dim
-                    },
-                ));
-            }
-            lines.push(Line::from(spans));
-        }
-        f.render_widget(Paragraph::new(lines).block(blk), area);
-    }
-
     fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
         let th = v.theme;
         let b = &d.engine.bundle();
@@ -806,6 +502,62 @@ impl BrowserPane {
         f.render_widget(Paragraph::new(lines), inner);
     }
 
+    /// The selected query: id, domain and function, its text, its tests and pool, and every
+    /// system's exec@k on it (the current system marked).
+    fn draw_query_detail(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
+        let th = v.theme;
+        let b = d.engine.bundle();
+        let Some(query) = b.queries.get(v.shared.query) else {
+            return;
+        };
+        let ki = v.shared.k_index;
+        let mut lines = vec![
+            Line::from(vec![
+                Span::styled(format!("{} ", query.function_name), th.accent),
+                Span::styled(query.domain.clone(), th.dim),
+            ]),
+            Line::raw(query.text.clone()),
+            Line::styled(
+                format!(
+                    "{} tests · {} paired distractors",
+                    query.tests.len(),
+                    query.paired.len()
+                ),
+                th.dim,
+            ),
+            Line::styled(format!("exec@{} per system", v.k()), th.header),
+        ];
+        for (s, (sys, ev)) in d.engine.scores().iter().zip(d.engine.evals()).enumerate() {
+            let val = ev
+                .per_query
+                .get(v.shared.query)
+                .map_or(f64::NAN, |e| e.exec[ki]);
+            let (mark, st) = if val == 1.0 {
+                ("✓", th.good)
+            } else if val == 0.0 {
+                ("✗", th.bad)
+            } else {
+                ("~", th.warn)
+            };
+            let mut line = Line::from(vec![
+                Span::styled(format!(" {mark} "), st),
+                Span::raw(format!("{val:.2} ")),
+                Span::raw(sys.id.clone()),
+            ]);
+            if s == v.shared.system {
+                line = line.style(th.selected_unfocused);
+            }
+            lines.push(line);
+        }
+        let title = Line::styled(format!(" {} ", query.id), th.title);
+        f.render_widget(
+            Paragraph::new(lines)
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(block(title, false, th)),
+            area,
+        );
+    }
+
     fn draw_code(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, c: usize) {
         fn canon_of_query(v: &View, b: &crate::bundle::Bundle) -> Option<usize> {
             b.queries
@@ -879,7 +631,95 @@ impl BrowserPane {
         if cache.as_ref().is_none_or(|(k, _)| *k != key) {
             *cache = Some((key, code::numbered(code::highlight(&snip.code, th), th)));
         }
-        let lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
+        let mut lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
+        // Below the code: the query's tests with this snippet's cached outcome on each.
+        if v.shared.live.is_none() {
+            let q = v.shared.query;
+            let query = &b.queries[q];
+            let outcomes = d.index.outcomes(&d.engine, q, c);
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!(
+                    "{}'s tests{}",
+                    query.id,
+                    if outcomes.is_some() {
+                        " (this snippet's outcome)"
+                    } else {
+                        " (not in the execution cache for this snippet)"
+                    }
+                ),
+                th.header,
+            ));
+            for (i, t) in query.tests.iter().enumerate() {
+                let (g, st) = match outcomes.and_then(|o| o.get(i)) {
+                    Some(o) => ranking::outcome_glyph(o, v),
+                    None => ('·', th.dim),
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!(" {g} "), st),
+                    Span::styled(t.clone(), th.dim),
+                ]));
+            }
+            // Where every system ranks this snippet on the query (rank 1 = best; ties shared).
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!("{} on {} under every system", snip.id, query.id),
+                th.header,
+            ));
+            let idw = d
+                .engine
+                .scores()
+                .iter()
+                .map(|s| s.id.chars().count())
+                .max()
+                .unwrap_or(4);
+            for (s, sys) in d.engine.scores().iter().enumerate() {
+                let row = sys.row(q);
+                let sc = row[c];
+                let above = row.iter().filter(|&&x| x > sc).count();
+                let tied = row.iter().filter(|&&x| x == sc).count();
+                let tie = if tied > 1 {
+                    format!(" (tie of {tied})")
+                } else {
+                    String::new()
+                };
+                let mut line = Line::from(vec![
+                    Span::styled(format!(" {:<idw$} ", sys.id), th.accent),
+                    Span::raw(format!("rank {}{tie}  score {sc:.4}", above + 1)),
+                ]);
+                if s == v.shared.system {
+                    line = line.style(th.selected_unfocused);
+                }
+                lines.push(line);
+            }
+            // Then the edits that make the query's paired distractors (the changed lines only;
+            // cut at the panel's bottom on a small screen): what the systems had to tell apart.
+            if let Some(&canon) = query.correct.first() {
+                for &p in query.paired.iter().filter(|&&p| p != c) {
+                    let ps = &b.corpus[p];
+                    let desc = d.index.distractor.get(&ps.id).map_or(String::new(), |&i| {
+                        format!(" — {}", b.distractors[i].bug_description)
+                    });
+                    lines.push(Line::raw(""));
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("{} → {} ", b.corpus[canon].id, ps.id), th.header),
+                        Span::styled(
+                            format!("{}{desc}", ps.bug_type.as_deref().unwrap_or("")),
+                            th.dim,
+                        ),
+                    ]));
+                    lines.extend(
+                        diff::diff_lines(&b.corpus[canon].code, &ps.code, th)
+                            .into_iter()
+                            .filter(|l| {
+                                l.spans
+                                    .first()
+                                    .is_some_and(|s| s.content.starts_with(['-', '+']))
+                            }),
+                    );
+                }
+            }
+        }
         let title = Line::from(vec![
             Span::styled(format!(" {} ", snip.id), th.title),
             Span::styled(
@@ -891,43 +731,5 @@ impl BrowserPane {
             ),
         ]);
         f.render_widget(Paragraph::new(lines).block(block(title, false, th)), area);
-    }
-}
-
-/// Run `$EDITOR` (default `vi`) on `file`, with the terminal handed over while it runs.
-fn run_editor(file: &std::path::Path) -> Result<(), String> {
-    use std::io::IsTerminal;
-    let editor = std::env::var("VISUAL")
-        .ok()
-        .filter(|e| !e.trim().is_empty())
-        .or_else(|| {
-            std::env::var("EDITOR")
-                .ok()
-                .filter(|e| !e.trim().is_empty())
-        })
-        .unwrap_or_else(|| "vi".to_string());
-    let tty = std::io::stdout().is_terminal();
-    if tty {
-        crate::tui::run::restore();
-    }
-    // Through the shell, so an EDITOR with arguments ("code --wait") works; the file is $1.
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{editor} \"$1\""))
-        .arg("sh")
-        .arg(file)
-        .status();
-    if tty {
-        let _ = crossterm::terminal::enable_raw_mode();
-        let _ = crossterm::execute!(
-            std::io::stdout(),
-            crossterm::terminal::EnterAlternateScreen,
-            crossterm::event::EnableMouseCapture
-        );
-    }
-    match status {
-        Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{editor} exited with {s}")),
-        Err(e) => Err(format!("{editor}: {e}")),
     }
 }

@@ -1,0 +1,256 @@
+//! The browser's live probing: the request the view wants answered (a committed live query, or
+//! the current query's edits), the probing service ([`crate::probe::live`]) it is submitted to,
+//! the per-system status strip and the edits panel (scores and ranks before → after, verdicts).
+
+use super::*;
+
+pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
+    live.iter()
+        .map(|&(c, s)| RankRow {
+            corpus: c as usize,
+            score: s,
+            tie: live.iter().filter(|x| x.1 == s).count(),
+            pass: None,
+            outcomes: None,
+        })
+        .collect()
+}
+
+/// The ranking rows of one system in a probe report.
+pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
+    let id = &d.engine.scores().get(s)?.id;
+    let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
+    Some(
+        sp.top
+            .iter()
+            .map(|h| RankRow {
+                corpus: h.row,
+                score: f64::from(h.score),
+                tie: h.tie,
+                pass: h.pass,
+                outcomes: None,
+            })
+            .collect(),
+    )
+}
+
+impl BrowserPane {
+    /// The probe the view wants answered now: the live query's, or the current query's edits.
+    pub(super) fn wanted(
+        &self,
+        d: &Data,
+        shared: &crate::tui::view::Shared,
+        k: usize,
+    ) -> Option<ProbeRequest> {
+        match &shared.live {
+            Some((text, _))
+                if !text.trim().is_empty() && self.live_committed.as_ref() == Some(text) =>
+            {
+                Some(ProbeRequest {
+                    query: ProbeQuery::Text(text.clone()),
+                    replace: Vec::new(),
+                    systems: None,
+                    k,
+                    depth: DEPTH,
+                })
+            }
+            Some(_) => None,
+            None if shared.query < d.engine.bundle().queries.len() => {
+                self.session.request(shared.query, k, DEPTH)
+            }
+            None => None,
+        }
+    }
+
+    /// The probing service's state when it answers (or is answering) exactly `want`.
+    pub(super) fn live_state(&self, want: &ProbeRequest) -> Option<LiveState> {
+        let st = self.live.borrow().as_ref()?.state();
+        (st.request.as_ref() == Some(want)).then_some(st)
+    }
+
+    /// Submit `want` unless it is what was last submitted under the same tie policy.
+    pub(super) fn submit(&self, d: &Data, want: &ProbeRequest) {
+        let policy = d.engine.config().policy;
+        let mut sent = self.live_sent.borrow_mut();
+        if sent
+            .as_ref()
+            .is_some_and(|(r, p)| r == want && *p == policy)
+        {
+            return;
+        }
+        let mut live = self.live.borrow_mut();
+        let service = live.get_or_insert_with(|| LiveProbe::start(None));
+        service.submit(d.engine.clone(), want.clone());
+        *sent = Some((want.clone(), policy));
+    }
+
+    /// Busy while the service works, and once more after it answers, so the answer is drawn.
+    pub(super) fn probe_busy(&self) -> bool {
+        let live = self.live.borrow();
+        let Some(service) = live.as_ref() else {
+            return false;
+        };
+        let st = service.state();
+        if st.busy.is_some() {
+            return true;
+        }
+        if st.seq != self.ticked_done.get() {
+            self.ticked_done.set(st.seq);
+            return true;
+        }
+        false
+    }
+}
+
+/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run.
+pub(super) fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Span<'static>> {
+    let th = v.theme;
+    let Some(st) = st else {
+        return vec![Span::styled(format!("{} ", v.spinner), th.dim)];
+    };
+    let mut out = Vec::new();
+    if let Some(b) = &st.busy {
+        out.push(Span::styled(format!("{} {b} ", v.spinner), th.warn));
+    }
+    if let Some(r) = &st.report {
+        for s in d.engine.scores() {
+            match r.systems.iter().find(|x| x.id == s.id) {
+                Some(x) if x.status == "ok" => {
+                    out.push(Span::styled(format!("{}✓ ", short(&s.id)), th.good))
+                }
+                Some(_) => out.push(Span::styled(format!("{}✗ ", short(&s.id)), th.bad)),
+                None => {}
+            }
+        }
+        if let (None, Some(t)) = (&st.busy, st.elapsed) {
+            out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
+        }
+    }
+    if let Some(e) = &st.error {
+        out.push(Span::styled(format!("error: {e} "), th.bad));
+    }
+    out
+}
+
+/// A system id cut to 12 characters for the status strip.
+pub(super) fn short(id: &str) -> String {
+    if id.chars().count() <= 12 {
+        id.to_string()
+    } else {
+        id.chars().take(11).chain(['…']).collect()
+    }
+}
+
+pub(super) fn rank_text(r: f64) -> String {
+    if r.fract() == 0.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+impl BrowserPane {
+    /// The edits panel: per system, each edited snippet's (and the canonical's) score and rank
+    /// before → after, then the oracle's per-test verdict on every edited snippet.
+    pub(super) fn draw_probe(&self, f: &mut Frame, area: Rect, v: &View, r: Option<&ProbeReport>) {
+        let th = v.theme;
+        let q = v.shared.query;
+        let n = self.session.count(q);
+        let edits = format!("{n} edit{}", if n == 1 { "" } else { "s" });
+        let full = format!(
+            "{edits} (u undoes; scratch {}) ",
+            self.session.log_path().display()
+        );
+        // The scratch path only where the border has room for it whole.
+        let note = if full.chars().count() + 9 <= area.width as usize {
+            full
+        } else {
+            format!("{edits} (u undoes) ")
+        };
+        let title = Line::from(vec![
+            Span::styled(" probe ", th.title),
+            Span::styled(note, th.dim),
+        ]);
+        let blk = block(title, false, th);
+        let Some(r) = r else {
+            let inner = blk.inner(area);
+            f.render_widget(blk, area);
+            message(f, inner, &format!("{} probing …", v.spinner), th.dim);
+            return;
+        };
+        let mut lines = Vec::new();
+        if r.query_edited {
+            lines.push(Line::from(vec![
+                Span::styled("query: ", th.warn),
+                Span::raw(r.query_text.clone()),
+            ]));
+        }
+        for vd in &r.verdicts {
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{} {} ",
+                    vd.corpus_id,
+                    if vd.passes_all { "PASS" } else { "FAIL" }
+                ),
+                if vd.passes_all { th.good } else { th.bad },
+            )];
+            for o in &vd.outcomes {
+                let (g, st) = ranking::outcome_glyph(o, v);
+                spans.push(Span::styled(g.to_string(), st));
+            }
+            if let Some(so) = &vd.stored_outcomes {
+                spans.push(Span::styled("  was ", th.dim));
+                for o in so {
+                    let (g, st) = ranking::outcome_glyph(o, v);
+                    spans.push(Span::styled(g.to_string(), st));
+                }
+            }
+            if vd.outcomes.is_empty() {
+                spans.push(Span::styled(format!(" {}", vd.runner), th.warn));
+            }
+            lines.push(Line::from(spans));
+        }
+        let k = r.k;
+        for sp in &r.systems {
+            if sp.status != "ok" {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{:<14}", short(&sp.id)), th.accent),
+                    Span::styled(sp.reason.clone().unwrap_or_default(), th.dim),
+                ]));
+                continue;
+            }
+            let mut spans = vec![Span::styled(format!("{:<14}", short(&sp.id)), th.accent)];
+            if let (Some(a), Some(b)) = (sp.exec_before, sp.exec_after) {
+                spans.push(Span::raw(format!("exec@{k} {a:.2}→{b:.2} ")));
+            }
+            for t in sp
+                .tracked
+                .iter()
+                .filter(|t| t.replaced || t.role == "canonical")
+            {
+                spans.push(Span::styled(
+                    format!(
+                        " {}{} {:.4}→{:.4} rank {}→{} pool {}→{}",
+                        t.corpus_id,
+                        if t.replaced { "*" } else { "" },
+                        t.score_before,
+                        t.score_after,
+                        rank_text(t.rank_before),
+                        rank_text(t.rank_after),
+                        rank_text(t.pool_rank_before),
+                        rank_text(t.pool_rank_after)
+                    ),
+                    if t.rank_after < t.rank_before {
+                        th.good
+                    } else if t.rank_after > t.rank_before {
+                        th.bad
+                    } else {
+                        th.dim
+                    },
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        f.render_widget(Paragraph::new(lines).block(blk), area);
+    }
+}
