@@ -47,16 +47,7 @@ fn run_to_end(tasks: &Path, out: &Path, tmp: &Path) -> String {
     text
 }
 
-/// Every file SHA256SUMS lists, with its bytes, plus SHA256SUMS itself.
-fn bundle_bytes(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let sums = std::fs::read_to_string(root.join("SHA256SUMS")).expect("SHA256SUMS");
-    let mut files = vec![("SHA256SUMS".to_string(), sums.clone().into_bytes())];
-    for line in sums.lines() {
-        let rel = line.split_once("  ").expect("<hex>  <path>").1;
-        files.push((rel.to_string(), std::fs::read(root.join(rel)).unwrap()));
-    }
-    files
-}
+use common::bundle_bytes;
 
 fn scratch_dirs(tmp: &Path) -> Vec<String> {
     std::fs::read_dir(tmp)

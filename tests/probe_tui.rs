@@ -5,23 +5,10 @@
 
 mod common;
 
-use common::tui::{app_with, key, keys, screen};
+use common::tui::{app_with, key, keys, settle};
 use crossterm::event::KeyCode;
 use execscope::metrics::TiePolicy;
 use execscope::tui::App;
-use std::time::{Duration, Instant};
-
-/// Draw until the browser's probe is answered (bounded; the oracle and the models run for real).
-fn settle(app: &App, w: u16, h: u16) -> String {
-    let t0 = Instant::now();
-    loop {
-        let _ = screen(app, w, h);
-        if !app.panes[1].busy() || t0.elapsed() > Duration::from_secs(300) {
-            return screen(app, w, h);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// `E` on the ranking hands the selected snippet to $EDITOR (here a script writing a wrong
 /// count_vowels); the probe panel then shows the edit, the oracle's ✗✓✗ on q_0001's three tests,

@@ -89,15 +89,7 @@ fn shard_processes() -> Vec<(i32, i32, bool)> {
     out
 }
 
-fn bundle_bytes(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let sums = std::fs::read_to_string(root.join("SHA256SUMS")).expect("SHA256SUMS");
-    let mut files = vec![("SHA256SUMS".to_string(), sums.clone().into_bytes())];
-    for line in sums.lines() {
-        let rel = line.split_once("  ").expect("<hex>  <path>").1;
-        files.push((rel.to_string(), std::fs::read(root.join(rel)).unwrap()));
-    }
-    files
-}
+use common::bundle_bytes;
 
 #[test]
 fn driver_on_two_nodes_survives_a_killed_worker() {

@@ -77,15 +77,7 @@ fn sharded_build(tasks: &Path, dir: &Path, n: u32) -> (PathBuf, usize) {
     panic!("no bundle after 8 rounds");
 }
 
-fn bundle_bytes(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let sums = std::fs::read_to_string(root.join("SHA256SUMS")).expect("SHA256SUMS");
-    let mut files = vec![("SHA256SUMS".to_string(), sums.clone().into_bytes())];
-    for line in sums.lines() {
-        let rel = line.split_once("  ").expect("<hex>  <path>").1;
-        files.push((rel.to_string(), std::fs::read(root.join(rel)).unwrap()));
-    }
-    files
-}
+use common::bundle_bytes;
 
 fn assert_same(a: &Path, b: &Path) {
     let (x, y) = (bundle_bytes(a), bundle_bytes(b));

@@ -6,28 +6,15 @@
 
 mod common;
 
-use common::tui::{app_with, key, keys, screen};
+use common::tui::{app_with, key, keys, screen, settle};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use execscope::metrics::TiePolicy;
 use execscope::tui::actions::Action;
 use execscope::tui::App;
-use std::time::{Duration, Instant};
 
 fn ctrl(app: &mut App, c: char) {
     app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
     app.run_jobs_inline();
-}
-
-/// Draw until the browser's probe is answered (bounded; the oracle runs for real).
-fn settle(app: &App, w: u16, h: u16) -> String {
-    let t0 = Instant::now();
-    loop {
-        let _ = screen(app, w, h);
-        if !app.panes[1].busy() || t0.elapsed() > Duration::from_secs(300) {
-            return screen(app, w, h);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn scratch_log() -> String {

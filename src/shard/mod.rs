@@ -55,6 +55,34 @@ pub struct Manifest {
     pub reused: usize,
 }
 
+impl Manifest {
+    /// The manifest of a shard that starts now under `oracle` (nothing run or reused yet).
+    fn running(
+        kind: &str,
+        shard: Shard,
+        inputs: BTreeMap<String, String>,
+        source: String,
+        oracle: &Oracle,
+    ) -> Manifest {
+        Manifest {
+            kind: kind.into(),
+            shard,
+            state: "running".into(),
+            inputs,
+            source,
+            isolation: oracle.isolation().to_string(),
+            privileges: oracle.privileges().to_string(),
+            runner: oracle.runner_string(),
+            budget_ms: oracle.config().timeout.as_millis() as u64,
+            execscope: crate::version().to_string(),
+            pending: 0,
+            phase: None,
+            executed: 0,
+            reused: 0,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
     #[error("{}: {source}", path.display())]
@@ -158,22 +186,13 @@ pub fn build_shard(
         path: out.to_path_buf(),
         reason: "no --shard given".into(),
     })?;
-    let mut m = Manifest {
-        kind: "build".into(),
+    let mut m = Manifest::running(
+        "build",
         shard,
-        state: "running".into(),
-        inputs: build_inputs(tasks, opts)?,
-        source: tasks.display().to_string(),
-        isolation: oracle.isolation().to_string(),
-        privileges: oracle.privileges().to_string(),
-        runner: oracle.runner_string(),
-        budget_ms: oracle.config().timeout.as_millis() as u64,
-        execscope: crate::version().to_string(),
-        pending: 0,
-        phase: None,
-        executed: 0,
-        reused: 0,
-    };
+        build_inputs(tasks, opts)?,
+        tasks.display().to_string(),
+        oracle,
+    );
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_manifest(out, &m)?;
     let mut runner = Runner::new(oracle, opts.progress.clone());
@@ -464,22 +483,7 @@ pub fn verify_shard(
         ),
         ("cache_sha256".to_string(), sha256_file(&cache)?),
     ]);
-    let mut m = Manifest {
-        kind: "verify".into(),
-        shard,
-        state: "running".into(),
-        inputs,
-        source: String::new(),
-        isolation: oracle.isolation().to_string(),
-        privileges: oracle.privileges().to_string(),
-        runner: oracle.runner_string(),
-        budget_ms: oracle.config().timeout.as_millis() as u64,
-        execscope: crate::version().to_string(),
-        pending: 0,
-        phase: None,
-        executed: 0,
-        reused: 0,
-    };
+    let mut m = Manifest::running("verify", shard, inputs, String::new(), oracle);
     let opts = crate::bundle::LoadOptions {
         verify_checksums: false,
         systems: None,

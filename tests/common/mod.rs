@@ -84,3 +84,15 @@ pub fn open_engine(
     };
     Engine::open(root, &opts).expect("bundle loads")
 }
+
+/// Every file a bundle's SHA256SUMS lists, with its bytes, plus SHA256SUMS itself (to compare
+/// two bundles byte for byte).
+pub fn bundle_bytes(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let sums = std::fs::read_to_string(root.join("SHA256SUMS")).expect("SHA256SUMS");
+    let mut files = vec![("SHA256SUMS".to_string(), sums.clone().into_bytes())];
+    for line in sums.lines() {
+        let rel = line.split_once("  ").expect("<hex>  <path>").1;
+        files.push((rel.to_string(), std::fs::read(root.join(rel)).unwrap()));
+    }
+    files
+}

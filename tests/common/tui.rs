@@ -55,3 +55,16 @@ pub fn screen(app: &App, w: u16, h: u16) -> String {
     }
     out
 }
+
+/// Draws until the browser's probe is answered (bounded at 300 s: the oracle, and the models when
+/// present, run for real), then returns the screen.
+pub fn settle(app: &App, w: u16, h: u16) -> String {
+    let t0 = std::time::Instant::now();
+    loop {
+        let _ = screen(app, w, h);
+        if !app.panes[1].busy() || t0.elapsed() > std::time::Duration::from_secs(300) {
+            return screen(app, w, h);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
