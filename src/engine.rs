@@ -89,7 +89,7 @@ struct Stage<'a> {
     cache: &'a Arc<bundle::CacheIndex>,
     opts: &'a EngineOptions,
     /// Per system index: its scores, lookup and (once a snapshot needed it) evaluation.
-    done: std::sync::Mutex<Vec<Option<Finished>>>,
+    done: &'a std::sync::Mutex<Vec<Option<Finished>>>,
 }
 
 type Finished = (SystemScores, Option<Lookup>, Option<SystemEval>);
@@ -163,7 +163,14 @@ impl Engine {
                 .collect(),
             None => Vec::new(),
         };
-        let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
+        let streamed = match root.join(bundle::stacked::STACKED).exists() {
+            true => None,
+            false => Some(Engine::load_scoring(root, opts, cache, progress)?),
+        };
+        let bundle = match &streamed {
+            Some(s) => s.bundle.clone(),
+            None => Arc::new(bundle::load(root, &bundle::LoadOptions::default())?),
+        };
         if let Some(c) = cache {
             // Remember each matrix file's hash under its stat key, if the file did not change
             // while it was read.
@@ -177,7 +184,176 @@ impl Engine {
             }
             let _ = c.put_notes(&rank::cache::notes_key(&bundle.sha256), &bundle.notes);
         }
+        if let Some(s) = streamed {
+            return Ok(s);
+        }
+        let bundle = Arc::try_unwrap(bundle).unwrap_or_else(|b| (*b).clone());
         Ok(Engine::from_bundle_with(bundle, opts, cache, progress))
+    }
+
+    /// The full open of a bundle without stacked variants: each system is scored as soon as its
+    /// file is read (reading and scoring of different systems overlap), and its matrices are
+    /// dropped at once, so only the systems being read or scored have matrices in memory. With a
+    /// cache, each system is also evaluated under `opts` right after it is scored and its score
+    /// matrix left in the rank cache (read back only if a pane asks for its rows), so the score
+    /// matrices are never all in memory either. The numbers are those of
+    /// [`Engine::from_bundle_with`] over the whole loaded bundle.
+    fn load_scoring(
+        root: &Path,
+        opts: &EngineOptions,
+        cache: Option<&RankCache>,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> Result<Engine, bundle::BundleError> {
+        struct Ctx {
+            bundle: Arc<Bundle>,
+            truth: Arc<Truth>,
+            index: Arc<bundle::CacheIndex>,
+            context: [u8; 32],
+            total: usize,
+            done: std::sync::Mutex<Vec<Option<Finished>>>,
+        }
+        // Scores, rank-cache lookup, rank-cache key, evaluation-cache lookup.
+        type PerSystem = (SystemScores, Option<Lookup>, Option<String>, Option<Lookup>);
+        let shape_of = |b: &Bundle| (b.queries.len(), b.corpus.len());
+        let prepare = |b: &Bundle| {
+            let index = bundle::CacheIndex::build(b);
+            let truth = Truth::from_index(b, &index);
+            let total =
+                bundle::load::npz_files(root).map_or(0, |f| f.len()) + usize::from(opts.rank.bm25);
+            Ctx {
+                context: eval_cache::context_digest(b, &truth),
+                bundle: Arc::new(b.clone()),
+                truth: Arc::new(truth),
+                index: Arc::new(index),
+                total,
+                done: std::sync::Mutex::new(vec![None; total]),
+            }
+        };
+        let each = |ctx: &Ctx, i: usize, sys: DenseSystem, sha: &str| -> (DenseSystem, PerSystem) {
+            let shape = shape_of(&ctx.bundle);
+            let key = cache.map(|_| rank::cache::dense_file_key(&ctx.bundle, sys.similarity, sha));
+            let compute = || rank::dense_scores(&sys);
+            let (lookup, m) = match (cache, &key) {
+                (Some(c), Some(k)) => {
+                    let (l, m) = rank::cache::get_or_compute(c, k, shape, compute);
+                    (Some(l), m)
+                }
+                _ => (None, compute()),
+            };
+            let d = sys.corpus.ncols();
+            let placeholder = DenseSystem {
+                id: sys.id.clone(),
+                similarity: sys.similarity,
+                queries: Array2::zeros((0, d)),
+                corpus: Array2::zeros((0, d)),
+                invocation: sys.invocation.clone(),
+            };
+            drop(sys);
+            let mut s = SystemScores {
+                id: placeholder.id.clone(),
+                similarity: placeholder.similarity.as_str().to_string(),
+                scores: m.into(),
+            };
+            let (mut eval, mut eval_lookup) = (None, None);
+            if let (Some(c), Some(k)) = (cache, &key) {
+                let ekey = eval_cache::key(k, &ctx.context, &opts.eval);
+                let (l, hit) = eval_cache::get(c, &ekey, shape.0, opts.eval.ks.len());
+                eval_lookup = Some(l);
+                let e = hit.unwrap_or_else(|| {
+                    let e = evaluate_full(&ctx.bundle, &ctx.truth, &s, &opts.eval);
+                    let _ = eval_cache::put(c, &ekey, &e);
+                    e
+                });
+                eval = Some(e.system_eval(&s.id, &s.similarity, &opts.eval));
+                if c.has(k, shape) {
+                    s.scores = rank::deferred_scores(
+                        c.clone(),
+                        k.clone(),
+                        shape,
+                        root.into(),
+                        Some(s.id.clone()),
+                    );
+                }
+            }
+            if let Some(slot) = ctx
+                .done
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_mut(i)
+            {
+                *slot = Some((s.clone(), lookup, eval));
+            }
+            let stage = Stage {
+                bundle: &ctx.bundle,
+                truth: &ctx.truth,
+                cache: &ctx.index,
+                opts,
+                done: &ctx.done,
+            };
+            progress(Scored {
+                index: i,
+                total: ctx.total,
+                scores: &s,
+                lookup,
+                stage: Some(&stage),
+            });
+            (placeholder, (s, lookup, key, eval_lookup))
+        };
+        let (b, per_system) =
+            bundle::load::load_streaming(root, &bundle::LoadOptions::default(), prepare, &each)?;
+        let b = Arc::new(b);
+        let index = Arc::new(bundle::CacheIndex::build(&b));
+        let truth = Arc::new(Truth::from_index(&b, &index));
+        let (mut scores, mut lookups, mut keys, mut first) = (vec![], vec![], vec![], vec![]);
+        for (s, l, k, e) in per_system {
+            scores.push(s);
+            lookups.push(l);
+            keys.push(k);
+            first.push(e);
+        }
+        if opts.rank.bm25 {
+            let shape = shape_of(&b);
+            let (l, m, k) = match cache {
+                Some(c) => {
+                    let k = rank::cache::bm25_key(&b);
+                    let (l, m) = rank::cache::get_or_compute(c, &k, shape, || {
+                        rank::bm25_system(&b).scores.into_array()
+                    });
+                    (Some(l), m, Some(k))
+                }
+                None => (None, rank::bm25_system(&b).scores.into_array(), None),
+            };
+            let s = SystemScores {
+                id: rank::BM25_ID.to_string(),
+                similarity: "bm25".to_string(),
+                scores: m.into(),
+            };
+            progress(Scored {
+                index: scores.len(),
+                total: scores.len() + 1,
+                scores: &s,
+                lookup: l,
+                stage: None,
+            });
+            scores.push(s);
+            lookups.push(l);
+            keys.push(k);
+        }
+        let ec = cache.and_then(|c| {
+            Some(EvalCache {
+                cache: c.clone(),
+                context: eval_cache::context_digest(&b, &truth),
+                score_keys: keys.into_iter().collect::<Option<_>>()?,
+            })
+        });
+        let mut engine = Engine::assemble_shared(b, truth, index, scores, lookups, ec, opts);
+        // What the lookup made right after scoring found (the assembly's own finds that entry).
+        for (slot, l) in engine.eval_lookups.iter_mut().zip(first) {
+            if l.is_some() {
+                *slot = l;
+            }
+        }
+        Ok(engine)
     }
 
     /// The warm open of [`Engine::open_with`], or None when the full path must run.
@@ -318,12 +494,13 @@ impl Engine {
         });
         let bundle = Arc::new(bundle);
         let cache_index = Arc::new(cache_index);
+        let done = std::sync::Mutex::new(vec![None; total]);
         let stage = Stage {
             bundle: &bundle,
             truth: &truth,
             cache: &cache_index,
             opts,
-            done: std::sync::Mutex::new(vec![None; total]),
+            done: &done,
         };
         let (scores, rank_lookups) = rank::score_released(
             &bundle,
@@ -348,7 +525,7 @@ impl Engine {
                 })
             },
         );
-        drop(stage);
+        let _ = stage;
         Engine::assemble_shared(bundle, truth, cache_index, scores, rank_lookups, ec, opts)
     }
 
