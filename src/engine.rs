@@ -5,7 +5,8 @@
 
 use crate::bundle::{self, Bundle};
 use crate::bundle::{DenseSystem, Similarity};
-use crate::metrics::{evaluate, EvalConfig, PassSource, SystemEval, Truth};
+use crate::metrics::cache::{self as eval_cache, Evaluated, FALLBACK_DEPTH};
+use crate::metrics::{evaluate, evaluate_full, EvalConfig, PassSource, SystemEval, Truth};
 use crate::rank::memo::{self, StatKey};
 use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
 use ndarray::Array2;
@@ -43,6 +44,22 @@ pub struct Engine {
     /// Per system (like `scores`): what the rank-cache lookup found (None when scored without a
     /// cache).
     rank_lookups: Vec<Option<Lookup>>,
+    /// Where evaluations are cached, when the engine was opened through a rank cache.
+    eval_cache: Option<EvalCache>,
+    /// Per system, under the current settings: exec@1 under the three tie orders and the label
+    /// fallbacks in the top [`FALLBACK_DEPTH`], when evaluated with them (see [`Evaluated`]).
+    extras: Vec<Option<([f64; 3], usize)>>,
+    /// Per system: what the evaluation-cache lookup of the current settings found.
+    eval_lookups: Vec<Option<Lookup>>,
+}
+
+/// The evaluation cache of an engine: its directory, each system's rank-cache key (in the order
+/// of `Engine::scores`) and the digest of the labels and verdicts the evaluation reads.
+#[derive(Clone)]
+struct EvalCache {
+    cache: RankCache,
+    score_keys: Vec<String>,
+    context: [u8; 32],
 }
 
 /// A (query, snippet) pair the oracle failed to execute; its verdict stays the label fallback.
@@ -72,7 +89,7 @@ struct Stage<'a> {
     cache: &'a Arc<bundle::CacheIndex>,
     opts: &'a EngineOptions,
     /// Per system index: its scores, lookup and (once a snapshot needed it) evaluation.
-    done: std::sync::Mutex<Vec<Option<Finished>>>,
+    done: &'a std::sync::Mutex<Vec<Option<Finished>>>,
 }
 
 type Finished = (SystemScores, Option<Lookup>, Option<SystemEval>);
@@ -102,7 +119,10 @@ impl Scored<'_> {
             config: st.opts.eval.clone(),
             bm25: st.opts.rank.bm25,
             execution_failures: Vec::new(),
+            extras: vec![None; lookups.len()],
+            eval_lookups: vec![None; lookups.len()],
             rank_lookups: lookups,
+            eval_cache: None,
         })
     }
 }
@@ -143,7 +163,14 @@ impl Engine {
                 .collect(),
             None => Vec::new(),
         };
-        let bundle = bundle::load(root, &bundle::LoadOptions::default())?;
+        let streamed = match root.join(bundle::stacked::STACKED).exists() {
+            true => None,
+            false => Some(Engine::load_scoring(root, opts, cache, progress)?),
+        };
+        let bundle = match &streamed {
+            Some(s) => s.bundle.clone(),
+            None => Arc::new(bundle::load(root, &bundle::LoadOptions::default())?),
+        };
         if let Some(c) = cache {
             // Remember each matrix file's hash under its stat key, if the file did not change
             // while it was read.
@@ -157,7 +184,176 @@ impl Engine {
             }
             let _ = c.put_notes(&rank::cache::notes_key(&bundle.sha256), &bundle.notes);
         }
+        if let Some(s) = streamed {
+            return Ok(s);
+        }
+        let bundle = Arc::try_unwrap(bundle).unwrap_or_else(|b| (*b).clone());
         Ok(Engine::from_bundle_with(bundle, opts, cache, progress))
+    }
+
+    /// The full open of a bundle without stacked variants: each system is scored as soon as its
+    /// file is read (reading and scoring of different systems overlap), and its matrices are
+    /// dropped at once, so only the systems being read or scored have matrices in memory. With a
+    /// cache, each system is also evaluated under `opts` right after it is scored and its score
+    /// matrix left in the rank cache (read back only if a pane asks for its rows), so the score
+    /// matrices are never all in memory either. The numbers are those of
+    /// [`Engine::from_bundle_with`] over the whole loaded bundle.
+    fn load_scoring(
+        root: &Path,
+        opts: &EngineOptions,
+        cache: Option<&RankCache>,
+        progress: &(dyn Fn(Scored<'_>) + Sync),
+    ) -> Result<Engine, bundle::BundleError> {
+        struct Ctx {
+            bundle: Arc<Bundle>,
+            truth: Arc<Truth>,
+            index: Arc<bundle::CacheIndex>,
+            context: [u8; 32],
+            total: usize,
+            done: std::sync::Mutex<Vec<Option<Finished>>>,
+        }
+        // Scores, rank-cache lookup, rank-cache key, evaluation-cache lookup.
+        type PerSystem = (SystemScores, Option<Lookup>, Option<String>, Option<Lookup>);
+        let shape_of = |b: &Bundle| (b.queries.len(), b.corpus.len());
+        let prepare = |b: &Bundle| {
+            let index = bundle::CacheIndex::build(b);
+            let truth = Truth::from_index(b, &index);
+            let total =
+                bundle::load::npz_files(root).map_or(0, |f| f.len()) + usize::from(opts.rank.bm25);
+            Ctx {
+                context: eval_cache::context_digest(b, &truth),
+                bundle: Arc::new(b.clone()),
+                truth: Arc::new(truth),
+                index: Arc::new(index),
+                total,
+                done: std::sync::Mutex::new(vec![None; total]),
+            }
+        };
+        let each = |ctx: &Ctx, i: usize, sys: DenseSystem, sha: &str| -> (DenseSystem, PerSystem) {
+            let shape = shape_of(&ctx.bundle);
+            let key = cache.map(|_| rank::cache::dense_file_key(&ctx.bundle, sys.similarity, sha));
+            let compute = || rank::dense_scores(&sys);
+            let (lookup, m) = match (cache, &key) {
+                (Some(c), Some(k)) => {
+                    let (l, m) = rank::cache::get_or_compute(c, k, shape, compute);
+                    (Some(l), m)
+                }
+                _ => (None, compute()),
+            };
+            let d = sys.corpus.ncols();
+            let placeholder = DenseSystem {
+                id: sys.id.clone(),
+                similarity: sys.similarity,
+                queries: Array2::zeros((0, d)),
+                corpus: Array2::zeros((0, d)),
+                invocation: sys.invocation.clone(),
+            };
+            drop(sys);
+            let mut s = SystemScores {
+                id: placeholder.id.clone(),
+                similarity: placeholder.similarity.as_str().to_string(),
+                scores: m.into(),
+            };
+            let (mut eval, mut eval_lookup) = (None, None);
+            if let (Some(c), Some(k)) = (cache, &key) {
+                let ekey = eval_cache::key(k, &ctx.context, &opts.eval);
+                let (l, hit) = eval_cache::get(c, &ekey, shape.0, opts.eval.ks.len());
+                eval_lookup = Some(l);
+                let e = hit.unwrap_or_else(|| {
+                    let e = evaluate_full(&ctx.bundle, &ctx.truth, &s, &opts.eval);
+                    let _ = eval_cache::put(c, &ekey, &e);
+                    e
+                });
+                eval = Some(e.system_eval(&s.id, &s.similarity, &opts.eval));
+                if c.has(k, shape) {
+                    s.scores = rank::deferred_scores(
+                        c.clone(),
+                        k.clone(),
+                        shape,
+                        root.into(),
+                        Some(s.id.clone()),
+                    );
+                }
+            }
+            if let Some(slot) = ctx
+                .done
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_mut(i)
+            {
+                *slot = Some((s.clone(), lookup, eval));
+            }
+            let stage = Stage {
+                bundle: &ctx.bundle,
+                truth: &ctx.truth,
+                cache: &ctx.index,
+                opts,
+                done: &ctx.done,
+            };
+            progress(Scored {
+                index: i,
+                total: ctx.total,
+                scores: &s,
+                lookup,
+                stage: Some(&stage),
+            });
+            (placeholder, (s, lookup, key, eval_lookup))
+        };
+        let (b, per_system) =
+            bundle::load::load_streaming(root, &bundle::LoadOptions::default(), prepare, &each)?;
+        let b = Arc::new(b);
+        let index = Arc::new(bundle::CacheIndex::build(&b));
+        let truth = Arc::new(Truth::from_index(&b, &index));
+        let (mut scores, mut lookups, mut keys, mut first) = (vec![], vec![], vec![], vec![]);
+        for (s, l, k, e) in per_system {
+            scores.push(s);
+            lookups.push(l);
+            keys.push(k);
+            first.push(e);
+        }
+        if opts.rank.bm25 {
+            let shape = shape_of(&b);
+            let (l, m, k) = match cache {
+                Some(c) => {
+                    let k = rank::cache::bm25_key(&b);
+                    let (l, m) = rank::cache::get_or_compute(c, &k, shape, || {
+                        rank::bm25_system(&b).scores.into_array()
+                    });
+                    (Some(l), m, Some(k))
+                }
+                None => (None, rank::bm25_system(&b).scores.into_array(), None),
+            };
+            let s = SystemScores {
+                id: rank::BM25_ID.to_string(),
+                similarity: "bm25".to_string(),
+                scores: m.into(),
+            };
+            progress(Scored {
+                index: scores.len(),
+                total: scores.len() + 1,
+                scores: &s,
+                lookup: l,
+                stage: None,
+            });
+            scores.push(s);
+            lookups.push(l);
+            keys.push(k);
+        }
+        let ec = cache.and_then(|c| {
+            Some(EvalCache {
+                cache: c.clone(),
+                context: eval_cache::context_digest(&b, &truth),
+                score_keys: keys.into_iter().collect::<Option<_>>()?,
+            })
+        });
+        let mut engine = Engine::assemble_shared(b, truth, index, scores, lookups, ec, opts);
+        // What the lookup made right after scoring found (the assembly's own finds that entry).
+        for (slot, l) in engine.eval_lookups.iter_mut().zip(first) {
+            if l.is_some() {
+                *slot = l;
+            }
+        }
+        Ok(engine)
     }
 
     /// The warm open of [`Engine::open_with`], or None when the full path must run.
@@ -167,7 +363,6 @@ impl Engine {
         cache: &RankCache,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Option<Engine> {
-        use rayon::prelude::*;
         let files = bundle::load::npz_files(root).ok()?;
         let mut shas = Vec::with_capacity(files.len());
         for (_, path) in &files {
@@ -211,58 +406,57 @@ impl Engine {
         }
         let shape = (b.queries.len(), b.corpus.len());
         let total = b.systems.len() + usize::from(opts.rank.bm25);
-        let dense: Vec<Option<SystemScores>> = b
+        // Every score matrix must be in the cache (checked by length here, by checksum when
+        // read); none is read now: each stays on disk until a pane asks for its rows.
+        let mut keys: Vec<String> = b
             .systems
-            .par_iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let key = rank::cache::dense_key(&b, s);
-                let (_, m) = cache.get(&key, shape);
-                let scores = SystemScores {
-                    id: s.id.clone(),
-                    similarity: s.similarity.as_str().to_string(),
-                    scores: m?.into_shared(),
-                };
-                progress(Scored {
-                    index: i,
-                    total,
-                    scores: &scores,
-                    lookup: Some(Lookup::Hit),
-                    stage: None,
-                });
-                Some(scores)
-            })
+            .iter()
+            .map(|s| rank::cache::dense_key(&b, s))
             .collect();
-        let mut scores: Vec<SystemScores> = dense.into_iter().collect::<Option<_>>()?;
-        let mut lookups = vec![Some(Lookup::Hit); scores.len()];
         if opts.rank.bm25 {
-            let key = rank::cache::bm25_key(&b);
-            let (l, m) = rank::cache::get_or_compute(cache, &key, shape, || {
-                rank::bm25_system(&b).scores.into_owned()
-            });
+            keys.push(rank::cache::bm25_key(&b));
+        }
+        if !keys.iter().all(|k| cache.has(k, shape)) {
+            return None;
+        }
+        let mut scores = Vec::with_capacity(total);
+        for (i, key) in keys.iter().enumerate() {
+            let sys = b.systems.get(i);
             let s = SystemScores {
-                id: rank::BM25_ID.to_string(),
-                similarity: "bm25".to_string(),
-                scores: m.into_shared(),
+                id: sys.map_or_else(|| rank::BM25_ID.to_string(), |s| s.id.clone()),
+                similarity: sys.map_or("bm25", |s| s.similarity.as_str()).to_string(),
+                scores: rank::deferred_scores(
+                    cache.clone(),
+                    key.clone(),
+                    shape,
+                    b.root.clone(),
+                    sys.map(|s| s.id.clone()),
+                ),
             };
             progress(Scored {
-                index: scores.len(),
+                index: i,
                 total,
                 scores: &s,
-                lookup: Some(l),
+                lookup: Some(Lookup::Hit),
                 stage: None,
             });
             scores.push(s);
-            lookups.push(Some(l));
         }
+        let lookups = vec![Some(Lookup::Hit); scores.len()];
         let cache_index = bundle::CacheIndex::build(&b);
         let truth = Truth::from_index(&b, &cache_index);
+        let ec = EvalCache {
+            cache: cache.clone(),
+            context: eval_cache::context_digest(&b, &truth),
+            score_keys: keys,
+        };
         Some(Engine::assemble_shared(
             Arc::new(b),
             Arc::new(truth),
             Arc::new(cache_index),
             scores,
             lookups,
+            Some(ec),
             opts,
         ))
     }
@@ -287,14 +481,26 @@ impl Engine {
         let cache_index = bundle::CacheIndex::build(&bundle);
         let truth = Arc::new(Truth::from_index(&bundle, &cache_index));
         let released = rank::release(&mut bundle, cache);
+        let ec = cache.and_then(|c| {
+            let mut keys: Vec<String> = released.keys().into_iter().collect::<Option<_>>()?;
+            if opts.rank.bm25 {
+                keys.push(rank::cache::bm25_key(&bundle));
+            }
+            Some(EvalCache {
+                cache: c.clone(),
+                context: eval_cache::context_digest(&bundle, &truth),
+                score_keys: keys,
+            })
+        });
         let bundle = Arc::new(bundle);
         let cache_index = Arc::new(cache_index);
+        let done = std::sync::Mutex::new(vec![None; total]);
         let stage = Stage {
             bundle: &bundle,
             truth: &truth,
             cache: &cache_index,
             opts,
-            done: std::sync::Mutex::new(vec![None; total]),
+            done: &done,
         };
         let (scores, rank_lookups) = rank::score_released(
             &bundle,
@@ -319,8 +525,8 @@ impl Engine {
                 })
             },
         );
-        drop(stage);
-        Engine::assemble_shared(bundle, truth, cache_index, scores, rank_lookups, opts)
+        let _ = stage;
+        Engine::assemble_shared(bundle, truth, cache_index, scores, rank_lookups, ec, opts)
     }
 
     fn assemble_shared(
@@ -329,8 +535,10 @@ impl Engine {
         cache: Arc<bundle::CacheIndex>,
         scores: Vec<SystemScores>,
         rank_lookups: Vec<Option<Lookup>>,
+        eval_cache: Option<EvalCache>,
         opts: &EngineOptions,
     ) -> Engine {
+        let n = scores.len();
         let mut engine = Engine {
             cache,
             bundle,
@@ -341,6 +549,9 @@ impl Engine {
             bm25: opts.rank.bm25,
             execution_failures: Vec::new(),
             rank_lookups,
+            eval_cache,
+            extras: vec![None; n],
+            eval_lookups: vec![None; n],
         };
         engine.reevaluate(&opts.eval);
         engine
@@ -348,24 +559,121 @@ impl Engine {
 
     /// Recompute every system's metrics under a new configuration (policy, ks, eps).
     pub fn reevaluate(&mut self, cfg: &EvalConfig) {
-        self.evals = self.evaluate_all(cfg);
+        let (evals, extras, lookups) = self.evaluate_cached(cfg);
+        self.evals = evals;
+        self.extras = extras;
+        self.eval_lookups = lookups;
         self.config = cfg.clone();
     }
 
     /// A snapshot of this engine re-evaluated under `cfg` (the bundle, truth and scores are
     /// shared, not copied); `self` is left as it was.
     pub fn with_config(&self, cfg: &EvalConfig) -> Engine {
+        let (evals, extras, eval_lookups) = self.evaluate_cached(cfg);
         Engine {
             bundle: self.bundle.clone(),
             cache: self.cache.clone(),
             truth: self.truth.clone(),
             scores: self.scores.clone(),
-            evals: self.evaluate_all(cfg),
+            evals,
             config: cfg.clone(),
             bm25: self.bm25,
             execution_failures: self.execution_failures.clone(),
             rank_lookups: self.rank_lookups.clone(),
+            eval_cache: self.eval_cache.clone(),
+            extras,
+            eval_lookups,
         }
+    }
+
+    /// Every system evaluated under `cfg`: through the evaluation cache when the engine has one
+    /// (a hit reads the stored evaluation and never touches the scores; a miss or a damaged
+    /// entry computes it with the leaderboard's extra columns and stores it), else computed.
+    #[allow(clippy::type_complexity)]
+    fn evaluate_cached(
+        &self,
+        cfg: &EvalConfig,
+    ) -> (
+        Vec<SystemEval>,
+        Vec<Option<([f64; 3], usize)>>,
+        Vec<Option<Lookup>>,
+    ) {
+        let Some(ec) = &self.eval_cache else {
+            let n = self.scores.len();
+            return (self.evaluate_uncached(cfg), vec![None; n], vec![None; n]);
+        };
+        let nq = self.bundle.queries.len();
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for (s, sk) in self.scores.iter().zip(&ec.score_keys) {
+            let key = eval_cache::key(sk, &ec.context, cfg);
+            let (lookup, hit) = eval_cache::get(&ec.cache, &key, nq, cfg.ks.len());
+            let e: Evaluated = hit.unwrap_or_else(|| {
+                let e = evaluate_full(&self.bundle, &self.truth, s, cfg);
+                // A cache that cannot be written only costs the next run time.
+                let _ = eval_cache::put(&ec.cache, &key, &e);
+                e
+            });
+            out.0.push(e.system_eval(&s.id, &s.similarity, cfg));
+            out.1.push(Some((e.exec1_bounds, e.label_fallbacks)));
+            out.2.push(Some(lookup));
+        }
+        out
+    }
+
+    fn evaluate_uncached(&self, cfg: &EvalConfig) -> Vec<SystemEval> {
+        self.scores
+            .iter()
+            .map(|s| evaluate(&self.bundle, &self.truth, s, cfg))
+            .collect()
+    }
+
+    /// A result computed from every system's evaluation under the current settings (and from
+    /// `what`, the bytes of whatever else it depends on), through the engine's cache when it has
+    /// one: the stored value when a checked entry of kind `kind` exists and `decode` accepts it,
+    /// else `compute()`, stored with `encode`. A damaged entry is reported on stderr, recomputed
+    /// and rewritten. The key covers every system's evaluation key in order (so any change to a
+    /// score, verdict, label or setting misses) and `what`.
+    pub fn memoized<T>(
+        &self,
+        kind: &str,
+        what: &[u8],
+        compute: impl FnOnce() -> T,
+        encode: impl FnOnce(&T) -> Vec<u8>,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> T {
+        use sha2::{Digest, Sha256};
+        let Some(ec) = &self.eval_cache else {
+            return compute();
+        };
+        let mut h = Sha256::new();
+        h.update(b"execscope-derived-1\0");
+        h.update((kind.len() as u64).to_le_bytes());
+        h.update(kind.as_bytes());
+        h.update((self.scores.len() as u64).to_le_bytes());
+        for sk in &ec.score_keys {
+            h.update(eval_cache::key(sk, &ec.context, &self.config).as_bytes());
+        }
+        h.update((what.len() as u64).to_le_bytes());
+        h.update(what);
+        let key: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let (lookup, bytes) = ec.cache.get_blob(kind, &key);
+        if let Some(v) = bytes.as_deref().and_then(decode) {
+            return v;
+        }
+        if lookup != Lookup::Miss {
+            eprintln!(
+                "execscope: warning: a damaged {kind} cache entry was ignored, recomputed and rewritten"
+            );
+        }
+        let v = compute();
+        let _ = ec.cache.put_blob(kind, &key, &encode(&v));
+        v
+    }
+
+    /// Per system (like [`Engine::scores`]): what the evaluation-cache lookup of the current
+    /// settings found (None when evaluated without a cache).
+    pub fn eval_lookups(&self) -> &[Option<Lookup>] {
+        &self.eval_lookups
     }
 
     /// The loaded bundle. Each dense system's corpus matrix is empty (0 × d) once it is scored.
@@ -401,10 +709,10 @@ impl Engine {
 
     /// Evaluate every system under `cfg` without changing the engine's current results.
     pub fn evaluate_all(&self, cfg: &EvalConfig) -> Vec<SystemEval> {
-        self.scores
-            .iter()
-            .map(|s| evaluate(&self.bundle, &self.truth, s, cfg))
-            .collect()
+        match self.eval_cache {
+            Some(_) => self.evaluate_cached(cfg).0,
+            None => self.evaluate_uncached(cfg),
+        }
     }
 
     /// The settings of the current evaluation, exactly as the engine was given them.
@@ -428,6 +736,9 @@ impl Engine {
 
     /// exec@1 of every system under the pessimistic, expected and optimistic tie policies.
     pub fn exec1_bounds(&self) -> Vec<[f64; 3]> {
+        if let Some(v) = self.extras.iter().map(|x| x.map(|x| x.0)).collect() {
+            return v;
+        }
         let eps = self.config().tie_eps;
         self.scores
             .iter()
@@ -498,6 +809,9 @@ impl Engine {
         let b = Arc::make_mut(&mut self.bundle);
         b.cache.extend(rows.iter().cloned());
         self.cache = Arc::new(bundle::CacheIndex::build(b));
+        if let Some(ec) = &mut self.eval_cache {
+            ec.context = eval_cache::context_digest(&self.bundle, &self.truth);
+        }
         let cfg = self.config();
         self.reevaluate(&cfg);
         rows
@@ -506,20 +820,14 @@ impl Engine {
     /// Per system: how many (query, snippet) pairs in the top `k` got their PASS verdict from the
     /// label fallback instead of the execution cache.
     pub fn label_fallbacks_in_top(&self, k: usize) -> Vec<usize> {
-        use rayon::prelude::*;
+        if k == FALLBACK_DEPTH {
+            if let Some(v) = self.extras.iter().map(|x| x.map(|x| x.1)).collect() {
+                return v;
+            }
+        }
         self.scores
             .iter()
-            .map(|s| {
-                (0..self.bundle.queries.len())
-                    .into_par_iter()
-                    .map(|q| {
-                        rank::top_k(s.row(q), k)
-                            .into_iter()
-                            .filter(|&c| self.truth.source(q, c as usize) == PassSource::Label)
-                            .count()
-                    })
-                    .sum()
-            })
+            .map(|s| crate::metrics::label_fallbacks(&self.truth, s, k))
             .collect()
     }
 }

@@ -38,7 +38,7 @@ fn same_scores(a: &Engine, b: &Engine) {
         assert!(x
             .scores
             .iter()
-            .zip(&y.scores)
+            .zip(y.scores.iter())
             .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
     for (x, y) in a.evals().iter().zip(b.evals()) {
@@ -272,7 +272,9 @@ fn a_rewritten_matrix_misses_even_with_its_old_mtime() {
     );
 }
 
-/// A corrupt score file or notes entry sends a warm open down the full path, which rewrites it.
+/// A truncated score file or a corrupt notes entry sends a warm open down the full path, which
+/// rewrites it. A score file of the right length but damaged content is found when its rows are
+/// first read: the system is scored again from the bundle (same numbers) and the file rewritten.
 #[test]
 fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     let dir = tempfile::tempdir().unwrap();
@@ -282,15 +284,35 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     let cache = RankCache::new(&cdir);
     let cold = open_dir(&root, &cache).unwrap();
     let files = cache_files(&cdir);
-    let mut bytes = std::fs::read(&files[0]).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x10;
-    std::fs::write(&files[0], &bytes).unwrap();
+    let bytes = std::fs::read(&files[0]).unwrap();
+    std::fs::write(&files[0], &bytes[..bytes.len() - 1]).unwrap();
     let e = open_dir(&root, &cache).unwrap();
     assert!(!warm(&e));
     assert!(lookups(&e).contains(&Lookup::Corrupt));
     same_scores(&cold, &e);
     assert!(warm(&open_dir(&root, &cache).unwrap()));
+
+    let mut bytes = std::fs::read(&files[1]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&files[1], &bytes).unwrap();
+    let e = open_dir(&root, &cache).unwrap();
+    assert!(
+        warm(&e),
+        "the length is right: the damage shows only when read"
+    );
+    same_scores(&cold, &e);
+    assert_ne!(std::fs::read(&files[1]).unwrap(), bytes, "rewritten");
+    assert_eq!(
+        RankCache::new(&cdir)
+            .get(
+                files[1].file_stem().unwrap().to_str().unwrap(),
+                cold.scores()[0].scores.dim()
+            )
+            .0,
+        Lookup::Hit
+    );
+
     for n in std::fs::read_dir(cdir.join("notes")).unwrap() {
         std::fs::write(n.unwrap().path(), "{not json").unwrap();
     }
@@ -298,4 +320,247 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     assert!(!warm(&e));
     assert_eq!(cold.bundle().notes, e.bundle().notes);
     assert!(warm(&open_dir(&root, &cache).unwrap()));
+}
+
+fn eval_lookups(e: &Engine) -> Vec<Lookup> {
+    e.eval_lookups()
+        .iter()
+        .map(|l| l.expect("cached"))
+        .collect()
+}
+
+fn eval_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir.join("evals"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Everything the leaderboard shows, as text: every metric, tie count, exec@1 bound and fallback.
+fn everything(e: &Engine) -> String {
+    let lb = execscope::report::leaderboard::build(e);
+    format!(
+        "{:?}\n{:?}\n{:?}",
+        lb.rows,
+        e.evals().iter().map(|x| &x.per_query).collect::<Vec<_>>(),
+        e.evals().iter().map(|x| &x.ties).collect::<Vec<_>>()
+    )
+}
+
+/// A warm open under the same settings reads the stored evaluations: no score matrix is read
+/// even after the whole leaderboard is built, and every number equals a fresh computation's.
+#[test]
+fn a_warm_leaderboard_reads_no_scores_and_equals_a_fresh_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cache = RankCache::new(dir.path().join("cache"));
+    let cold = open_dir(&root, &cache).unwrap();
+    assert_eq!(eval_lookups(&cold), vec![Lookup::Miss; 4]);
+    let w = open_dir(&root, &cache).unwrap();
+    assert!(warm(&w));
+    assert_eq!(eval_lookups(&w), vec![Lookup::Hit; 4]);
+    let text = everything(&w);
+    assert!(
+        w.scores().iter().all(|s| !s.scores.is_loaded()),
+        "the leaderboard read no score matrix"
+    );
+    let uncached = Engine::open(&root, &EngineOptions::default()).unwrap();
+    assert!(uncached.eval_lookups().iter().all(Option::is_none));
+    assert_eq!(text, everything(&uncached));
+    assert_eq!(text, everything(&cold));
+    // Rows are still there when a pane asks: read from the cache, equal to a fresh computation.
+    same_scores(&uncached, &w);
+}
+
+/// Any setting, verdict or label that the evaluation reads names another entry; the scores
+/// still hit.
+#[test]
+fn an_evaluation_misses_when_a_setting_a_verdict_or_a_label_changes() {
+    use execscope::metrics::{EvalConfig, TiePolicy};
+    let dir = tempfile::tempdir().unwrap();
+    let cache = RankCache::new(dir.path());
+    let b = small();
+    let opts = |eval: EvalConfig| EngineOptions {
+        eval,
+        ..EngineOptions::default()
+    };
+    let with = |b: &Bundle, eval: EvalConfig| {
+        Engine::from_bundle_with(b.clone(), &opts(eval), Some(&cache), &|_| {})
+    };
+    let base = EvalConfig::default();
+    assert_eq!(eval_lookups(&with(&b, base.clone())), vec![Lookup::Miss; 4]);
+    assert_eq!(eval_lookups(&with(&b, base.clone())), vec![Lookup::Hit; 4]);
+    let settings = [
+        base.clone().with_ks(&[1, 2]),
+        EvalConfig {
+            policy: TiePolicy::Pessimistic,
+            ..base.clone()
+        },
+        EvalConfig {
+            tie_eps: 1e-3,
+            ..base.clone()
+        },
+    ];
+    for cfg in settings {
+        let e = with(&b, cfg.clone());
+        assert_eq!(eval_lookups(&e), vec![Lookup::Miss; 4], "{cfg:?}");
+        assert_eq!(lookups(&e), vec![Lookup::Hit; 4]);
+        let fresh = Engine::from_bundle(b.clone(), &opts(cfg.clone()));
+        assert_eq!(everything(&e), everything(&fresh));
+        assert_eq!(
+            everything(&with(&b, cfg)),
+            everything(&fresh),
+            "and the hit"
+        );
+    }
+    // A verdict: the execution cache's first row flips.
+    let mut v = b.clone();
+    assert!(!v.cache.is_empty());
+    v.cache[0].passes_all_tests = !v.cache[0].passes_all_tests;
+    let e = with(&v, base.clone());
+    assert_eq!(eval_lookups(&e), vec![Lookup::Miss; 4]);
+    assert_eq!(
+        everything(&e),
+        everything(&Engine::from_bundle(v, &opts(base.clone())))
+    );
+    // A label: a query's paired distractors (the tie counts read them).
+    let mut p = b.clone();
+    let q = p.queries.iter().position(|q| q.paired.len() > 1).unwrap();
+    p.queries[q].paired.pop();
+    assert_eq!(eval_lookups(&with(&p, base.clone())), vec![Lookup::Miss; 4]);
+    // A matrix: only that system's evaluation misses.
+    let mut m = b.clone();
+    m.systems[2].corpus[[0, 0]] += 0.5;
+    assert_eq!(
+        eval_lookups(&with(&m, base)),
+        vec![Lookup::Hit, Lookup::Hit, Lookup::Miss, Lookup::Hit]
+    );
+}
+
+/// Damaged evaluation files are reported, recomputed (same numbers) and rewritten.
+#[test]
+fn damaged_evaluation_files_are_recomputed_and_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = RankCache::new(dir.path());
+    let b = small();
+    let fresh = open(&b, &cache);
+    let files = eval_files(dir.path());
+    assert_eq!(files.len(), 4);
+    let bytes = std::fs::read(&files[0]).unwrap();
+    std::fs::write(&files[0], &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::write(&files[1], b"garbage").unwrap();
+    let mut flipped = std::fs::read(&files[2]).unwrap();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x04;
+    std::fs::write(&files[2], &flipped).unwrap();
+    let e = open(&b, &cache);
+    let mut found = eval_lookups(&e);
+    found.sort_by_key(|l| format!("{l:?}"));
+    assert_eq!(
+        found,
+        vec![
+            Lookup::Corrupt,
+            Lookup::Corrupt,
+            Lookup::Corrupt,
+            Lookup::Hit
+        ]
+    );
+    assert_eq!(everything(&fresh), everything(&e));
+    assert_eq!(eval_lookups(&open(&b, &cache)), vec![Lookup::Hit; 4]);
+}
+
+/// The binary: garbage in every cache file still prints the very bytes of a cold run, with a
+/// warning on stderr, and rewrites the files.
+#[test]
+fn report_over_a_garbage_cache_warns_and_prints_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cache = dir.path().join("cache");
+    let run = || {
+        let out = common::execscope()
+            .arg("report")
+            .arg(&root)
+            .args(["--format", "json"])
+            .env("EXECSCOPE_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (cold, _) = run();
+    let (warm, quiet) = run();
+    assert_eq!(cold, warm);
+    assert!(!quiet.contains("warning"), "{quiet}");
+    for f in eval_files(&cache) {
+        std::fs::write(f, b"\0\0garbage").unwrap();
+    }
+    let sig: Vec<_> = std::fs::read_dir(cache.join("significance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(sig.len(), 1);
+    let bytes = std::fs::read(&sig[0]).unwrap();
+    std::fs::write(&sig[0], &bytes[..bytes.len() - 8]).unwrap();
+    let (again, warned) = run();
+    assert_eq!(cold, again);
+    assert!(
+        warned.contains("warning: 4 damaged rank-cache file"),
+        "{warned}"
+    );
+    assert!(
+        warned.contains("damaged significance cache entry"),
+        "{warned}"
+    );
+    let (last, quiet) = run();
+    assert_eq!(cold, last);
+    assert!(!quiet.contains("warning"), "{quiet}");
+}
+
+/// The significance tables read back from the cache are those computed, bit for bit, and a
+/// changed bootstrap setting computes (and stores) others.
+#[test]
+fn significance_is_cached_exactly_and_keyed_by_its_settings() {
+    use execscope::analysis::significance::{SigConfig, Significance};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cache = RankCache::new(dir.path().join("cache"));
+    let cfg = SigConfig {
+        replicates: 200,
+        seed: 3,
+    };
+    let cold = open_dir(&root, &cache).unwrap();
+    let fresh = format!("{:?}", Significance::from_evals(cold.evals(), cfg));
+    assert_eq!(format!("{:?}", Significance::compute(&cold, cfg)), fresh);
+    let w = open_dir(&root, &cache).unwrap();
+    assert!(warm(&w));
+    assert_eq!(format!("{:?}", Significance::compute(&w, cfg)), fresh);
+    let other = SigConfig { seed: 4, ..cfg };
+    assert_eq!(
+        format!("{:?}", Significance::compute(&w, other)),
+        format!("{:?}", Significance::from_evals(cold.evals(), other))
+    );
+    let n = std::fs::read_dir(dir.path().join("cache/significance"))
+        .unwrap()
+        .count();
+    assert_eq!(n, 2, "one entry per setting");
+    let s = Significance::from_evals(cold.evals(), cfg);
+    let bytes = s.encode();
+    assert_eq!(
+        format!("{:?}", Significance::decode(&bytes, 4).unwrap()),
+        fresh
+    );
+    assert!(Significance::decode(&bytes, 5).is_none(), "another shape");
+    assert!(Significance::decode(&bytes[..bytes.len() - 1], 4).is_none());
 }

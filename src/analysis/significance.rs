@@ -11,7 +11,8 @@
 
 use crate::engine::Engine;
 use crate::metrics::{metric_keys, Metric, SystemEval};
-use crate::stats::{self, Interval, MetricCell, PairRow, Resamples};
+use crate::rank::codec::{Reader, Writer};
+use crate::stats::{self, Interval, MetricCell, PairResult, PairRow, Resamples};
 
 /// Bootstrap settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,8 +111,234 @@ pub struct Significance {
 }
 
 impl Significance {
+    /// Through the engine's cache when it has one ([`Engine::memoized`]): reopening an unchanged
+    /// bundle under the same settings reads the stored tables (every number bit for bit) instead
+    /// of resampling again.
     pub fn compute(engine: &Engine, cfg: SigConfig) -> Significance {
-        Significance::from_evals(engine.evals(), cfg)
+        let mut what = Vec::new();
+        what.extend_from_slice(&(cfg.replicates as u64).to_le_bytes());
+        what.extend_from_slice(&cfg.seed.to_le_bytes());
+        let n = engine.evals().len();
+        engine.memoized(
+            "significance",
+            &what,
+            || Significance::from_evals(engine.evals(), cfg),
+            Significance::encode,
+            |b| Significance::decode(b, n).filter(|s| s.config == cfg),
+        )
+    }
+
+    /// The exact binary form kept by the cache (see [`crate::rank::codec`]).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.usize(self.config.replicates);
+        w.u64(self.config.seed);
+        w.str(&self.policy);
+        w.usize(self.cells.len());
+        for c in &self.cells {
+            w.usize(match c.metric {
+                Metric::Exec => 0,
+                Metric::ExecP => 1,
+                Metric::Ndcg => 2,
+                Metric::Mrr => 3,
+            });
+            w.usize(c.ki);
+            w.str(&c.key);
+            w.flag(c.binary);
+            w.usize(match c.test {
+                PairTest::ExactMcNemar => 0,
+                PairTest::TieAveragedMcNemar => 1,
+                PairTest::BootstrapOnly => 2,
+            });
+        }
+        for row in &self.intervals {
+            w.usize(row.len());
+            for i in row {
+                for v in [i.mean, i.low, i.high] {
+                    w.f64(v);
+                }
+                w.usize(i.n);
+                w.usize(i.b);
+                w.u64(i.seed);
+                w.flag(i.degenerate);
+            }
+        }
+        for row in &self.wilson {
+            w.usize(row.len());
+            for x in row {
+                w.flag(x.is_some());
+                if let Some((lo, hi)) = x {
+                    w.f64(*lo);
+                    w.f64(*hi);
+                }
+            }
+        }
+        w.usize(self.pairs.len());
+        for p in &self.pairs {
+            w.usize(p.a);
+            w.usize(p.b);
+            w.usize(p.cells.len());
+            for r in &p.cells {
+                for v in [r.a_only, r.b_only, r.both, r.neither] {
+                    w.u64(v);
+                }
+                for v in [r.a_rate, r.b_rate, r.delta] {
+                    w.f64(v);
+                }
+                w.opt_f64(r.mcnemar_exact_p);
+                w.opt_f64(r.mcnemar_tie_averaged_p);
+                w.opt_f64(r.tie_orders_rejecting);
+                w.f64(r.bootstrap_ci_95[0]);
+                w.f64(r.bootstrap_ci_95[1]);
+            }
+        }
+        w.usize(self.tiers.len());
+        for (ci, t) in &self.tiers {
+            w.usize(*ci);
+            w.usize(t.leader);
+            w.usize(t.tied.len());
+            for &x in &t.tied {
+                w.flag(x);
+            }
+            w.usize(t.adjusted_p.len());
+            for &p in &t.adjusted_p {
+                w.opt_f64(p);
+            }
+            w.str(&t.method);
+        }
+        w.0
+    }
+
+    /// Read [`Significance::encode`]'s form back, for `n_systems` systems; None for anything
+    /// malformed or of another shape.
+    pub fn decode(bytes: &[u8], n_systems: usize) -> Option<Significance> {
+        let mut r = Reader(bytes);
+        let config = SigConfig {
+            replicates: r.usize()?,
+            seed: r.u64()?,
+        };
+        let policy = r.str()?;
+        let n_cells = r.count(1)?;
+        let mut cells = Vec::with_capacity(n_cells);
+        for _ in 0..n_cells {
+            let metric = match r.usize()? {
+                0 => Metric::Exec,
+                1 => Metric::ExecP,
+                2 => Metric::Ndcg,
+                3 => Metric::Mrr,
+                _ => return None,
+            };
+            let ki = r.usize()?;
+            let key = r.str()?;
+            let binary = r.flag()?;
+            let test = match r.usize()? {
+                0 => PairTest::ExactMcNemar,
+                1 => PairTest::TieAveragedMcNemar,
+                2 => PairTest::BootstrapOnly,
+                _ => return None,
+            };
+            cells.push(CellKey {
+                metric,
+                ki,
+                key,
+                binary,
+                test,
+            });
+        }
+        let mut intervals = Vec::with_capacity(n_cells);
+        for _ in 0..n_cells {
+            if r.usize()? != n_systems {
+                return None;
+            }
+            let mut row = Vec::with_capacity(n_systems);
+            for _ in 0..n_systems {
+                row.push(Interval {
+                    mean: r.f64()?,
+                    low: r.f64()?,
+                    high: r.f64()?,
+                    n: r.usize()?,
+                    b: r.usize()?,
+                    seed: r.u64()?,
+                    degenerate: r.flag()?,
+                });
+            }
+            intervals.push(row);
+        }
+        let mut wilson = Vec::with_capacity(n_cells);
+        for _ in 0..n_cells {
+            if r.usize()? != n_systems {
+                return None;
+            }
+            let mut row = Vec::with_capacity(n_systems);
+            for _ in 0..n_systems {
+                row.push(match r.flag()? {
+                    true => Some((r.f64()?, r.f64()?)),
+                    false => None,
+                });
+            }
+            wilson.push(row);
+        }
+        let n_pairs = r.count(24)?;
+        if n_pairs != n_systems * n_systems.saturating_sub(1) / 2 {
+            return None;
+        }
+        let mut pairs = Vec::with_capacity(n_pairs);
+        for _ in 0..n_pairs {
+            let (a, b) = (r.usize()?, r.usize()?);
+            if r.usize()? != n_cells {
+                return None;
+            }
+            let mut results = Vec::with_capacity(n_cells);
+            for _ in 0..n_cells {
+                results.push(PairResult {
+                    a_only: r.u64()?,
+                    b_only: r.u64()?,
+                    both: r.u64()?,
+                    neither: r.u64()?,
+                    a_rate: r.f64()?,
+                    b_rate: r.f64()?,
+                    delta: r.f64()?,
+                    mcnemar_exact_p: r.opt_f64()?,
+                    mcnemar_tie_averaged_p: r.opt_f64()?,
+                    tie_orders_rejecting: r.opt_f64()?,
+                    bootstrap_ci_95: [r.f64()?, r.f64()?],
+                });
+            }
+            pairs.push(PairRow {
+                a,
+                b,
+                cells: results,
+            });
+        }
+        let n_tiers = r.count(8)?;
+        let mut tiers = Vec::with_capacity(n_tiers);
+        for _ in 0..n_tiers {
+            let ci = r.usize()?;
+            let leader = r.usize()?;
+            let n = r.count(1)?;
+            let tied = (0..n).map(|_| r.flag()).collect::<Option<Vec<_>>>()?;
+            let n = r.count(1)?;
+            let adjusted_p = (0..n).map(|_| r.opt_f64()).collect::<Option<Vec<_>>>()?;
+            let method = r.str()?;
+            tiers.push((
+                ci,
+                Tier {
+                    leader,
+                    tied,
+                    adjusted_p,
+                    method,
+                },
+            ));
+        }
+        r.done().then_some(Significance {
+            config,
+            policy,
+            cells,
+            intervals,
+            wilson,
+            pairs,
+            tiers,
+        })
     }
 
     /// From evaluations of the same queries (all under one configuration).

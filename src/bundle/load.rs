@@ -10,7 +10,8 @@ use super::embed::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, EMBEDDINGS, INVOCATION, QUERIES, SUMS};
 use super::model::{
-    sha256_hex, Bundle, DistractorMeta, ExecRecord, Invocation, Query, Similarity, Snippet,
+    sha256_hex, Bundle, DenseSystem, DistractorMeta, ExecRecord, Invocation, Query, Similarity,
+    Snippet,
 };
 use super::parse;
 
@@ -327,6 +328,141 @@ pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
     Ok(bundle)
 }
 
+/// Read every dense system (or those `opts.systems` names), in parallel, handing each to `each`
+/// (with its index in file order and its file's SHA-256) as soon as it is read, and keeping what
+/// `each` returns. Digests and notes are recorded, and the first error (in file order) returned,
+/// exactly as when the systems are kept whole.
+#[allow(clippy::type_complexity)]
+fn read_systems(
+    root: &Path,
+    opts: &LoadOptions,
+    (queries, corpus): (&[Query], &[Snippet]),
+    table: &HashMap<String, Invocation>,
+    sha256: &mut BTreeMap<String, String>,
+    notes: &mut Vec<String>,
+    each: &(dyn Fn(usize, DenseSystem, &str) -> DenseSystem + Sync),
+) -> Result<Vec<DenseSystem>, BundleError> {
+    let mut files = npz_files(root)?;
+    if let Some(want) = &opts.systems {
+        for id in want {
+            if !files.iter().any(|(f, _)| f == id) {
+                return Err(BundleError::Missing {
+                    path: root.join(EMBEDDINGS).join(format!("{id}.npz")),
+                });
+            }
+        }
+        files.retain(|(id, _)| want.contains(id));
+    }
+    let query_ids: Vec<String> = queries.iter().map(|q| q.id.clone()).collect();
+    let corpus_ids: Vec<String> = corpus.iter().map(|s| s.id.clone()).collect();
+    let expect = Expect {
+        query_ids: &query_ids,
+        corpus_ids: &corpus_ids,
+    };
+    let loaded: Vec<_> = files
+        .par_iter()
+        .enumerate()
+        .map(|(i, (id, path))| {
+            let inv = table.get(id);
+            let sim = match inv {
+                Some(i) => i.similarity,
+                None => Similarity::Cos,
+            };
+            let mut l = load_system(path, id, inv, sim, &expect)?;
+            l.system = each(i, l.system, &l.sha256);
+            Ok::<_, BundleError>(l)
+        })
+        .collect();
+    let mut systems = Vec::with_capacity(files.len());
+    for (l, (id, _)) in loaded.into_iter().zip(&files) {
+        let l = l?;
+        sha256.insert(format!("{EMBEDDINGS}/{id}.npz"), l.sha256);
+        notes.extend(l.notes);
+        if !table.is_empty() && !table.contains_key(id) {
+            notes.push(format!(
+                "{INVOCATION}: no entry for system `{id}`; using cosine"
+            ));
+        }
+        systems.push(l.system);
+    }
+    Ok(systems)
+}
+
+/// [`load`], handing each dense system to `each` as soon as it is read (in parallel, in no
+/// particular order) together with the context `prepare` made from the bundle's tables, and
+/// keeping the system `each` returns in its place; what else `each` yields is returned by system
+/// index (file order). So a caller can score a system and drop its matrices before the next ones
+/// are read: at most a few systems' matrices are ever in memory at once. Errors, notes, digests
+/// and the `SHA256SUMS` check are those of [`load`]. A bundle with stacked variants (whose
+/// loading reads the systems' query vectors) is loaded whole first, then handed over system by
+/// system.
+#[allow(clippy::type_complexity)]
+pub fn load_streaming<C: Sync, T: Send>(
+    root: &Path,
+    opts: &LoadOptions,
+    prepare: impl FnOnce(&Bundle) -> C,
+    each: &(dyn Fn(&C, usize, DenseSystem, &str) -> (DenseSystem, T) + Sync),
+) -> Result<(Bundle, Vec<T>), BundleError> {
+    if opts.skip_embeddings || root.join(super::stacked::STACKED).exists() {
+        let mut b = load(root, opts)?;
+        let systems = std::mem::take(&mut b.systems);
+        let ctx = prepare(&b);
+        let mut out = Vec::with_capacity(systems.len());
+        for (i, s) in systems.into_iter().enumerate() {
+            let sha = b
+                .sha256
+                .get(&format!("{EMBEDDINGS}/{}.npz", s.id))
+                .cloned()
+                .unwrap_or_default();
+            let (s, t) = each(&ctx, i, s, &sha);
+            b.systems.push(s);
+            out.push(t);
+        }
+        return Ok((b, out));
+    }
+    let mut sha256 = BTreeMap::new();
+    let slots: std::sync::Mutex<Vec<(usize, T)>> = std::sync::Mutex::new(Vec::new());
+    let result = (|| {
+        let meta = LoadOptions {
+            skip_embeddings: true,
+            ..opts.clone()
+        };
+        let mut bundle = load_inner(root, &meta, &mut sha256)?;
+        let ctx = prepare(&bundle);
+        let table = invocation_table(root, &mut BTreeMap::new())?;
+        let mut notes = std::mem::take(&mut bundle.notes);
+        bundle.systems = read_systems(
+            root,
+            opts,
+            (&bundle.queries, &bundle.corpus),
+            &table,
+            &mut sha256,
+            &mut notes,
+            &|i, s, sha| {
+                let (s, t) = each(&ctx, i, s, sha);
+                slots.lock().unwrap_or_else(|e| e.into_inner()).push((i, t));
+                s
+            },
+        )?;
+        bundle.notes = notes;
+        Ok(bundle)
+    })();
+    if opts.verify_checksums && root.join(SUMS).exists() {
+        let problems = files::verify_sums_with(root, &sha256)?;
+        if !problems.is_empty() {
+            return Err(BundleError::Checksum {
+                path: root.join(SUMS),
+                problems,
+            });
+        }
+    }
+    let mut bundle = result?;
+    bundle.sha256 = sha256;
+    let mut slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    slots.sort_by_key(|x| x.0);
+    Ok((bundle, slots.into_iter().map(|x| x.1).collect()))
+}
+
 fn load_inner(
     root: &Path,
     opts: &LoadOptions,
@@ -381,48 +517,18 @@ fn load_inner(
     }
     let table = invocation_table(root, sha256)?;
 
-    let mut systems = Vec::new();
-    if !opts.skip_embeddings {
-        let mut files = npz_files(root)?;
-        if let Some(want) = &opts.systems {
-            for id in want {
-                if !files.iter().any(|(f, _)| f == id) {
-                    return Err(BundleError::Missing {
-                        path: root.join(EMBEDDINGS).join(format!("{id}.npz")),
-                    });
-                }
-            }
-            files.retain(|(id, _)| want.contains(id));
-        }
-        let query_ids: Vec<String> = queries.iter().map(|q| q.id.clone()).collect();
-        let corpus_ids: Vec<String> = corpus.iter().map(|s| s.id.clone()).collect();
-        let expect = Expect {
-            query_ids: &query_ids,
-            corpus_ids: &corpus_ids,
-        };
-        let loaded: Vec<_> = files
-            .par_iter()
-            .map(|(id, path)| {
-                let inv = table.get(id);
-                let sim = match inv {
-                    Some(i) => i.similarity,
-                    None => Similarity::Cos,
-                };
-                load_system(path, id, inv, sim, &expect)
-            })
-            .collect();
-        for (l, (id, _)) in loaded.into_iter().zip(&files) {
-            let l = l?;
-            sha256.insert(format!("{EMBEDDINGS}/{id}.npz"), l.sha256);
-            notes.extend(l.notes);
-            if !table.is_empty() && !table.contains_key(id) {
-                notes.push(format!(
-                    "{INVOCATION}: no entry for system `{id}`; using cosine"
-                ));
-            }
-            systems.push(l.system);
-        }
-    }
+    let systems = match opts.skip_embeddings {
+        true => Vec::new(),
+        false => read_systems(
+            root,
+            opts,
+            (&queries, &corpus),
+            &table,
+            sha256,
+            &mut notes,
+            &|_, s, _| s,
+        )?,
+    };
     let mut bundle = Bundle {
         root: root.to_path_buf(),
         queries,

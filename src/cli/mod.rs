@@ -133,6 +133,13 @@ pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Eng
     let opts = eval.engine_options()?;
     let mut engine = Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {})
         .with_context(|| format!("loading bundle {}", root.display()))?;
+    let damaged = (engine.rank_lookups().iter())
+        .chain(engine.eval_lookups())
+        .filter(|l| **l == Some(crate::rank::Lookup::Corrupt))
+        .count();
+    if damaged > 0 {
+        eprintln!("execscope: warning: {damaged} damaged rank-cache file(s) ignored, recomputed and rewritten");
+    }
     if eval.execute {
         let oracle = crate::oracle::Oracle::new(crate::oracle::OracleConfig::default())
             .context("starting the execution oracle")?;

@@ -1,6 +1,7 @@
 //! Retrieval metrics exactly as `docs/metrics.md` defines them: exec@k, execp@k, nDCG@k
 //! (the release's ideal-DCG formula), MRR — per query, mean, and per domain — under a tie policy.
 
+pub mod cache;
 pub mod layout;
 pub mod truth;
 
@@ -299,5 +300,36 @@ pub fn evaluate(
         config: cfg.clone(),
         per_query,
         ties,
+    }
+}
+
+/// Per system: how many (query, snippet) pairs in its top `k` got their PASS verdict from the
+/// label fallback instead of the execution cache.
+pub fn label_fallbacks(truth: &Truth, scores: &SystemScores, k: usize) -> usize {
+    (0..truth.n_queries())
+        .into_par_iter()
+        .map(|q| {
+            crate::rank::top_k(scores.row(q), k)
+                .into_iter()
+                .filter(|&c| truth.source(q, c as usize) == PassSource::Label)
+                .count()
+        })
+        .sum()
+}
+
+/// [`evaluate`] with the leaderboard's extra columns ([`cache::Evaluated`]): exec@1 under the
+/// three tie orders and the label fallbacks in the top [`cache::FALLBACK_DEPTH`].
+pub fn evaluate_full(
+    bundle: &Bundle,
+    truth: &Truth,
+    scores: &SystemScores,
+    cfg: &EvalConfig,
+) -> cache::Evaluated {
+    let e = evaluate(bundle, truth, scores, cfg);
+    cache::Evaluated {
+        per_query: e.per_query,
+        ties: e.ties,
+        exec1_bounds: exec_at_policies(bundle, truth, scores, cfg.tie_eps, 1),
+        label_fallbacks: label_fallbacks(truth, scores, cache::FALLBACK_DEPTH),
     }
 }

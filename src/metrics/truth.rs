@@ -77,6 +77,33 @@ impl Truth {
         self.correct.push(correct);
     }
 
+    /// A SHA-256 over every verdict and its source (per query: the passing rows, the cached
+    /// verdicts in row order, the label rows), for keys of results computed from this truth.
+    pub fn digest(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let mut put = |v: &[u32]| {
+            h.update((v.len() as u64).to_le_bytes());
+            for x in v {
+                h.update(x.to_le_bytes());
+            }
+        };
+        for q in 0..self.pass.len() {
+            put(&self.pass[q]);
+            let mut cached: Vec<(u32, u32)> = self.cached[q]
+                .iter()
+                .map(|(&c, &ok)| (c, u32::from(ok)))
+                .collect();
+            cached.sort_unstable();
+            put(&cached
+                .iter()
+                .flat_map(|&(c, ok)| [c, ok])
+                .collect::<Vec<_>>());
+            put(&self.correct[q]);
+        }
+        h.finalize().into()
+    }
+
     pub fn n_queries(&self) -> usize {
         self.pass.len()
     }

@@ -12,6 +12,10 @@
 //! keyed by the SHA-256 of every file the load read ([`notes_key`]), so a warm open that skips
 //! the matrices still reports them.
 //!
+//! Results derived from every system's evaluation (the significance tables) are kept as blobs
+//! (`<dir>/<kind>/<key>.bin`: the magic `EXBLOB01`, the payload's length as u64 LE, its SHA-256,
+//! the payload), checked the same way.
+//!
 //! File (`<dir>/scores/<key>.bin`): the magic `EXSCORE1`, the number of queries and of snippets
 //! (u64 LE each), the SHA-256 of the payload, then the payload (row-major f32 LE). A file whose
 //! length, magic, shape or checksum is wrong is ignored (the scores are recomputed and the file
@@ -25,6 +29,8 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"EXSCORE1";
 const HEADER: usize = 8 + 8 + 8 + 32;
+const BLOB_MAGIC: &[u8; 8] = b"EXBLOB01";
+const BLOB_HEADER: usize = 8 + 8 + 32;
 /// Bump when the arithmetic of `dense_scores` or BM25 changes.
 const SCORE_VERSION: &str = "execscope-scores-2";
 
@@ -85,6 +91,15 @@ impl RankCache {
         self.dir.join("scores").join(format!("{key}.bin"))
     }
 
+    /// Whether a file of the right length for a `shape` matrix is stored under `key` (its
+    /// content is checked when it is read, by [`RankCache::get`]).
+    pub fn has(&self, key: &str, shape: (usize, usize)) -> bool {
+        let Some(n) = shape.0.checked_mul(shape.1) else {
+            return false;
+        };
+        std::fs::metadata(self.path(key)).is_ok_and(|m| m.len() == (HEADER + n * 4) as u64)
+    }
+
     /// The stored matrix for `key` if a file exists, has the expected shape and passes its
     /// checksum. The payload is read straight into the matrix's buffer (no second copy).
     pub fn get(&self, key: &str, shape: (usize, usize)) -> (Lookup, Option<Array2<f32>>) {
@@ -125,6 +140,43 @@ impl RankCache {
             Ok(m) => (Lookup::Hit, Some(m)),
             Err(_) => corrupt,
         }
+    }
+
+    fn blob_path(&self, kind: &str, key: &str) -> PathBuf {
+        self.dir.join(kind).join(format!("{key}.bin"))
+    }
+
+    /// A stored result of kind `kind` (a folder name) for `key`: its payload if the file exists
+    /// and passes its checks (magic, length, SHA-256 of the payload).
+    pub fn get_blob(&self, kind: &str, key: &str) -> (Lookup, Option<Vec<u8>>) {
+        let Ok(bytes) = std::fs::read(self.blob_path(kind, key)) else {
+            return (Lookup::Miss, None);
+        };
+        let ok = bytes.len() >= BLOB_HEADER
+            && &bytes[..8] == BLOB_MAGIC
+            && u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"))
+                == (bytes.len() - BLOB_HEADER) as u64
+            && Sha256::digest(&bytes[BLOB_HEADER..]).as_slice() == &bytes[16..BLOB_HEADER];
+        match ok {
+            true => (Lookup::Hit, Some(bytes[BLOB_HEADER..].to_vec())),
+            false => (Lookup::Corrupt, None),
+        }
+    }
+
+    /// Store a result for [`RankCache::get_blob`] (atomically: a temporary file renamed into
+    /// place; errors are for the caller to ignore).
+    pub fn put_blob(&self, kind: &str, key: &str, payload: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let path = self.blob_path(kind, key);
+        let dir = path.parent().expect("cache files live in a directory");
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        tmp.write_all(BLOB_MAGIC)?;
+        tmp.write_all(&(payload.len() as u64).to_le_bytes())?;
+        tmp.write_all(&Sha256::digest(payload))?;
+        tmp.write_all(payload)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(())
     }
 
     fn notes_path(&self, key: &str) -> PathBuf {

@@ -7,6 +7,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod codec;
 pub mod memo;
 pub mod ties;
 
@@ -28,8 +29,100 @@ pub struct SystemScores {
     /// "cos", "dot" or "bm25".
     pub similarity: String,
     /// n_queries × n_corpus, shared (cloning a `SystemScores` does not copy the matrix, so
-    /// snapshots of a partly scored bundle are cheap).
-    pub scores: ArcArray2<f32>,
+    /// snapshots of a partly scored bundle are cheap). It may be held on disk until first read
+    /// (see [`Scores`]).
+    pub scores: Scores,
+}
+
+/// How a [`Scores`] held on disk is read back (on first use, at most once).
+pub type LoadScores = Box<dyn Fn() -> Array2<f32> + Send + Sync>;
+
+/// A score matrix, in memory or in the rank cache until something reads it.
+///
+/// Dereferences to the matrix, reading it on first use: an engine opened warm (or one that
+/// released its matrices once evaluated) only reads a system's scores when a pane or table asks
+/// for a score row; everything the leaderboard needs comes from the evaluation cache
+/// ([`evals`]). Clones share the matrix.
+#[derive(Clone)]
+pub struct Scores(std::sync::Arc<ScoresInner>);
+
+struct ScoresInner {
+    cell: std::sync::OnceLock<ArcArray2<f32>>,
+    load: Option<LoadScores>,
+}
+
+impl Scores {
+    /// A matrix in memory.
+    pub fn ready(m: ArcArray2<f32>) -> Scores {
+        let cell = std::sync::OnceLock::new();
+        let _ = cell.set(m);
+        Scores(std::sync::Arc::new(ScoresInner { cell, load: None }))
+    }
+
+    /// A matrix read by `load` when first used.
+    pub fn deferred(load: LoadScores) -> Scores {
+        Scores(std::sync::Arc::new(ScoresInner {
+            cell: std::sync::OnceLock::new(),
+            load: Some(load),
+        }))
+    }
+
+    /// The matrix, owned (not copied when this is its only holder and it is in memory).
+    pub fn into_array(self) -> Array2<f32> {
+        match std::sync::Arc::try_unwrap(self.0) {
+            Ok(ScoresInner {
+                cell,
+                load: Some(load),
+            }) if cell.get().is_none() => load(),
+            Ok(inner) => inner
+                .cell
+                .into_inner()
+                .map_or_else(|| Array2::zeros((0, 0)), ArcArray2::into_owned),
+            Err(shared) => (*Scores(shared)).to_owned(),
+        }
+    }
+
+    /// Whether the matrix is in memory (read or computed).
+    pub fn is_loaded(&self) -> bool {
+        self.0.cell.get().is_some()
+    }
+}
+
+impl std::ops::Deref for Scores {
+    type Target = ArcArray2<f32>;
+    fn deref(&self) -> &ArcArray2<f32> {
+        self.0.cell.get_or_init(|| match &self.0.load {
+            Some(load) => load().into_shared(),
+            None => ArcArray2::zeros((0, 0)),
+        })
+    }
+}
+
+impl From<Array2<f32>> for Scores {
+    fn from(m: Array2<f32>) -> Scores {
+        Scores::ready(m.into_shared())
+    }
+}
+
+impl From<ArcArray2<f32>> for Scores {
+    fn from(m: ArcArray2<f32>) -> Scores {
+        Scores::ready(m)
+    }
+}
+
+impl PartialEq for Scores {
+    fn eq(&self, other: &Scores) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Scores {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.cell.get() {
+            Some(m) => write!(f, "Scores({:?})", m.dim()),
+            None => write!(f, "Scores(on disk)"),
+        }
+    }
 }
 
 impl SystemScores {
@@ -96,6 +189,71 @@ pub fn score_all_releasing(
 /// Every dense system's matrices, taken out of a bundle by [`release`] (with their cache keys),
 /// to be scored by [`score_released`] while the bundle itself is shared.
 pub struct Released(Vec<Corpus<'static>>);
+
+impl Released {
+    /// Each system's rank-cache key (None where no cache was given to [`release`]).
+    pub fn keys(&self) -> Vec<Option<String>> {
+        self.0
+            .iter()
+            .map(|c| match c {
+                Corpus::Owned(_, _, k) => k.clone(),
+                Corpus::Borrowed(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// A score matrix left in the rank cache under `key` until first read. Should the file have gone
+/// or been damaged by then, the system is scored again from the bundle at `root` (system `id`,
+/// or BM25 for None), with a warning, and the file rewritten.
+pub fn deferred_scores(
+    cache: RankCache,
+    key: String,
+    shape: (usize, usize),
+    root: std::path::PathBuf,
+    id: Option<String>,
+) -> Scores {
+    Scores::deferred(Box::new(move || {
+        if let (_, Some(m)) = cache.get(&key, shape) {
+            return m;
+        }
+        let name = id.as_deref().unwrap_or(BM25_ID);
+        eprintln!(
+            "execscope: warning: the rank cache's scores of {name} ({}) are gone or damaged; scoring it again from {}",
+            cache.path(&key).display(),
+            root.display()
+        );
+        let m = rescore(&root, id.as_deref())
+            .unwrap_or_else(|e| panic!("scoring {name} again from {}: {e}", root.display()));
+        assert_eq!(
+            m.dim(),
+            shape,
+            "{} changed while it was open: {name} has another shape",
+            root.display()
+        );
+        let _ = cache.put(&key, &m);
+        m
+    }))
+}
+
+/// The scores of system `id` (BM25 for None) of the bundle at `root`, read afresh.
+fn rescore(root: &std::path::Path, id: Option<&str>) -> Result<Array2<f32>, String> {
+    let opts = crate::bundle::LoadOptions {
+        verify_checksums: false,
+        systems: Some(id.map(|i| vec![i.to_string()]).unwrap_or_default()),
+        skip_embeddings: id.is_none(),
+    };
+    let b = crate::bundle::load(root, &opts).map_err(|e| e.to_string())?;
+    match id {
+        None => Ok(bm25_system(&b).scores.into_array()),
+        Some(i) => b
+            .systems
+            .iter()
+            .find(|s| s.id == i)
+            .map(dense_scores)
+            .ok_or_else(|| format!("no system {i}")),
+    }
+}
 
 /// The first half of [`score_all_releasing`]: take the matrices out of the bundle.
 pub fn release(bundle: &mut Bundle, cache: Option<&RankCache>) -> Released {
@@ -178,7 +336,7 @@ fn score_core(
                     let q = q.as_ref().unwrap_or(&s.queries);
                     product_of(s.similarity, q.view(), c.view())
                 }
-                _ => bm25_system(bundle).scores.into_owned(),
+                _ => bm25_system(bundle).scores.into_array(),
             };
             let (lookup, scores) = match cache {
                 None => (None, compute()),
@@ -191,7 +349,7 @@ fn score_core(
             let s = SystemScores {
                 id,
                 similarity,
-                scores: scores.into_shared(),
+                scores: scores.into(),
             };
             done(i, &s, lookup);
             (i, s, lookup)
@@ -209,7 +367,7 @@ pub fn bm25_system(bundle: &Bundle) -> SystemScores {
     SystemScores {
         id: BM25_ID.to_string(),
         similarity: "bm25".to_string(),
-        scores: index.score_all(&queries).into_shared(),
+        scores: index.score_all(&queries).into(),
     }
 }
 

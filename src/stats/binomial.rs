@@ -82,10 +82,30 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
     if n == 0 {
         return 1.0;
     }
-    let Ok(dist) = Binomial::new(0.5, n) else {
-        return f64::NAN;
+    // A pure function of (min(b, c), n), asked for the same arguments many times over by the
+    // tie-averaged test (every cell of its discordance grid, for every pair of systems): kept
+    // per thread, so a repeat costs a hash lookup instead of an incomplete beta function, and
+    // gives the very same bits.
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<(u64, u64), f64>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = (b.min(c), n);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return p;
+    }
+    let p = match Binomial::new(0.5, n) {
+        Ok(dist) => (2.0 * dist.cdf(key.0)).min(1.0),
+        Err(_) => f64::NAN,
     };
-    (2.0 * dist.cdf(b.min(c))).min(1.0)
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 20 {
+            m.clear();
+        }
+        m.insert(key, p);
+    });
+    p
 }
 
 /// First `x` in `[lo, hi)` where `pred` is false, assuming `pred` is true then false.

@@ -306,7 +306,7 @@ mod tests {
         let scores = SystemScores {
             id: "s".into(),
             similarity: "score".into(),
-            scores: ndarray::array![[0.5f32, 0.5, 0.1]].into_shared(),
+            scores: ndarray::array![[0.5f32, 0.5, 0.1]].into(),
         };
         let dir = tempfile::tempdir().unwrap();
         let cfg = EvalConfig {
