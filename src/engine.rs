@@ -129,7 +129,7 @@ impl Scored<'_> {
 
 impl Engine {
     /// Load a bundle from disk and compute every ranking and metric.
-    pub fn open(root: &Path, opts: &EngineOptions) -> anyhow::Result<Engine> {
+    pub fn open(root: &Path, opts: &EngineOptions) -> Result<Engine, bundle::BundleError> {
         Engine::open_with(root, opts, None, &|_| {})
     }
 
@@ -146,7 +146,7 @@ impl Engine {
         opts: &EngineOptions,
         cache: Option<&RankCache>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
-    ) -> anyhow::Result<Engine> {
+    ) -> Result<Engine, bundle::BundleError> {
         if let Some(c) = cache {
             if let Some(e) = Engine::open_warm(root, opts, c, progress) {
                 return Ok(e);

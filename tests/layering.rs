@@ -205,9 +205,9 @@ fn core_modules_import_no_front_end() {
 }
 
 /// Core modules whose errors are typed (thiserror enums the front ends add context to).
-const TYPED_ERRORS: [&str; 11] = [
-    "analysis", "atomic", "audit", "build", "bundle", "metrics", "mutate", "oracle", "rank",
-    "record", "stats",
+const TYPED_ERRORS: [&str; 13] = [
+    "analysis", "atomic", "audit", "build", "bundle", "engine", "metrics", "mutate", "oracle",
+    "rank", "record", "shard", "stats",
 ];
 
 /// Lines of `text` that name `anyhow` in code.

@@ -187,7 +187,7 @@ fn write_settled(b: &Bundle, root: &Path) {
     std::thread::sleep(execscope::rank::memo::SETTLED * 2);
 }
 
-fn open_dir(root: &Path, cache: &RankCache) -> anyhow::Result<Engine> {
+fn open_dir(root: &Path, cache: &RankCache) -> Result<Engine, execscope::bundle::BundleError> {
     Engine::open_with(root, &EngineOptions::default(), Some(cache), &|_| {})
 }
 
