@@ -50,11 +50,16 @@ pub struct Worker {
 }
 
 /// Environment of the worker: offline, two threads (the machine's budget), no tokenizer pool.
+/// OpenMP threads wait passively: spinning idle threads of one worker starve the others and
+/// anything else on the machine (measured with `benches/probe.rs` on 2 cores beside a compiler:
+/// all-mpnet-base-v2's warm live query 1,016 ms spinning, 76–80 ms passive; Enter on every
+/// system 521 ms → 100–155 ms).
 const ENV: &[(&str, &str)] = &[
     ("HF_HUB_OFFLINE", "1"),
     ("TRANSFORMERS_OFFLINE", "1"),
     ("OMP_NUM_THREADS", "2"),
     ("MKL_NUM_THREADS", "2"),
+    ("OMP_WAIT_POLICY", "PASSIVE"),
     ("TOKENIZERS_PARALLELISM", "false"),
     ("PYTHONDONTWRITEBYTECODE", "1"),
 ];
