@@ -42,7 +42,7 @@ pub type LoadScores = Box<dyn Fn() -> Array2<f32> + Send + Sync>;
 /// Dereferences to the matrix, reading it on first use: an engine opened warm (or one that
 /// released its matrices once evaluated) only reads a system's scores when a pane or table asks
 /// for a score row; everything the leaderboard needs comes from the evaluation cache
-/// ([`evals`]). Clones share the matrix.
+/// ([`Engine::evals`](crate::engine::Engine::evals)). Clones share the matrix.
 #[derive(Clone)]
 pub struct Scores(std::sync::Arc<ScoresInner>);
 
