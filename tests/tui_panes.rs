@@ -366,8 +366,9 @@ fn snapshot_every_pane_small_and_large() {
                 .count();
             // Not an empty half-screen: at least a third of the lower half carries content, on
             // every pane (the Audit pane before an audit has run included). The one exception:
-            // the pairs matrix of 3 systems × 3 queries has nothing to put on a 60-row screen's
-            // lower half (it is checked on the embedded bundle below).
+            // the pairs pane of 3 systems × 3 queries (matrix, selected pair, its "only" lists
+            // and per-query table) has not enough to fill a 60-row screen's lower half (it is
+            // checked on the embedded bundle below).
             if name == "pairs" && h == 60 {
                 continue;
             }
@@ -652,5 +653,44 @@ fn help_lines_are_never_cut_mid_word() {
                 "{first}\n{s}"
             );
         }
+    }
+}
+
+/// Under the selected pair, the pairs pane lists every query's value under both systems: the
+/// engine's per-query exec@1 columns, their difference, and which side solves it.
+#[test]
+fn pairs_pane_per_query_values_are_the_engines() {
+    let mut a = app();
+    keys(&mut a, "6");
+    let s = screen(&a, 100, 30);
+    let d = a.data.as_ref().expect("loaded");
+    let (sa, sb) = (a.shared.system, 1);
+    assert_ne!(sa, sb, "the default pair is two systems");
+    let ki = a.shared.k_index;
+    let ca = d.engine.evals()[sa].column(execscope::metrics::Metric::Exec, ki);
+    let cb = d.engine.evals()[sb].column(execscope::metrics::Metric::Exec, ki);
+    assert!(s.contains("per query: A ="), "{s}");
+    for (q, query) in d.engine.bundle().queries.iter().enumerate() {
+        let row = s
+            .lines()
+            .find(|l| {
+                l.contains(&query.id)
+                    && l.contains("  ")
+                    && l.contains(&query.function_name)
+                    && l.contains('.')
+            })
+            .filter(|l| l.contains(&format!("{:.3}", ca[q])))
+            .unwrap_or_else(|| panic!("{} row\n{s}", query.id));
+        let want = format!("{:.3}  {:.3}  {:+.3}", ca[q], cb[q], ca[q] - cb[q]);
+        let mark = match (ca[q] > 0.0, cb[q] > 0.0) {
+            (true, true) => "both",
+            (true, false) => "A only",
+            (false, true) => "B only",
+            (false, false) => "neither",
+        };
+        assert!(
+            row.contains(&want) && row.contains(mark),
+            "{row:?} lacks {want} {mark}"
+        );
     }
 }
