@@ -366,8 +366,9 @@ fn snapshot_every_pane_small_and_large() {
                 .count();
             // Not an empty half-screen: at least a third of the lower half carries content, on
             // every pane (the Audit pane before an audit has run included). The one exception:
-            // the pairs matrix of 3 systems × 3 queries has nothing to put on a 60-row screen's
-            // lower half (it is checked on the embedded bundle below).
+            // the pairs pane of 3 systems × 3 queries (matrix, selected pair, its "only" lists
+            // and per-query table) has not enough to fill a 60-row screen's lower half (it is
+            // checked on the embedded bundle below).
             if name == "pairs" && h == 60 {
                 continue;
             }
@@ -576,4 +577,120 @@ fn embedded_bundle_panes_use_their_space() {
             );
         }
     });
+}
+
+/// A status message longer than the 80-column status bar is shortened at a word boundary with
+/// `…`; nothing runs off the right edge mid-word.
+#[test]
+fn long_status_message_is_shortened_at_a_word_boundary() {
+    let mut a = app();
+    let vocab = vocabulary(&a);
+    keys(&mut a, "2");
+    let msg = "edited c_0001 of q_0001: the oracle ran 3 tests under every system and the \
+               ranking moved from 1 to 2";
+    a.status = Some(msg.to_string());
+    let s = screen(&a, 80, 24);
+    insta::assert_snapshot!("status_long_80x24", s);
+    assert_no_clipped_words(&s, 80, &vocab, "status bar at 80x24");
+    let bar = s.lines().nth(22).expect("status bar");
+    assert!(bar.ends_with('…'), "{bar:?}");
+    // What is shown is the message's own words, whole, up to the ellipsis.
+    let shown = bar
+        .split(" │ ties expected │ ")
+        .nth(1)
+        .expect("message after the ties");
+    let shown = shown.trim_end_matches('…');
+    assert!(msg.starts_with(shown), "{shown:?}");
+    let next = msg[shown.len()..].chars().next();
+    assert_eq!(next, Some(' '), "cut mid-word: {shown:?}");
+    // On a wide screen the whole message is there.
+    let wide = screen(&a, 220, 24);
+    assert!(wide.contains(msg), "{wide}");
+}
+
+/// The help overlay at 80x24 and 100x30: every line is whole or ends in `…` at a word boundary;
+/// where the screen has the room (160x60), long help texts wrap under themselves instead.
+#[test]
+fn help_lines_are_never_cut_mid_word() {
+    let mut a = app();
+    keys(&mut a, "?");
+    let mut words: Vec<String> = vec!["help".into(), "—".into(), "?".into(), "or".into()];
+    let fixed =
+        "Esc closes Everywhere Prompts, filter and pickers more (a taller screen shows all)";
+    words.extend(fixed.split_whitespace().map(String::from));
+    for id in PaneId::ALL {
+        words.extend(id.title().split_whitespace().map(String::from));
+    }
+    for c in execscope::tui::commands::COMMANDS {
+        words.extend(c.help.split_whitespace().map(String::from));
+        words.extend(c.keys_label.split_whitespace().map(String::from));
+    }
+    for (w, h) in [(80u16, 24u16), (100, 30), (160, 60)] {
+        let s = screen(&a, w, h);
+        if (w, h) == (80, 24) {
+            insta::assert_snapshot!("help_80x24", s);
+        }
+        let lines: Vec<&str> = s.lines().collect();
+        // The overlay covers the body: between the tab bar and the status and key bars.
+        for line in &lines[1..lines.len() - 2] {
+            for tok in line.split(|c: char| c.is_whitespace() || "│┌┐└┘─".contains(c)) {
+                if tok.is_empty() || tok.ends_with('…') || words.iter().any(|x| x == tok) {
+                    continue;
+                }
+                panic!("help at {w}x{h}: {tok:?} is cut\n{s}");
+            }
+        }
+        if w == 160 {
+            // Wrapped, not shortened: every help text is there in full.
+            assert!(!s.contains('…'), "{s}");
+            let first = execscope::tui::commands::COMMANDS
+                .iter()
+                .map(|c| c.help)
+                .max_by_key(|h| h.len())
+                .unwrap();
+            assert!(
+                first.split_whitespace().all(|word| s.contains(word)),
+                "{first}\n{s}"
+            );
+        }
+    }
+}
+
+/// Under the selected pair, the pairs pane lists every query's value under both systems: the
+/// engine's per-query exec@1 columns, their difference, and which side solves it.
+#[test]
+fn pairs_pane_per_query_values_are_the_engines() {
+    let mut a = app();
+    keys(&mut a, "6");
+    let s = screen(&a, 100, 30);
+    let d = a.data.as_ref().expect("loaded");
+    let (sa, sb) = (a.shared.system, 1);
+    assert_ne!(sa, sb, "the default pair is two systems");
+    let ki = a.shared.k_index;
+    let ca = d.engine.evals()[sa].column(execscope::metrics::Metric::Exec, ki);
+    let cb = d.engine.evals()[sb].column(execscope::metrics::Metric::Exec, ki);
+    assert!(s.contains("per query: A ="), "{s}");
+    for (q, query) in d.engine.bundle().queries.iter().enumerate() {
+        let row = s
+            .lines()
+            .find(|l| {
+                l.contains(&query.id)
+                    && l.contains("  ")
+                    && l.contains(&query.function_name)
+                    && l.contains('.')
+            })
+            .filter(|l| l.contains(&format!("{:.3}", ca[q])))
+            .unwrap_or_else(|| panic!("{} row\n{s}", query.id));
+        let want = format!("{:.3}  {:.3}  {:+.3}", ca[q], cb[q], ca[q] - cb[q]);
+        let mark = match (ca[q] > 0.0, cb[q] > 0.0) {
+            (true, true) => "both",
+            (true, false) => "A only",
+            (false, true) => "B only",
+            (false, false) => "neither",
+        };
+        assert!(
+            row.contains(&want) && row.contains(mark),
+            "{row:?} lacks {want} {mark}"
+        );
+    }
 }

@@ -5,6 +5,7 @@ use super::actions::Hit;
 use super::app::{App, Mode};
 use super::commands;
 use super::panes::message;
+use super::widgets::text::{fit, fit_spans, wrap_words};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -147,6 +148,8 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
     if let Some(s) = &app.status {
         spans.push(Span::styled(format!(" {s}"), th.good));
     }
+    // A long message is shortened at a word boundary with `…`, never cut at the edge mid-word.
+    let spans = fit_spans(spans, area.width as usize);
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -189,18 +192,6 @@ fn draw_help(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
     let panes: Vec<(&'static str, &'static str)> =
         app.panes.iter().map(|p| (p.id(), p.title())).collect();
-    // Sections are laid out in columns so the whole registry fits on one screen.
-    let mut sections: Vec<Vec<Line>> = Vec::new();
-    for (title, cmds) in commands::help(&panes) {
-        let mut lines = vec![Line::styled(title, th.title)];
-        for (k, h) in cmds {
-            lines.push(Line::from(vec![
-                Span::styled(format!(" {k:<6}"), th.accent),
-                Span::raw(h),
-            ]));
-        }
-        sections.push(lines);
-    }
     let r = centered(area, area.width, area.height);
     f.render_widget(Clear, r);
     let blk = Block::bordered()
@@ -209,21 +200,73 @@ fn draw_help(f: &mut Frame, area: Rect, app: &App) {
         .style(th.base);
     let inner = blk.inner(r);
     f.render_widget(blk, r);
-    let total: usize = sections.iter().map(Vec::len).sum();
     let ncols = if inner.width >= 120 { 3 } else { 2 };
-    let per = total.div_ceil(ncols).max(inner.height as usize / 2);
-    let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
-    for sec in sections {
-        let cur = cols.last_mut().expect("one column");
-        if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
-            cols.push(Vec::new());
+    let split = |n: usize| {
+        Layout::horizontal(vec![Constraint::Ratio(1, n as u32); n])
+            .spacing(2)
+            .split(inner)
+    };
+    // The narrowest column of the ncols layout: text sized for it fits in fewer, wider columns.
+    let col_w = split(ncols).iter().map(|a| a.width).min().unwrap_or(0) as usize;
+    let help_w = col_w.saturating_sub(7);
+    // Sections are laid out in columns so the whole registry fits on one screen. A long help
+    // text wraps under itself when the wrapped lines still fit the screen; otherwise it is
+    // shortened at a word boundary with `…` (one line per command, so every key stays visible).
+    let layout = |wrap: bool| {
+        let mut sections: Vec<Vec<Line>> = Vec::new();
+        for (title, cmds) in commands::help(&panes) {
+            let mut lines = vec![Line::styled(fit(&title, col_w), th.title)];
+            for (k, h) in cmds {
+                let mut key = Span::styled(format!(" {k:<6}"), th.accent);
+                // A key list wider than the key column gets a line of its own.
+                if k.chars().count() > 6 {
+                    lines.push(Line::from(key.clone()));
+                    key = Span::raw(" ".repeat(7));
+                }
+                if wrap {
+                    for (i, part) in wrap_words(h, help_w).into_iter().enumerate() {
+                        let lead = if i == 0 {
+                            key.clone()
+                        } else {
+                            Span::raw(" ".repeat(7))
+                        };
+                        lines.push(Line::from(vec![lead, Span::raw(part)]));
+                    }
+                } else {
+                    lines.push(Line::from(vec![key, Span::raw(fit(h, help_w))]));
+                }
+            }
+            sections.push(lines);
         }
-        cols.last_mut().expect("one column").extend(sec);
-    }
-    let areas = Layout::horizontal(vec![Constraint::Ratio(1, cols.len() as u32); cols.len()])
-        .spacing(2)
-        .split(inner);
-    // One line per command (cut at the column edge) so every key stays visible.
+        let total: usize = sections.iter().map(Vec::len).sum();
+        let per = total.div_ceil(ncols).max(inner.height as usize / 2);
+        let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
+        for sec in sections {
+            let cur = cols.last_mut().expect("one column");
+            if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
+                cols.push(Vec::new());
+            }
+            cols.last_mut().expect("one column").extend(sec);
+        }
+        cols
+    };
+    let wrapped = layout(true);
+    let h = inner.height as usize;
+    let cols = if wrapped.iter().all(|c| c.len() <= h) {
+        wrapped
+    } else {
+        // Too short for every command: say so on the last row instead of ending silently.
+        let more = Line::styled(fit(" … more (a taller screen shows all)", col_w), th.dim);
+        let mut cols = layout(false);
+        for c in &mut cols {
+            if c.len() > h && h > 0 {
+                c.truncate(h - 1);
+                c.push(more.clone());
+            }
+        }
+        cols
+    };
+    let areas = split(cols.len());
     for (lines, a) in cols.into_iter().zip(areas.iter()) {
         f.render_widget(Paragraph::new(lines), *a);
     }

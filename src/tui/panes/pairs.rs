@@ -380,6 +380,27 @@ impl Pane for PairsPane {
                 d.engine.evals()[a].column(metric, ki),
                 d.engine.evals()[b].column(metric, ki),
             );
+            // The "only" lists take what they need; under them, when there is room, every
+            // query's value under both systems (where the counts and Δ come from).
+            let only =
+                |w: &[f64], l: &[f64]| (0..w.len()).filter(|&q| w[q] > 0.0 && l[q] <= 0.0).count();
+            let need = only(&ca, &cb).max(only(&cb, &ca)).max(1) as u16 + 2;
+            let list_h = need.min(rest.height / 2).max(3);
+            let table_h = (ca.len() as u16 + 3).min(rest.height.saturating_sub(list_h));
+            let (rest, table) = if table_h >= 4 {
+                let [l, t, _] = Layout::vertical([
+                    Constraint::Length(list_h),
+                    Constraint::Length(table_h),
+                    Constraint::Min(0),
+                ])
+                .areas(rest);
+                (l, Some(t))
+            } else {
+                (rest, None)
+            };
+            if let Some(t) = table {
+                self.draw_per_query(f, t, v, (a, b), (&ca, &cb));
+            }
             let halves: [Rect; 2] =
                 Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
             for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
@@ -431,6 +452,75 @@ impl Pane for PairsPane {
                 f.render_widget(Paragraph::new(lines), inner);
             }
         }
+    }
+}
+
+impl PairsPane {
+    /// Every query's value under the selected pair's systems A and B, its Δ and which side
+    /// solves it (success = value > 0, as in the counts).
+    fn draw_per_query(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        (a, b): (usize, usize),
+        (ca, cb): (&[f64], &[f64]),
+    ) {
+        let th = v.theme;
+        let Some(d) = v.data else { return };
+        let metric = METRICS[self.metric].key(v.k());
+        let title = format!(
+            " {metric} per query: A = {}, B = {} ",
+            v.system_id(a),
+            v.system_id(b)
+        );
+        let title = fit(&title, area.width.saturating_sub(2) as usize);
+        let blk = block(Line::styled(title, th.title), false, th);
+        let inner = blk.inner(area);
+        f.render_widget(blk, area);
+        let w = inner.width as usize;
+        // query id, A, B, Δ and the mark take 42 columns; the function name what is left.
+        let fw = w.saturating_sub(43).min(28);
+        let func = |s: &str| {
+            if fw >= 4 {
+                format!("{} ", fit_pad(s, fw))
+            } else {
+                String::new()
+            }
+        };
+        let mut lines = vec![Line::styled(
+            format!(
+                "{:<10}{}{:>7}{:>7}{:>8}  {}",
+                "query",
+                func("function"),
+                "A",
+                "B",
+                "Δ",
+                "solved by"
+            ),
+            th.header,
+        )];
+        let bq = &d.engine.bundle().queries;
+        for (q, query) in bq
+            .iter()
+            .enumerate()
+            .take(inner.height.saturating_sub(1) as usize)
+        {
+            let (x, y) = (ca[q], cb[q]);
+            let (mark, st) = match (x > 0.0, y > 0.0) {
+                (true, true) => ("both", th.dim),
+                (true, false) => ("A only", th.accent),
+                (false, true) => ("B only", th.accent),
+                (false, false) => ("neither", th.dim),
+            };
+            lines.push(Line::from(vec![
+                Span::raw(format!("{} ", fit_pad(&query.id, 9))),
+                Span::raw(func(&query.function_name)),
+                Span::raw(format!("{x:>7.3}{y:>7.3}{:>+8.3}  ", x - y)),
+                Span::styled(mark, st),
+            ]));
+        }
+        f.render_widget(Paragraph::new(lines), inner);
     }
 }
 

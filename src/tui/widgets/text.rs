@@ -2,6 +2,8 @@
 //! shortened at a word boundary where possible and ends in `…`, so the reader sees it was
 //! abbreviated (panes that abbreviate system names also show a legend).
 
+use ratatui::text::Span;
+
 /// `s` in at most `w` characters: unchanged when it fits, otherwise shortened with a trailing `…`
 /// (at the last `-`, `_`, ` ` or `/` boundary that keeps at least half the width, else mid-word).
 pub fn fit(s: &str, w: usize) -> String {
@@ -31,6 +33,61 @@ pub fn fit_pad(s: &str, w: usize) -> String {
     let t = fit(s, w);
     let pad = w.saturating_sub(t.chars().count());
     format!("{t}{}", " ".repeat(pad))
+}
+
+/// Spans in at most `w` columns: whole spans while they fit; the first that does not is shortened
+/// with [`fit`] (at a word boundary where possible, ending in `…`) when at least 4 columns are
+/// left, and everything after it is dropped. Nothing runs off the edge cut mid-word.
+pub fn fit_spans(spans: Vec<Span<'static>>, w: usize) -> Vec<Span<'static>> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for s in spans {
+        let n = s.content.chars().count();
+        if used + n <= w {
+            used += n;
+            out.push(s);
+            continue;
+        }
+        let room = w - used;
+        // A trailing space is only a separator: drop it before shortening.
+        let text = s.content.trim_end();
+        if text.chars().count() <= room {
+            out.push(Span::styled(text.to_string(), s.style));
+        } else if room >= 4 {
+            out.push(Span::styled(fit(text, room), s.style));
+        }
+        break;
+    }
+    out
+}
+
+/// `s` wrapped at spaces into lines of at most `w` characters (a word longer than `w` is split).
+pub fn wrap_words(s: &str, w: usize) -> Vec<String> {
+    let w = w.max(1);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in s.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > w {
+            if !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur));
+            }
+            lines.push(word.drain(..w).collect());
+        }
+        let word: String = word.into_iter().collect();
+        let n = cur.chars().count();
+        if n > 0 && n + 1 + word.chars().count() > w {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(&word);
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
 }
 
 /// Short distinct labels for a list of names: `A`, `B`, … for a legend when the names do not fit.
@@ -63,5 +120,45 @@ mod tests {
             (letter(0), letter(25), letter(26)),
             ("A".into(), "Z".into(), "AA".into())
         );
+    }
+
+    #[test]
+    fn fit_spans_by_hand() {
+        let text = |v: &[Span]| v.iter().map(|s| s.content.to_string()).collect::<String>();
+        let s = || {
+            vec![
+                Span::raw(" tiny "),
+                Span::raw("edited c_0001 under toy-cos "),
+            ]
+        };
+        assert_eq!(
+            text(&fit_spans(s(), 80)),
+            " tiny edited c_0001 under toy-cos "
+        );
+        // Cut at the word boundary with an ellipsis, never mid-word.
+        assert_eq!(text(&fit_spans(s(), 27)), " tiny edited c_0001 under…");
+        assert_eq!(text(&fit_spans(s(), 22)), " tiny edited c_0001…");
+        // Too little room for a shortened span: it is dropped whole.
+        assert_eq!(text(&fit_spans(s(), 8)), " tiny ");
+        // A span that fits once its separator space is dropped is kept whole.
+        assert_eq!(
+            text(&fit_spans(s(), 33)),
+            " tiny edited c_0001 under toy-cos"
+        );
+    }
+
+    #[test]
+    fn wrap_words_by_hand() {
+        assert_eq!(
+            wrap_words("Move the focus to the ranking", 12),
+            ["Move the", "focus to the", "ranking"]
+        );
+        assert_eq!(wrap_words("abcdefgh ij", 3), ["abc", "def", "gh", "ij"]);
+        assert_eq!(wrap_words("", 5), [""]);
+        for w in 1..20 {
+            for l in wrap_words("Fuzzy-filter the query list (id, domain, function)", w) {
+                assert!(l.chars().count() <= w, "{l:?} > {w}");
+            }
+        }
     }
 }

@@ -24,6 +24,7 @@ use crate::tui::frame::block;
 use crate::tui::fuzzy;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::widgets::text::fit_spans;
 use crate::tui::widgets::{code, diff};
 use probe::{live_rows, report_rows, status_spans};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -325,6 +326,8 @@ impl Pane for BrowserPane {
         let sel = self.rank_sel.min(rows.len().saturating_sub(1));
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
+        // The title stays inside the top border: what does not fit is abbreviated, never cut.
+        let title_w = rank_area.width.saturating_sub(2) as usize;
         let title = match &v.shared.live {
             Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
                 Span::styled(" live BM25: ", th.title),
@@ -339,7 +342,13 @@ impl Pane for BrowserPane {
                         th.accent,
                     ),
                 ];
-                spans.extend(status_spans(d, v, state.as_ref()));
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(
+                    d,
+                    v,
+                    state.as_ref(),
+                    title_w.saturating_sub(used),
+                ));
                 Line::from(spans)
             }
             None if self.session.count(q) > 0 => {
@@ -351,7 +360,13 @@ impl Pane for BrowserPane {
                     ),
                     Span::styled(format!("(k={}) ", v.k()), th.dim),
                 ];
-                spans.extend(status_spans(d, v, state.as_ref()));
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(
+                    d,
+                    v,
+                    state.as_ref(),
+                    title_w.saturating_sub(used),
+                ));
                 Line::from(spans)
             }
             None => Line::from(vec![
@@ -363,6 +378,7 @@ impl Pane for BrowserPane {
                 Span::styled(format!("(k={}) ", v.k()), th.dim),
             ]),
         };
+        let title = Line::from(fit_spans(title.spans, title_w));
         let blk = block(title, focused, th);
         let inner = blk.inner(rank_area);
         f.render_widget(blk, rank_area);

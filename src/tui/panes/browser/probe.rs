@@ -102,16 +102,19 @@ impl BrowserPane {
     }
 }
 
-/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run.
-pub(super) fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Span<'static>> {
+/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run. `room`
+/// is the width left in the title: the work note is abbreviated to fit it (see [`busy_note`]).
+pub(super) fn status_spans(
+    d: &Data,
+    v: &View,
+    st: Option<&LiveState>,
+    room: usize,
+) -> Vec<Span<'static>> {
     let th = v.theme;
     let Some(st) = st else {
         return vec![Span::styled(format!("{} ", v.spinner), th.dim)];
     };
     let mut out = Vec::new();
-    if let Some(b) = &st.busy {
-        out.push(Span::styled(format!("{} {b} ", v.spinner), th.warn));
-    }
     if let Some(r) = &st.report {
         for s in d.engine.scores() {
             match r.systems.iter().find(|x| x.id == s.id) {
@@ -129,7 +132,32 @@ pub(super) fn status_spans(d: &Data, v: &View, st: Option<&LiveState>) -> Vec<Sp
     if let Some(e) = &st.error {
         out.push(Span::styled(format!("error: {e} "), th.bad));
     }
+    if let Some(b) = &st.busy {
+        let rest: usize = out.iter().map(|s| s.content.chars().count()).sum();
+        let note = busy_note(v.spinner, b, room.saturating_sub(rest));
+        out.insert(0, Span::styled(note, th.warn));
+    }
     out
+}
+
+/// The work note in at most `room` columns where possible: "⠸ loading model all-mpnet-base-v2 ",
+/// else its first word ("⠸ loading… "), else the spinner alone.
+pub(super) fn busy_note(spinner: char, busy: &str, room: usize) -> String {
+    let full = format!("{spinner} {busy} ");
+    if full.chars().count() <= room {
+        return full;
+    }
+    let first = busy.split_whitespace().next().unwrap_or("");
+    let short = if first == busy.trim() {
+        format!("{spinner} {first} ")
+    } else {
+        format!("{spinner} {first}… ")
+    };
+    if short.chars().count() <= room {
+        short
+    } else {
+        format!("{spinner} ")
+    }
 }
 
 /// A system id cut to 12 characters for the status strip.
@@ -252,5 +280,63 @@ impl BrowserPane {
             lines.push(Line::from(spans));
         }
         f.render_widget(Paragraph::new(lines).block(blk), area);
+    }
+}
+
+#[cfg(test)]
+mod busy_tests {
+    use super::busy_note;
+
+    /// The work note shrinks to what the ranking title has left: whole, then its first word with
+    /// `…`, then the spinner alone; never cut mid-word.
+    #[test]
+    fn busy_note_by_hand() {
+        let b = "loading model all-mpnet-base-v2";
+        assert_eq!(busy_note('⠸', b, 80), "⠸ loading model all-mpnet-base-v2 ");
+        assert_eq!(busy_note('⠸', b, 34), "⠸ loading model all-mpnet-base-v2 ");
+        assert_eq!(busy_note('⠸', b, 33), "⠸ loading… ");
+        assert_eq!(busy_note('⠸', b, 11), "⠸ loading… ");
+        assert_eq!(busy_note('⠸', b, 10), "⠸ ");
+        assert_eq!(busy_note('⠸', b, 0), "⠸ ");
+        // A one-word note gets no ellipsis.
+        assert_eq!(busy_note('⠸', "ranking", 10), "⠸ ranking ");
+    }
+
+    /// The edited-query title of the ranking panel at 80x24 (52 columns inside the border, as in
+    /// the browser_80x24 snapshot) while a model loads: it fits, with the note abbreviated.
+    #[test]
+    fn ranking_title_fits_at_80_columns() {
+        use crate::tui::widgets::text::fit_spans;
+        use ratatui::text::Span;
+        let w: usize = 52;
+        for sys in [
+            "toy-cos",
+            "all-MiniLM-L6-v2",
+            "paraphrase-multilingual-MiniLM-L12-v2",
+        ] {
+            let mut spans = vec![
+                Span::raw(" q_0001 edited "),
+                Span::raw(format!("under {sys} ")),
+                Span::raw("(k=1) "),
+            ];
+            let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+            let b = "loading model all-mpnet-base-v2";
+            spans.push(Span::raw(busy_note('⠸', b, w.saturating_sub(used))));
+            let text: String = fit_spans(spans, w)
+                .iter()
+                .map(|s| s.content.to_string())
+                .collect();
+            assert!(text.chars().count() <= w, "{text:?}");
+            assert!(!text.contains("all-mpnet"), "{text:?}");
+            if sys == "toy-cos" {
+                assert_eq!(text, " q_0001 edited under toy-cos (k=1) ⠸ loading… ");
+            }
+            // Whatever is shown is whole words or ends in `…`.
+            let last = text.split_whitespace().last().unwrap();
+            assert!(
+                ["(k=1)", "loading…", "⠸"].contains(&last) || last.ends_with('…'),
+                "{text:?}"
+            );
+        }
     }
 }
