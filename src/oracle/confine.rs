@@ -431,9 +431,23 @@ mod tests {
             return;
         };
         let ruleset = ll.ruleset().unwrap();
+        // A directory outside the writable scratch roots (/tmp, /dev/shm): the crate's target
+        // dir, unless the checkout itself lives under one of them; then the home directory.
+        let writable = |p: &std::path::Path| p.starts_with("/tmp") || p.starts_with("/dev/shm");
+        let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+        let base = match std::fs::canonicalize(&target) {
+            Ok(t) if !writable(&t) => t,
+            _ => match std::env::var_os("HOME").map(std::path::PathBuf::from) {
+                Some(h) if h.is_dir() && !writable(&h) => h,
+                _ => {
+                    eprintln!("skipped: no directory outside /tmp and /dev/shm to write-test");
+                    return;
+                }
+            },
+        };
         let dir = tempfile::Builder::new()
             .prefix("landlock-test-")
-            .tempdir_in(concat!(env!("CARGO_MANIFEST_DIR"), "/target"))
+            .tempdir_in(base)
             .unwrap();
         let outside =
             std::ffi::CString::new(dir.path().join("written").as_os_str().as_encoded_bytes())
