@@ -28,13 +28,53 @@ struct Cluster {
 }
 
 impl Drop for Cluster {
+    /// Kills every process this test's nodes started: the ones that carry `TMPDIR=<the test's
+    /// temp dir>` in their environment (what `ray start` started) and all their descendants
+    /// (Ray's agents rewrite their environment block with their process title). `ray stop` would
+    /// stop every Ray process on the machine, another run's cluster included.
     fn drop(&mut self) {
-        let _ = Command::new(&self.ray)
-            .args(["stop", "--force"])
-            .env("TMPDIR", &self.tmp)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        let _ = &self.ray;
+        let mark = format!("TMPDIR={}", self.tmp.display()).into_bytes();
+        let me = std::process::id() as i32;
+        for _ in 0..3 {
+            let Ok(rd) = std::fs::read_dir("/proc") else {
+                return;
+            };
+            let mut parent: Vec<(i32, i32)> = Vec::new();
+            let mut doomed: std::collections::BTreeSet<i32> = Default::default();
+            for e in rd.flatten() {
+                let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+                    continue;
+                };
+                let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+                    continue;
+                };
+                let after = &stat[stat.rfind(')').map_or(0, |i| i + 2)..];
+                let ppid = after.split_whitespace().nth(1).and_then(|s| s.parse().ok());
+                parent.push((pid, ppid.unwrap_or(0)));
+                let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
+                if pid != me && env.split(|&b| b == 0).any(|v| v == mark.as_slice()) {
+                    doomed.insert(pid);
+                }
+            }
+            // Descendants, to a fixed point (before anything is killed and reparented).
+            loop {
+                let more: Vec<i32> = parent
+                    .iter()
+                    .filter(|(p, pp)| doomed.contains(pp) && !doomed.contains(p) && *p != me)
+                    .map(|(p, _)| *p)
+                    .collect();
+                if more.is_empty() {
+                    break;
+                }
+                doomed.extend(more);
+            }
+            for pid in doomed {
+                // SAFETY: kill(2) of a process this test's Ray nodes started.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 }
 
@@ -57,8 +97,9 @@ fn ok(cmd: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
-/// (pid, parent pid) of every running shard the driver shipped to a worker, with its age.
-fn shard_processes() -> Vec<(i32, i32, bool)> {
+/// (pid, parent pid, later round) of every running shard the driver shipped to a worker whose
+/// command line names `scope` (this test's temp dir: another run's shards are not ours to kill).
+fn shard_processes(scope: &str) -> Vec<(i32, i32, bool)> {
     let mut out = Vec::new();
     let Ok(rd) = std::fs::read_dir("/proc") else {
         return out;
@@ -71,7 +112,7 @@ fn shard_processes() -> Vec<(i32, i32, bool)> {
             continue;
         };
         let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-        if !(cmd.contains("execscope-ray-bin") && cmd.contains("--shard")) {
+        if !(cmd.contains("execscope-ray-bin") && cmd.contains("--shard") && cmd.contains(scope)) {
             continue;
         }
         let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
@@ -128,6 +169,8 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
         ray: ray.clone(),
         tmp: t.clone(),
     };
+    // Ports Ray would otherwise take at fixed numbers, so that a second cluster on this machine
+    // (another test run) cannot collide with this one.
     let node = |extra: &[&str]| {
         let mut c = Command::new(&ray);
         c.arg("start")
@@ -137,6 +180,7 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
                 "--object-store-memory=100000000",
                 "--disable-usage-stats",
             ])
+            .arg(format!("--dashboard-agent-listen-port={}", free_port()))
             .env("TMPDIR", &t)
             .env("EXECSCOPE_CACHE_DIR", common::rank_cache_dir())
             .env("RAY_USAGE_STATS_ENABLED", "0");
@@ -194,9 +238,10 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
     // Kill the Ray worker running a shard of a later round once that shard has run a moment.
     let start = Instant::now();
     let mut killed = None;
+    let scope = t.display().to_string();
     let mut seen_at: std::collections::HashMap<i32, Instant> = Default::default();
     while killed.is_none() && child.try_wait().unwrap().is_none() {
-        for (pid, ppid, later_round) in shard_processes() {
+        for (pid, ppid, later_round) in shard_processes(&scope) {
             let first = *seen_at.entry(pid).or_insert_with(Instant::now);
             if later_round && first.elapsed() > Duration::from_millis(700) && ppid > 1 {
                 // SAFETY: kill(2) of the Ray worker process that started this shard.
