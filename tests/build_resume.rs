@@ -6,22 +6,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const MEMO: &str = ".execscope-build-memo.jsonl";
 
-/// The first `n` tasks of data/tasks.jsonl, written to `dir`.
-fn task_file(dir: &Path, n: usize) -> PathBuf {
-    let all =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tasks.jsonl"))
-            .expect("the embedded task file");
-    let some: Vec<&str> = all.lines().take(n).collect();
-    let p = dir.join("tasks.jsonl");
-    std::fs::write(&p, some.join("\n") + "\n").unwrap();
-    p
-}
+use common::task_file;
 
 /// `execscope build` with its temp dir (where the oracle keeps its scratch) inside `tmp`.
 fn build_cmd(tasks: &Path, out: &Path, tmp: &Path) -> Command {

@@ -9,15 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-fn task_file(dir: &Path, n: usize) -> PathBuf {
-    let all =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tasks.jsonl"))
-            .expect("the embedded task file");
-    let some: Vec<&str> = all.lines().take(n).collect();
-    let p = dir.join("tasks.jsonl");
-    std::fs::write(&p, some.join("\n") + "\n").unwrap();
-    p
-}
+use common::task_file;
 
 fn run(args: &[&dyn AsRef<std::ffi::OsStr>], env: &[(&str, &str)]) -> Output {
     let mut c = common::execscope();

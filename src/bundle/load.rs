@@ -314,15 +314,7 @@ pub fn load(root: &Path, opts: &LoadOptions) -> Result<Bundle, BundleError> {
     // error, since a corrupt file explains the error.
     let mut sha256 = BTreeMap::new();
     let result = load_inner(root, opts, &mut sha256);
-    if opts.verify_checksums && root.join(SUMS).exists() {
-        let problems = files::verify_sums_with(root, &sha256)?;
-        if !problems.is_empty() {
-            return Err(BundleError::Checksum {
-                path: root.join(SUMS),
-                problems,
-            });
-        }
-    }
+    verify_sums(root, opts, &sha256)?;
     let mut bundle = result?;
     bundle.sha256 = sha256;
     Ok(bundle)
@@ -447,15 +439,7 @@ pub fn load_streaming<C: Sync, T: Send>(
         bundle.notes = notes;
         Ok(bundle)
     })();
-    if opts.verify_checksums && root.join(SUMS).exists() {
-        let problems = files::verify_sums_with(root, &sha256)?;
-        if !problems.is_empty() {
-            return Err(BundleError::Checksum {
-                path: root.join(SUMS),
-                problems,
-            });
-        }
-    }
+    verify_sums(root, opts, &sha256)?;
     let mut bundle = result?;
     bundle.sha256 = sha256;
     let mut slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -543,4 +527,23 @@ fn load_inner(
     };
     super::stacked::load_stacked(&mut bundle, sha256)?;
     Ok(bundle)
+}
+
+/// Compares the hashes taken while loading with `SHA256SUMS` (when asked and present). A
+/// checksum failure takes precedence over any load error: a corrupt file explains the error.
+fn verify_sums(
+    root: &Path,
+    opts: &LoadOptions,
+    sha256: &BTreeMap<String, String>,
+) -> Result<(), BundleError> {
+    if opts.verify_checksums && root.join(SUMS).exists() {
+        let problems = files::verify_sums_with(root, sha256)?;
+        if !problems.is_empty() {
+            return Err(BundleError::Checksum {
+                path: root.join(SUMS),
+                problems,
+            });
+        }
+    }
+    Ok(())
 }

@@ -96,3 +96,15 @@ pub fn bundle_bytes(root: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     }
     files
 }
+
+/// The first `n` tasks of data/tasks.jsonl, written to `dir/tasks.jsonl`.
+pub fn task_file(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+    let all = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tasks.jsonl"),
+    )
+    .expect("the embedded task file");
+    let some: Vec<&str> = all.lines().take(n).collect();
+    let p = dir.join("tasks.jsonl");
+    std::fs::write(&p, some.join("\n") + "\n").unwrap();
+    p
+}
