@@ -304,9 +304,7 @@ fn dashboard_run(root: &std::path::Path, cache: &std::path::Path) -> Dashboard {
 }
 
 fn paper_spec() -> SynthSpec {
-    let mut spec = SynthSpec::paper_scale(7);
-    spec.dims.truncate(23);
-    spec
+    SynthSpec::paper_scale(7)
 }
 
 struct Fixture {

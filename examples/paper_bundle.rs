@@ -10,7 +10,7 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let dir = args
         .next()
-        .ok_or_else(|| anyhow::anyhow!("usage: paper_bundle <dir> [n_systems ≤ 24]"))?;
+        .ok_or_else(|| anyhow::anyhow!("usage: paper_bundle <dir> [n_systems ≤ 23]"))?;
     let n: usize = args.next().map_or(Ok(23), |s| s.parse())?;
     let mut spec = SynthSpec::paper_scale(7);
     spec.dims.truncate(n);

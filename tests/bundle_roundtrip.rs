@@ -149,7 +149,7 @@ fn write_tiny_for_inspection() {
     write(&a, Path::new(&out)).unwrap();
 }
 
-/// Paper scale (939 × 4,695 × 24 systems, d 384–4096). Run by hand, in release:
+/// Paper scale (939 × 4,695 × 23 systems, d 384–4096). Run by hand, in release:
 /// `cargo test --release --test bundle_roundtrip paper_scale -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -159,8 +159,8 @@ fn paper_scale() {
     let gen = t.elapsed();
     assert_eq!(b.queries.len(), 939);
     assert_eq!(b.corpus.len(), 4695);
-    assert_eq!(b.systems.len(), 24);
-    assert_eq!(b.systems[23].corpus.ncols(), 4096);
+    assert_eq!(b.systems.len(), 23);
+    assert_eq!(b.systems[22].corpus.ncols(), 4096);
     eprintln!("paper-scale synthetic: {gen:?}");
     let dir = tempfile::tempdir().unwrap();
     let t = std::time::Instant::now();
@@ -181,7 +181,7 @@ fn paper_scale() {
             "paper-scale load (verify checksums {verify}): {:?}",
             t.elapsed()
         );
-        assert_eq!(back.systems.len(), 24);
+        assert_eq!(back.systems.len(), 23);
     }
     let Some(root) = common::require_data("paper_scale (mbpp load timings)", "mbpp-bundle") else {
         return;
