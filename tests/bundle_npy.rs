@@ -83,3 +83,74 @@ fn writer_output_reads_back() {
         .collect();
     assert_eq!(names, ["<f4", "<U2"]);
 }
+
+/// A stored member is read in place from the archive's bytes; its CRC-32 is still checked, and
+/// a member whose stated size runs past the end of the file is refused, both naming the member.
+#[test]
+fn stored_members_are_checked_in_place() {
+    let m = Array2::from_shape_fn((64, 32), |(r, c)| (r * 32 + c) as f32 * 0.5);
+    let mut buf = std::io::Cursor::new(Vec::new());
+    write_npz(&mut buf, &[("corpus", NpzItem::F32(&m))]).unwrap();
+    let good = buf.into_inner();
+    assert_eq!(
+        Npz::open(Path::new("good.npz"), &good)
+            .unwrap()
+            .matrix("corpus")
+            .unwrap(),
+        m
+    );
+    // One bit flipped inside the payload (past the 128-byte npy header), the zip directory
+    // untouched: only the CRC can tell.
+    let mut bad = good.clone();
+    let at = bad.windows(6).position(|w| w == b"\x93NUMPY").unwrap() + 128 + 100;
+    bad[at] ^= 0x01;
+    let e = Npz::open(Path::new("flipped.npz"), &bad)
+        .unwrap()
+        .matrix("corpus")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("flipped.npz") && e.contains("corpus") && e.contains("CRC-32"),
+        "{e}"
+    );
+    // The headers are still readable (they do not need the whole member).
+    assert_eq!(
+        Npz::open(Path::new("flipped.npz"), &bad)
+            .unwrap()
+            .headers()
+            .unwrap()[0]
+            .shape,
+        vec![64, 32]
+    );
+}
+
+/// Files from 1 MiB up are memory-mapped instead of read: the same bytes, the same refusals.
+#[test]
+fn large_files_are_mapped_with_the_same_checks() {
+    use execscope::bundle::files::{map, read, FileBytes};
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.bin");
+    let bytes: Vec<u8> = (0..(3 << 20) + 7).map(|i| (i * 31 % 251) as u8).collect();
+    std::fs::write(&big, &bytes).unwrap();
+    let got = map(&big).unwrap();
+    assert!(matches!(got, FileBytes::Mapped(_)));
+    assert_eq!(&got[..], &bytes[..]);
+    assert_eq!(&got[..], &read(&big).unwrap()[..]);
+    let small = dir.path().join("small.bin");
+    std::fs::write(&small, b"abc").unwrap();
+    assert!(matches!(map(&small).unwrap(), FileBytes::Read(ref v) if v == b"abc"));
+    // A Git LFS pointer padded past the threshold is still named as one.
+    let lfs = dir.path().join("lfs.npz");
+    let mut p = b"version https://git-lfs.github.com/spec/v1\n".to_vec();
+    p.resize(2 << 20, b' ');
+    std::fs::write(&lfs, &p).unwrap();
+    let e = map(&lfs).err().unwrap().to_string();
+    assert!(
+        e.contains("lfs.npz") && e.to_lowercase().contains("lfs"),
+        "{e}"
+    );
+    // Directories and missing files are refused without being mapped.
+    let e = map(dir.path()).err().unwrap().to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+    assert!(map(&dir.path().join("nope")).is_err());
+}

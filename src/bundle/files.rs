@@ -40,12 +40,56 @@ fn file_kind(m: &std::fs::Metadata) -> &'static str {
     }
 }
 
-/// Read a whole regular file, never more than the size it had when opened; a Git LFS pointer is
-/// an error of its own. Directories, FIFOs, devices and sockets are refused without being opened
-/// (`/dev/zero` is never read), and a file that grows while read (or a `/proc` file, whose size
-/// is reported as 0) is refused instead of being read without bound.
-pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
-    use std::io::Read;
+/// A whole file's bytes: memory-mapped when large (no copy into the process), read otherwise.
+pub enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(m) => m,
+            FileBytes::Read(v) => v,
+        }
+    }
+}
+
+/// Files at least this large are mapped by [`map`].
+const MAP_FROM: u64 = 1 << 20;
+
+/// [`read`] for large matrix files: the same checks (a regular file, opened without blocking,
+/// a Git LFS pointer refused), but the bytes are mapped read-only instead of copied, so hashing
+/// and decoding read the page cache directly. The mapping covers the size the file had when
+/// opened. Small files are read.
+pub fn map(path: &Path) -> Result<FileBytes, BundleError> {
+    let file = open_regular(path)?;
+    let len = file.metadata().map_err(|e| BundleError::io(path, e))?.len();
+    if len < MAP_FROM {
+        return read(path).map(FileBytes::Read);
+    }
+    // SAFETY: the mapping is read-only and private to this process; the bundle's files are not
+    // written while it is loaded (a file cut short under the mapping would fault, as `read`
+    // of a file cut short would fail).
+    let m = unsafe {
+        memmap2::MmapOptions::new()
+            .len(len as usize)
+            .populate()
+            .map(&file)
+    }
+    .map_err(|e| BundleError::io(path, e))?;
+    if m.starts_with(LFS_MAGIC) {
+        return Err(BundleError::GitLfsPointer {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(FileBytes::Mapped(m))
+}
+
+/// Open a regular file without blocking (refusing anything else, also if it was swapped for a
+/// FIFO or device between the check and the open).
+fn open_regular(path: &Path) -> Result<std::fs::File, BundleError> {
     use std::os::unix::fs::OpenOptionsExt;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
@@ -76,6 +120,17 @@ pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
             detail: format!("is {}, not a regular file", file_kind(&meta)),
         });
     }
+    Ok(file)
+}
+
+/// Read a whole regular file, never more than the size it had when opened; a Git LFS pointer is
+/// an error of its own. Directories, FIFOs, devices and sockets are refused without being opened
+/// (`/dev/zero` is never read), and a file that grows while read (or a `/proc` file, whose size
+/// is reported as 0) is refused instead of being read without bound.
+pub fn read(path: &Path) -> Result<Vec<u8>, BundleError> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let meta = file.metadata().map_err(|e| BundleError::io(path, e))?;
     let len = meta.len();
     let mut bytes = Vec::with_capacity(len.min(1 << 30) as usize);
     file.take(len.saturating_add(1))

@@ -7,7 +7,8 @@
 
 use half::f16;
 use ndarray::Array2;
-use ndarray_npy::{ReadNpyExt, WriteNpyExt};
+use ndarray_npy::WriteNpyExt;
+use std::borrow::Cow;
 use std::io::{Cursor, Read, Write};
 use std::path::Path;
 use zip::write::SimpleFileOptions;
@@ -152,25 +153,64 @@ impl<'a> Npz<'a> {
         })
     }
 
+    /// The bytes of member `index` (at most `limit` of them). A stored member is the archive's
+    /// own bytes (no copy), its CRC-32 checked when it is read whole; a deflated one is inflated.
     fn member(
         &mut self,
         index: usize,
         limit: Option<u64>,
-    ) -> Result<(String, Vec<u8>), BundleError> {
+    ) -> Result<(String, Cow<'a, [u8]>), BundleError> {
+        let bad = |detail: String| BundleError::BadArchive {
+            path: self.path.to_path_buf(),
+            detail,
+        };
+        let unsupported = |bytes: &[u8], e: zip::result::ZipError| match unsupported_method(bytes) {
+            Some((name, method)) => format!(
+                "member `{name}` is compressed with zip method {method} ({}), which \
+                 execscope does not read; only stored (0) and deflate (8) are supported",
+                method_name(method)
+            ),
+            None => format!("member {index}: {e}"),
+        };
+        let stored = {
+            let raw = self
+                .archive
+                .by_index_raw(index)
+                .map_err(|e| bad(unsupported(self.bytes, e)))?;
+            let name = raw.name().trim_end_matches(".npy").to_string();
+            (raw.compression() == zip::CompressionMethod::Stored && !raw.encrypted()).then(|| {
+                (
+                    name,
+                    raw.data_start(),
+                    raw.compressed_size(),
+                    raw.size(),
+                    raw.crc32(),
+                )
+            })
+        };
+        if let Some((name, start, csize, size, crc)) = stored {
+            let whole = (usize::try_from(start).ok())
+                .zip(usize::try_from(csize).ok())
+                .filter(|_| csize == size)
+                .and_then(|(a, n)| self.bytes.get(a..a.checked_add(n)?))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "member `{name}`: its {size} bytes run past the end of the file (truncated)"
+                    ))
+                })?;
+            return Ok(match limit {
+                Some(n) => (name, Cow::Borrowed(&whole[..whole.len().min(n as usize)])),
+                None if crc32fast::hash(whole) != crc => {
+                    return Err(bad(format!("member `{name}`: CRC-32 mismatch (damaged)")));
+                }
+                None => (name, Cow::Borrowed(whole)),
+            });
+        }
+        let bytes = self.bytes;
         let mut file = self
             .archive
             .by_index(index)
-            .map_err(|e| BundleError::BadArchive {
-                path: self.path.to_path_buf(),
-                detail: match unsupported_method(self.bytes) {
-                    Some((name, method)) => format!(
-                        "member `{name}` is compressed with zip method {method} ({}), which \
-                         execscope does not read; only stored (0) and deflate (8) are supported",
-                        method_name(method)
-                    ),
-                    None => format!("member {index}: {e}"),
-                },
-            })?;
+            .map_err(|e| bad(unsupported(bytes, e)))?;
         let name = file.name().trim_end_matches(".npy").to_string();
         // The size is the archive's claim, not a promise: cap the up-front allocation.
         let mut buf = Vec::with_capacity(limit.unwrap_or(file.size()).min(1 << 28) as usize);
@@ -178,11 +218,8 @@ impl<'a> Npz<'a> {
             Some(n) => file.by_ref().take(n).read_to_end(&mut buf),
             None => file.read_to_end(&mut buf),
         };
-        res.map_err(|e| BundleError::BadArchive {
-            path: self.path.to_path_buf(),
-            detail: format!("member `{name}`: {e}"),
-        })?;
-        Ok((name, buf))
+        res.map_err(|e| bad(format!("member `{name}`: {e}")))?;
+        Ok((name, Cow::Owned(buf)))
     }
 
     /// Headers of every member, in archive order.
@@ -246,39 +283,66 @@ impl<'a> Npz<'a> {
                 ),
             });
         }
-        let bad =
-            |e: ndarray_npy::ReadNpyError| BundleError::npz(path, format!("array `{name}`: {e}"));
-        match width {
-            4 => Array2::<f32>::read_npy(Cursor::new(&bytes)).map_err(bad),
-            8 => Ok(Array2::<f64>::read_npy(Cursor::new(&bytes))
-                .map_err(bad)?
-                .mapv(|v| v as f32)),
-            _ => {
-                let data: Vec<f32> = bytes[offset..offset + need]
-                    .chunks_exact(2)
-                    .map(|c| {
-                        let bits = if big {
-                            u16::from_be_bytes([c[0], c[1]])
-                        } else {
-                            u16::from_le_bytes([c[0], c[1]])
-                        };
-                        f16::from_bits(bits).to_f32()
-                    })
-                    .collect();
-                let shape = if h.fortran_order {
-                    (cols, rows)
-                } else {
-                    (rows, cols)
-                };
-                let a = Array2::from_shape_vec(shape, data)
-                    .map_err(|e| BundleError::npz(path, format!("array `{name}`: {e}")))?;
-                Ok(if h.fortran_order {
-                    a.reversed_axes().as_standard_layout().into_owned()
-                } else {
-                    a
-                })
+        // One pass from the archive's bytes into the matrix's buffer, whatever the width.
+        let payload = &bytes[offset..offset + need];
+        let data: Vec<f32> = match (width, big) {
+            (4, false) if cfg!(target_endian = "little") => {
+                let mut v = Vec::<f32>::with_capacity(need / 4);
+                // SAFETY: the buffer has room for need / 4 f32s, which are exactly the `need`
+                // payload bytes in memory order (any bit pattern is an f32); then they are set.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        payload.as_ptr(),
+                        v.as_mut_ptr().cast::<u8>(),
+                        need,
+                    );
+                    v.set_len(need / 4);
+                }
+                v
             }
-        }
+            (4, false) => payload
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            (4, true) => payload
+                .chunks_exact(4)
+                .map(|c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            (8, _) => payload
+                .chunks_exact(8)
+                .map(|c| {
+                    let b: [u8; 8] = c.try_into().expect("8 bytes");
+                    (if big {
+                        f64::from_be_bytes(b)
+                    } else {
+                        f64::from_le_bytes(b)
+                    }) as f32
+                })
+                .collect(),
+            _ => payload
+                .chunks_exact(2)
+                .map(|c| {
+                    let bits = if big {
+                        u16::from_be_bytes([c[0], c[1]])
+                    } else {
+                        u16::from_le_bytes([c[0], c[1]])
+                    };
+                    f16::from_bits(bits).to_f32()
+                })
+                .collect(),
+        };
+        let shape = if h.fortran_order {
+            (cols, rows)
+        } else {
+            (rows, cols)
+        };
+        let a = Array2::from_shape_vec(shape, data)
+            .map_err(|e| BundleError::npz(path, format!("array `{name}`: {e}")))?;
+        Ok(if h.fortran_order {
+            a.reversed_axes().as_standard_layout().into_owned()
+        } else {
+            a
+        })
     }
 
     /// Decode a 1-D unicode array (numpy `U<n>`) into strings.
