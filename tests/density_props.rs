@@ -26,7 +26,7 @@ proptest! {
         });
         let cfg = EvalConfig { policy, ..EvalConfig::default() }.with_ks(&[1]);
         let engine = Engine::from_bundle(bundle, &EngineOptions {
-            rank: RankOptions { bm25: true },
+            rank: RankOptions { bm25: true, ..RankOptions::default() },
             eval: cfg.clone(),
         });
         for (s, scores) in engine.scores().iter().enumerate() {

@@ -9,7 +9,10 @@ use std::path::Path;
 
 fn engine(policy: TiePolicy) -> Engine {
     let opts = EngineOptions {
-        rank: RankOptions { bm25: false },
+        rank: RankOptions {
+            bm25: false,
+            ..RankOptions::default()
+        },
         eval: EvalConfig {
             policy,
             ..EvalConfig::default()

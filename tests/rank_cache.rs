@@ -172,9 +172,19 @@ fn report_twice_prints_the_same_and_no_cache_writes_nothing() {
     };
     let cache = dir.path().join("cache");
     let cold = run(&cache, &[]);
-    assert_eq!(cache_files(&cache).len(), 4);
+    // A table reads evaluations only: they are stored, no score matrix is.
+    assert!(
+        !cache.join("scores").exists(),
+        "a report stores no score matrix"
+    );
+    assert_eq!(std::fs::read_dir(cache.join("evals")).unwrap().count(), 4);
     let warm = run(&cache, &[]);
     assert_eq!(cold, warm);
+    // The results files read every row: that run stores the matrices, and prints the same.
+    let out = dir.path().join("out");
+    let with_rows = run(&cache, &["--write-results", "--out", out.to_str().unwrap()]);
+    assert_eq!(cold, with_rows);
+    assert_eq!(cache_files(&cache).len(), 4);
     let other = dir.path().join("other");
     let none = run(&other, &["--no-cache"]);
     assert_eq!(cold, none);
@@ -272,9 +282,10 @@ fn a_rewritten_matrix_misses_even_with_its_old_mtime() {
     );
 }
 
-/// A truncated score file or a corrupt notes entry sends a warm open down the full path, which
-/// rewrites it. A score file of the right length but damaged content is found when its rows are
-/// first read: the system is scored again from the bundle (same numbers) and the file rewritten.
+/// A truncated score file whose system has no stored evaluation, or a corrupt notes entry,
+/// sends a warm open down the full path, which rewrites it. A damaged score file beside a
+/// stored evaluation (the leaderboard needs no row) is found when its rows are first read: the
+/// system is scored again from the bundle (same numbers) and the file rewritten.
 #[test]
 fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     let dir = tempfile::tempdir().unwrap();
@@ -286,6 +297,20 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     let files = cache_files(&cdir);
     let bytes = std::fs::read(&files[0]).unwrap();
     std::fs::write(&files[0], &bytes[..bytes.len() - 1]).unwrap();
+    let evals = cdir.join("evals");
+    let e = open_dir(&root, &cache).unwrap();
+    assert!(
+        warm(&e),
+        "the evaluations are stored: no row is needed to open"
+    );
+    same_scores(&cold, &e);
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap().len(),
+        bytes.len(),
+        "rewritten whole"
+    );
+    std::fs::write(&files[0], &bytes[..bytes.len() - 1]).unwrap();
+    std::fs::remove_dir_all(&evals).unwrap();
     let e = open_dir(&root, &cache).unwrap();
     assert!(!warm(&e));
     assert!(lookups(&e).contains(&Lookup::Corrupt));
@@ -563,4 +588,43 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
     );
     assert!(Significance::decode(&bytes, 5).is_none(), "another shape");
     assert!(Significance::decode(&bytes[..bytes.len() - 1], 4).is_none());
+}
+
+/// An opening that keeps no rows (a headless report) stores evaluations and no score matrix; a
+/// second such opening is warm; a row read later computes that system again from the bundle
+/// (the same bits as a full open's) and stores it, and nothing is ever wrong in between.
+#[test]
+fn an_opening_without_rows_stores_no_matrix_and_recomputes_on_demand() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bundle");
+    write_settled(&small(), &root);
+    let cdir = dir.path().join("cache");
+    let cache = RankCache::new(&cdir);
+    let mut opts = EngineOptions::default();
+    opts.rank.keep_rows = false;
+    let open_lean = || Engine::open_with(&root, &opts, Some(&cache), &|_| {}).unwrap();
+    let lean = open_lean();
+    assert!(!cdir.join("scores").exists());
+    let full = Engine::open(&root, &EngineOptions::default()).unwrap();
+    for (x, y) in lean.evals().iter().zip(full.evals()) {
+        assert_eq!(x.per_query, y.per_query);
+    }
+    let again = open_lean();
+    assert!(warm(&again));
+    assert!(!cdir.join("scores").exists(), "the leaderboard read no row");
+    // Reading rows (system 1 only) computes it and stores its matrix.
+    let row: Vec<u32> = again.scores()[1]
+        .row(0)
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    let want: Vec<u32> = full.scores()[1]
+        .row(0)
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(row, want);
+    assert_eq!(cache_files(&cdir).len(), 1);
+    same_scores(&full, &again);
+    assert_eq!(cache_files(&cdir).len(), 4);
 }

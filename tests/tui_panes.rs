@@ -310,7 +310,10 @@ fn no_systems_and_no_queries_do_not_panic() {
     let mut bundle = engine.bundle().clone();
     bundle.systems.clear();
     let opts = EngineOptions {
-        rank: RankOptions { bm25: false },
+        rank: RankOptions {
+            bm25: false,
+            ..RankOptions::default()
+        },
         ..EngineOptions::default()
     };
     let mut a = App::with_engine(

@@ -121,6 +121,7 @@ impl EvalArgs {
         Ok(EngineOptions {
             rank: RankOptions {
                 bm25: !self.no_bm25,
+                keep_rows: true,
             },
             eval,
         })
@@ -129,8 +130,19 @@ impl EvalArgs {
 
 /// Open a bundle (or the embedded default) with the evaluation options.
 pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Engine> {
+    open_engine_keeping(bundle, eval, true)
+}
+
+/// [`open_engine`], keeping the score matrices in the rank cache for row reads or not (see
+/// [`RankOptions::keep_rows`]; a command that reads no score row need not write them).
+pub fn open_engine_keeping(
+    bundle: Option<&Path>,
+    eval: &EvalArgs,
+    keep_rows: bool,
+) -> anyhow::Result<Engine> {
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
-    let opts = eval.engine_options()?;
+    let mut opts = eval.engine_options()?;
+    opts.rank.keep_rows = keep_rows;
     let mut engine = Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {})
         .with_context(|| format!("loading bundle {}", root.display()))?;
     let damaged = (engine.rank_lookups().iter())

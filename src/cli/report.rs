@@ -1,6 +1,6 @@
 //! `execscope report`: the leaderboard and the other tables, in every format.
 
-use super::{open_engine, EvalArgs};
+use super::{open_engine_keeping, EvalArgs};
 use crate::analysis::significance::{SigConfig, Significance};
 use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
@@ -157,7 +157,10 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if args.bootstrap == 0 {
         bail!("--bootstrap needs at least 1 replicate");
     }
-    let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
+    // Tables read evaluations, not score rows: only the results files (and the fusion table,
+    // which recomputes what it lacks) read rows, so only they keep them in the rank cache.
+    let rows = args.all || args.write_results || args.table == TableKind::Fusion;
+    let engine = open_engine_keeping(args.bundle.as_deref(), &args.eval, rows)?;
     let sig_cfg = SigConfig {
         replicates: args.bootstrap,
         seed: args.seed,

@@ -119,11 +119,13 @@ impl Engine {
             let shape = shape_of(&ctx.bundle);
             let key = cache.map(|_| rank::cache::dense_file_key(&ctx.bundle, sys.similarity, sha));
             let compute = || rank::dense_scores(&sys);
+            // A stored matrix spares the GEMM; a computed one is stored (if rows are kept)
+            // only once the system is evaluated and reported, so its row shows first.
             let (lookup, m) = match (cache, &key) {
-                (Some(c), Some(k)) => {
-                    let (l, m) = rank::cache::get_or_compute(c, k, shape, compute);
-                    (Some(l), m)
-                }
+                (Some(c), Some(k)) => match c.get(k, shape) {
+                    (l, Some(m)) => (Some(l), m),
+                    (l, None) => (Some(l), compute()),
+                },
                 _ => (None, compute()),
             };
             let d = sys.corpus.ncols();
@@ -151,16 +153,8 @@ impl Engine {
                     e
                 });
                 eval = Some(e.system_eval(&s.id, &s.similarity, &opts.eval));
-                if c.has(k, shape) {
-                    s.scores = rank::deferred_scores(
-                        c.clone(),
-                        k.clone(),
-                        shape,
-                        root.into(),
-                        Some(s.id.clone()),
-                    );
-                }
             }
+            let stored = lookup == Some(Lookup::Hit);
             if let Some(slot) = ctx
                 .done
                 .lock()
@@ -183,6 +177,29 @@ impl Engine {
                 lookup,
                 stage: Some(&stage),
             });
+            // Evaluated: the matrix leaves memory for the rank cache (stored now when rows are
+            // kept, else computed again should a pane ask for its rows).
+            if let (Some(c), Some(k)) = (cache, &key) {
+                let kept = stored || !opts.rank.keep_rows || c.put(k, s.scores.view()).is_ok();
+                if kept {
+                    let lazy = rank::deferred_scores(
+                        c.clone(),
+                        k.clone(),
+                        shape,
+                        root.into(),
+                        Some(s.id.clone()),
+                    );
+                    s.scores = lazy.clone();
+                    if let Some(Some(slot)) = ctx
+                        .done
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_mut(i)
+                    {
+                        slot.0.scores = lazy;
+                    }
+                }
+            }
             (placeholder, (s, lookup, key, eval_lookup))
         };
         let (b, per_system) =
@@ -202,9 +219,14 @@ impl Engine {
             let (l, m, k) = match cache {
                 Some(c) => {
                     let k = rank::cache::bm25_key(&b);
-                    let (l, m) = rank::cache::get_or_compute(c, &k, shape, || {
-                        rank::bm25_system(&b).scores.into_array()
-                    });
+                    let bm25 = || rank::bm25_system(&b).scores.into_array();
+                    let (l, m) = match opts.rank.keep_rows {
+                        true => rank::cache::get_or_compute(c, &k, shape, bm25),
+                        false => match c.get(&k, shape) {
+                            (l, Some(m)) => (l, m),
+                            (l, None) => (l, bm25()),
+                        },
+                    };
                     (Some(l), m, Some(k))
                 }
                 None => (None, rank::bm25_system(&b).scores.into_array(), None),
@@ -302,7 +324,15 @@ impl Engine {
         if opts.rank.bm25 {
             keys.push(rank::cache::bm25_key(&b));
         }
-        if !keys.iter().all(|k| cache.has(k, shape)) {
+        let cache_index = bundle::CacheIndex::build(&b);
+        let truth = Truth::from_index(&b, &cache_index);
+        let context = eval_cache::context_digest(&b, &truth);
+        // Each system needs its stored scores or its stored evaluation under these settings
+        // (a report stores no scores; an engine re-evaluated under new settings reads them).
+        let stored = |k: &String| {
+            cache.has(k, shape) || eval_cache::has(cache, &eval_cache::key(k, &context, &opts.eval))
+        };
+        if !keys.iter().all(stored) {
             return None;
         }
         let mut scores = Vec::with_capacity(total);
@@ -329,11 +359,9 @@ impl Engine {
             scores.push(s);
         }
         let lookups = vec![Some(Lookup::Hit); scores.len()];
-        let cache_index = bundle::CacheIndex::build(&b);
-        let truth = Truth::from_index(&b, &cache_index);
         let ec = EvalCache {
             cache: cache.clone(),
-            context: eval_cache::context_digest(&b, &truth),
+            context,
             score_keys: keys,
         };
         Some(Engine::assemble_shared(

@@ -98,6 +98,11 @@ fn path(cache: &RankCache, key: &str) -> PathBuf {
     cache.dir.join("evals").join(format!("{key}.bin"))
 }
 
+/// Whether an entry is stored under `key` (its content is checked when read, by [`get`]).
+pub fn has(cache: &RankCache, key: &str) -> bool {
+    path(cache, key).is_file()
+}
+
 /// The stored evaluation for `key`, checked against its checksum and the expected shape
 /// (`n_queries` queries, `n_ks` cutoffs).
 pub fn get(

@@ -205,31 +205,49 @@ impl RankCache {
     /// never sees half a file under the key. Not fsynced (the cache is disposable: a file a crash
     /// damaged fails its checksum and is recomputed). Errors are returned for the caller to
     /// ignore; a failed write never affects the scores.
-    pub fn put(&self, key: &str, m: &Array2<f32>) -> std::io::Result<()> {
+    pub fn put(&self, key: &str, m: ndarray::ArrayView2<f32>) -> std::io::Result<()> {
         use std::io::Write;
         let path = self.path(key);
         let dir = path.parent().expect("cache files live in a directory");
         std::fs::create_dir_all(dir)?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(&encode(m))?;
+        // Written straight from the matrix's buffer (no encoded copy of the 4·Q·N bytes).
+        let standard;
+        let data = match m.as_slice() {
+            Some(d) => d,
+            None => {
+                standard = m.as_standard_layout().into_owned();
+                standard.as_slice().expect("standard layout")
+            }
+        };
+        let le;
+        let bytes = match cfg!(target_endian = "little") {
+            true => f32_bytes(data),
+            false => {
+                le = data
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>();
+                &le[..]
+            }
+        };
+        let (nq, nc) = m.dim();
+        let mut head = Vec::with_capacity(HEADER);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&(nq as u64).to_le_bytes());
+        head.extend_from_slice(&(nc as u64).to_le_bytes());
+        head.extend_from_slice(&Sha256::digest(bytes));
+        tmp.write_all(&head)?;
+        tmp.write_all(bytes)?;
         tmp.persist(&path).map_err(|e| e.error)?;
         Ok(())
     }
 }
 
-fn encode(m: &Array2<f32>) -> Vec<u8> {
-    let (nq, nc) = m.dim();
-    let mut out = Vec::with_capacity(HEADER + nq * nc * 4);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(nq as u64).to_le_bytes());
-    out.extend_from_slice(&(nc as u64).to_le_bytes());
-    out.resize(HEADER, 0);
-    for v in m.iter() {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    let sum = Sha256::digest(&out[HEADER..]);
-    out[24..HEADER].copy_from_slice(&sum);
-    out
+/// The bytes of an f32 slice in memory order.
+fn f32_bytes(data: &[f32]) -> &[u8] {
+    // SAFETY: f32 has no padding and u8 has alignment 1; the view covers exactly `data`.
+    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
 }
 
 /// The SIMD path the GEMM takes on this machine (its results differ in the last bits between
@@ -356,6 +374,6 @@ pub fn get_or_compute(
     }
     let m = compute();
     // A cache that cannot be written (read-only home, full disk) only costs the next run time.
-    let _ = cache.put(key, &m);
+    let _ = cache.put(key, m.view());
     (found, m)
 }

@@ -143,11 +143,20 @@ impl SystemScores {
 pub struct RankOptions {
     /// Include the BM25 baseline.
     pub bm25: bool,
+    /// Store each system's score matrix in the rank cache as soon as it is evaluated, for the
+    /// panes that show score rows (the dashboard). When false (a headless report), an opening
+    /// through a cache writes no score matrix: each is dropped once evaluated and computed
+    /// again from the bundle (then stored) only if something asks for its rows. The numbers are
+    /// the same either way.
+    pub keep_rows: bool,
 }
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { bm25: true }
+        RankOptions {
+            bm25: true,
+            keep_rows: true,
+        }
     }
 }
 
@@ -203,9 +212,10 @@ impl Released {
     }
 }
 
-/// A score matrix left in the rank cache under `key` until first read. Should the file have gone
-/// or been damaged by then, the system is scored again from the bundle at `root` (system `id`,
-/// or BM25 for None), with a warning, and the file rewritten.
+/// A score matrix left in the rank cache under `key` until first read. When no file is stored
+/// under the key (an opening that kept no rows, see [`RankOptions::keep_rows`]) or the file was
+/// damaged by then (reported on stderr), the system is scored again from the bundle at `root`
+/// (system `id`, or BM25 for None) and the file written.
 pub fn deferred_scores(
     cache: RankCache,
     key: String,
@@ -214,15 +224,18 @@ pub fn deferred_scores(
     id: Option<String>,
 ) -> Scores {
     Scores::deferred(Box::new(move || {
-        if let (_, Some(m)) = cache.get(&key, shape) {
+        let (found, m) = cache.get(&key, shape);
+        if let Some(m) = m {
             return m;
         }
         let name = id.as_deref().unwrap_or(BM25_ID);
-        eprintln!(
-            "execscope: warning: the rank cache's scores of {name} ({}) are gone or damaged; scoring it again from {}",
-            cache.path(&key).display(),
-            root.display()
-        );
+        if found == Lookup::Corrupt {
+            eprintln!(
+                "execscope: warning: the rank cache's scores of {name} ({}) are damaged; scoring it again from {}",
+                cache.path(&key).display(),
+                root.display()
+            );
+        }
         let m = rescore(&root, id.as_deref())
             .unwrap_or_else(|e| panic!("scoring {name} again from {}: {e}", root.display()));
         assert_eq!(
@@ -231,7 +244,7 @@ pub fn deferred_scores(
             "{} changed while it was open: {name} has another shape",
             root.display()
         );
-        let _ = cache.put(&key, &m);
+        let _ = cache.put(&key, m.view());
         m
     }))
 }
