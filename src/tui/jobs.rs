@@ -191,23 +191,25 @@ impl Job {
                 opts,
                 cache,
                 progress,
-            } => match Engine::open_with(&root, &opts, cache.as_ref(), &{
-                let last = std::sync::Mutex::new(None::<std::time::Instant>);
-                move |s: crate::engine::Scored<'_>| {
-                    progress.total.store(s.total, Ordering::Relaxed);
-                    let n = progress.done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n == s.total {
-                        return; // the whole engine follows at once
+            } => match on_own_pool(|| {
+                Engine::open_with(&root, &opts, cache.as_ref(), &{
+                    let last = std::sync::Mutex::new(None::<std::time::Instant>);
+                    move |s: crate::engine::Scored<'_>| {
+                        progress.total.store(s.total, Ordering::Relaxed);
+                        let n = progress.done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n == s.total {
+                            return; // the whole engine follows at once
+                        }
+                        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                        if last.is_some_and(|t| t.elapsed() < PARTIAL_EVERY) {
+                            return;
+                        }
+                        if let Some(e) = s.snapshot() {
+                            *last = Some(std::time::Instant::now());
+                            report(JobResult::Partial(Arc::new(e)));
+                        }
                     }
-                    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if last.is_some_and(|t| t.elapsed() < PARTIAL_EVERY) {
-                        return;
-                    }
-                    if let Some(e) = s.snapshot() {
-                        *last = Some(std::time::Instant::now());
-                        report(JobResult::Partial(Arc::new(e)));
-                    }
-                }
+                })
             }) {
                 Ok(engine) => {
                     let index = CorpusIndex::build(&engine);
@@ -267,6 +269,21 @@ impl Job {
 type Loaded = Result<(Arc<Engine>, Arc<CorpusIndex>), String>;
 
 /// The shortest interval between two partial engines of a loading bundle.
+/// Run `f` on a thread pool of its own (as many threads as the global one). A bundle's load
+/// keeps every thread of a pool busy with long GEMMs; on the global pool, the leaderboard of
+/// the systems scored so far (whose parallel parts are queued there) would wait for the whole
+/// load. On its own pool the load shares the cores with the other jobs through the scheduler.
+fn on_own_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .thread_name(|i| format!("execscope-load-{i}"))
+        .build()
+    {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
 pub const PARTIAL_EVERY: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// A finished job.
