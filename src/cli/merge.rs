@@ -1,4 +1,4 @@
-//! `execscope merge`: partial results of `--shard i/n` runs → one bundle or verify file.
+//! `execscope merge`: partial results of `--shard i/n` runs → one bundle, verify file or audit.
 
 use crate::shard::{self, Merged};
 use anyhow::Context;
@@ -15,7 +15,9 @@ pub struct MergeArgs {
     /// The shards' output directories (each holds a shard.json manifest).
     #[arg(required = true)]
     pub parts: Vec<PathBuf>,
-    /// Output directory: the bundle (for `build` shards) or verify.jsonl (for `exec verify`).
+    /// Output directory: the bundle (for `build` shards), verify.jsonl (for `exec verify`), or
+    /// the audit's tables, audit.json and audit-view.json (for `audit --pool`; the tables are
+    /// also printed).
     #[arg(long)]
     pub out: PathBuf,
     /// The task file of `build` shards (default: the path they recorded).
@@ -44,6 +46,12 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
                 args.out.display()
             );
             ExitCode::from(EXIT_ROUND)
+        }
+        Merged::Audit { pools, settings } => {
+            // The tables on stdout and the files in OUT, as `audit --pool … --out OUT` writes them.
+            let cfg = super::audit::config_from(&settings)?;
+            super::audit::render(&pools, &cfg, crate::report::Format::Table, Some(&args.out))?;
+            ExitCode::SUCCESS
         }
         Merged::Verify { rows, disagree } => {
             println!(
