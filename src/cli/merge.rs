@@ -17,7 +17,7 @@ pub struct MergeArgs {
     pub parts: Vec<PathBuf>,
     /// Output directory: the bundle (for `build` shards), verify.jsonl (for `exec verify`), or
     /// the audit's tables, audit.json and audit-view.json (for `audit --pool`; the tables are
-    /// also printed).
+    /// also printed), or the bundle an embedding system is written into (for `embed` shards).
     #[arg(long)]
     pub out: PathBuf,
     /// The task file of `build` shards (default: the path they recorded).
@@ -26,6 +26,19 @@ pub struct MergeArgs {
 }
 
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    if let Some(first) = args.parts.first() {
+        if shard::read_manifest(first).is_ok_and(|m| m.kind == "embed") {
+            let out = crate::embed::shard::merge(&args.parts, &args.out)
+                .with_context(|| format!("merging into {}", args.out.display()))?;
+            println!(
+                "merged {} rows of {} dims; wrote {} and its invocation-table entry",
+                out.rows,
+                out.dims,
+                out.file.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let merged = shard::merge(&args.parts, &args.out, args.tasks.as_deref())
         .with_context(|| format!("merging into {}", args.out.display()))?;
     Ok(match merged {

@@ -245,7 +245,7 @@ pub enum Merged {
 
 /// Checks that the partials' manifests belong to one run and that every shard is there.
 /// Returns the manifests in shard order, deduplicated by shard (a shard rerun elsewhere).
-fn check_parts(parts: &[PathBuf]) -> Result<Vec<(PathBuf, Manifest)>, ShardError> {
+pub fn check_parts(parts: &[PathBuf]) -> Result<Vec<(PathBuf, Manifest)>, ShardError> {
     if parts.is_empty() {
         return Err(ShardError::NoParts);
     }
