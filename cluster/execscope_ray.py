@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Run `execscope build`, `exec verify` or `audit --pool` over a Ray cluster, one Ray task per
-shard, then `execscope merge`.
+"""Run `execscope build`, `exec verify`, `audit --pool` or `embed` over a Ray cluster, one Ray
+task per shard, then `execscope merge`.
 
     python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- build TASKS [options]
     python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- exec verify BUNDLE
     python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- \
         audit --pool POOL --tasks TASKS [options]
+    python cluster/execscope_ray.py --address auto --shards 4 --out BUNDLE -- \
+        embed BUNDLE --model M [options]
 
 After `--` come the command's own arguments, as one machine would take them (`-- TASKS
 [options]` without a command name means `build`). The driver adds `--shard`, `--out` and
@@ -15,20 +17,23 @@ What it does (docs/scale.md, "On a cluster"):
 
 * ships the execscope binary to the workers (through Ray's object store; or, with
   `--binary-on-workers PATH`, uses one already installed there), and the command's input files
-  (the task file; the bundle's files for `exec verify`; the pool and task files for `audit`),
+  (the task file; the bundle's files for `exec verify` and `embed`; the pool and task files for
+  `audit`),
   which each worker recreates under the same relative paths, so that what the output records
   is what one machine would record;
 * runs the command with `--shard i/n` for every shard as a Ray task. `build` and `audit` run in
   rounds: each is a pipeline whose next phase needs every outcome of the phase before, so each
   round runs every shard's pairs of the first phase with pending pairs, then merges; the merged
   memo goes back to the workers with the next round (`--memo-from`). `exec verify` needs one
-  round;
+  round, and so does `embed` (its workers need the embedding environment, found as on one
+  machine: `$EXECSCOPE_EMBED_ENV` in the workers' environment, else the platform cache);
 * retries a shard whose worker or node dies (`--max-retries`); on the same node the retry resumes
   from the shard's crash-safe journal, elsewhere from the last merged memo;
 * prints progress as shards finish, and calls `execscope merge` on the driver at the end of each
   round, until the merge writes the result (byte-identical to a one-machine run): the bundle
   (`build`), `OUT/verify.jsonl` (`exec verify`), or the audit's tables and files in OUT
-  (`audit`, whose tables are also printed).
+  (`audit`, whose tables are also printed), or the system written into the bundle (`embed`,
+  whose `--out` must be that bundle).
 
 Isolation is the workers': each shard starts the same oracle with the same choice (`auto`
 unless `--isolation` says otherwise), which refuses to run below the strongest adequate level
@@ -53,6 +58,8 @@ MEMO = ".execscope-build-memo.jsonl"
 MANIFEST = "shard.json"
 EXIT_ROUND = 3  # `execscope merge`: pairs still pending, run another round
 VERIFY = "verify.jsonl"
+EMBED_ROWS = "embed-rows.jsonl"
+EMBED_ENTRY = "entry.json"
 OWN_FLAGS = ("--out", "--shard", "--memo-from")
 
 
@@ -140,7 +147,8 @@ def _read_tree(path):
         with open(path, "rb") as f:
             return {path: f.read()}
     files = {}
-    for root, _dirs, names in os.walk(path):
+    for root, dirs, names in os.walk(path):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # partial results, not inputs
         for n in names:
             p = os.path.join(root, n)
             if n.startswith(".") or n.endswith(".tmp"):
@@ -160,7 +168,7 @@ def _option(args, name):
     return None
 
 
-def plan(ap, rest):
+def plan(ap, rest, out):
     """What to run: (kind, argv with {out}, input paths, result files, exit codes that are a
     success, whether rounds are needed, extra merge arguments)."""
     for bad in OWN_FLAGS:
@@ -182,6 +190,16 @@ def plan(ap, rest):
         _relative(ap, pool, "the pool")
         _relative(ap, tasks, "the task file")
         return ("audit", list(rest) + ["--out", "{out}"], [pool, tasks], [MANIFEST, MEMO], (0,), True, [])
+    if rest[0] == "embed":
+        bundle = rest[1] if len(rest) > 1 else ""
+        if not bundle or bundle.startswith("-"):
+            ap.error("embed: give the bundle first: -- embed BUNDLE --model M [options]")
+        _relative(ap, bundle, "the bundle")
+        if os.path.normpath(out) != os.path.normpath(bundle):
+            ap.error("embed: --out must be the bundle (%s): the merge writes the system into it"
+                     % bundle)
+        return ("embed", list(rest) + ["--out", "{out}"], [bundle],
+                [MANIFEST, EMBED_ROWS, EMBED_ENTRY], (0,), False, [])
     if rest[0] == "build":
         rest = rest[1:]  # `-- TASKS [options]` (no command name) is a build too
     if not rest:
@@ -213,12 +231,12 @@ def main():
     ap.add_argument("--max-rounds", type=int, default=10)
     ap.add_argument("command", nargs=argparse.REMAINDER,
                     help="-- [build] TASKS [options] | -- exec verify BUNDLE | "
-                         "-- audit --pool P --tasks T [options]")
+                         "-- audit --pool P --tasks T [options] | -- embed BUNDLE --model M")
     a = ap.parse_args()
     rest = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not rest:
         ap.error("give the command's arguments after --")
-    kind, argv, inputs, keep, ok_codes, rounds, merge_extra = plan(ap, rest)
+    kind, argv, inputs, keep, ok_codes, rounds, merge_extra = plan(ap, rest, a.out)
     binary = a.binary or shutil.which("execscope")
     if not binary:
         ap.error("no execscope binary: pass --binary")
@@ -286,6 +304,7 @@ def main():
                            capture_output=True, text=True)
         print(m.stdout.rstrip("\n"), flush=True)
         if m.returncode == 0 or (kind == "verify" and m.returncode == 1):
+            print(m.stderr.strip(), file=sys.stderr)
             return m.returncode
         if m.returncode != EXIT_ROUND or not rounds:
             print(m.stderr.strip(), file=sys.stderr)
