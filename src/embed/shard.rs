@@ -1,10 +1,10 @@
 //! `embed --shard i/n` and the merge of embedding shards (docs/scale.md).
 //!
-//! The unit of work is a batch of the one-machine run ([`batches`]): a row's vector depends in
-//! its last bits on the other texts of its batch (padding), so a shard must encode exactly the
-//! batches one machine would. Shard *i* of *n* owns a batch when the stable hash of its first
-//! row's key (section and id, e.g. `corpus` and the snippet id) falls in it, by the formula of
-//! pairs ([`Shard::of_key`]). Each shard appends its rows to `embed-rows.jsonl` (one JSON line
+//! The unit of work is a batch of the one-machine run (`batches` in `run`): a row's vector
+//! depends in its last bits on the other texts of its batch (padding), so a shard must encode
+//! exactly the batches one machine would. Shard *i* of *n* owns a batch when the stable hash of
+//! its first row's key (section and id, e.g. `corpus` and the snippet id) falls in it, by the
+//! formula of pairs ([`Shard::of_key`]). Each shard appends its rows to `embed-rows.jsonl` (one JSON line
 //! per row: row number, section, id, the text's SHA-256 and the float32 vector as
 //! little-endian hex, exact), synced after every batch, so a killed shard resumes by batches; it
 //! writes the system's invocation-table entry to `entry.json` and a manifest (`shard.json`).

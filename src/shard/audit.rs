@@ -10,7 +10,8 @@
 //! With a [`Shard`], the runner executes only the pairs the shard owns; a phase that needs other
 //! shards' pairs stops the audit there (the manifest says which phase and how many pairs), and
 //! the shards run again with the merged memo (`--memo-from`), one round per phase at most.
-//! [`merge_audit`] replays the audit from the merged memo alone, without an oracle.
+//! `execscope merge` (`merge_audit`) replays the audit from the merged memo alone, without an
+//! oracle.
 
 use super::{
     check_inputs_file, io, sha256_file, union_memos, write_manifest, write_memo, Manifest, Shard,

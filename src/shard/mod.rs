@@ -1,6 +1,6 @@
-//! Work spread over machines: deterministic shards of `build`, `exec verify` and `audit --pool`, each leaving a
-//! partial result with a [`Manifest`], and [`merge`] of the partials into what one machine would
-//! have written, byte for byte (docs/scale.md).
+//! Work spread over machines: deterministic shards of `build`, `exec verify` and `audit --pool`,
+//! each leaving a partial result with a [`Manifest`], and [`merge`] of the partials into what one
+//! machine would have written, byte for byte (docs/scale.md).
 //!
 //! A shard owns the pairs whose key hashes into it ([`Shard`]); the split depends on neither
 //! the order of the pairs nor on earlier runs with another number of shards.
