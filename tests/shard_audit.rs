@@ -76,10 +76,22 @@ fn audit_shards_merge_to_the_one_machine_audit() {
     let dir = work.path();
     audit_pool::write(dir, 6);
     let whole = ok(&audit(dir, &["--out", "whole"]));
-    // Without --out (no journal), the same tables.
+    // Without --out (no journal), the same tables; in JSON, the same provenance too (the oracle
+    // line is written by another path when the audit journals).
     assert!(
         ok(&audit(dir, &[])) == whole,
         "the journal changed the tables"
+    );
+    let json = |extra: &[&str]| {
+        let mut args = vec!["--format", "json"];
+        args.extend(extra);
+        ok(&audit(dir, &args))
+    };
+    let plain = json(&[]);
+    assert!(String::from_utf8_lossy(&plain).contains("oracle isolation "));
+    assert!(
+        json(&["--out", "whole-json"]) == plain,
+        "the journal changed audit.json"
     );
 
     let (merged, rounds) = sharded(dir, 3, "s");
