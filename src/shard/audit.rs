@@ -183,16 +183,14 @@ pub fn audit_pool(
 }
 
 /// Merges `audit --pool --shard` partials: the union of their memos into `out`, then the audit
-/// replayed from it with no oracle. `Ok(Err((pending, phase)))`: pairs of a later phase are
-/// still pending (run the shards again with `--memo-from out`).
+/// replayed from it with no oracle ([`super::Merged::Round`] while pairs of a later phase are
+/// pending: run the shards again with `--memo-from out`).
 pub(super) fn merge_audit(
     ms: &[(PathBuf, Manifest)],
     out: &Path,
 ) -> Result<super::Merged, ShardError> {
     let m0 = &ms[0].1;
     let rows = union_memos(ms, true)?;
-    std::fs::create_dir_all(out).map_err(io(out))?;
-    write_memo(out, &rows)?;
     let get = |k: &str| m0.inputs.get(k).cloned().unwrap_or_default();
     let a = PoolAudit {
         pool: PathBuf::from(&m0.source),
@@ -206,6 +204,8 @@ pub(super) fn merge_audit(
     };
     check_inputs_file(&a.pool, &get("pool_sha256"))?;
     check_inputs_file(&a.tasks, &get("tasks_sha256"))?;
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    write_memo(out, &rows)?;
     let specs = generated::read_tasks(&a.tasks)?;
     let pool_rows = generated::read_pool(&a.pool)?;
     let isolation: IsolationLevel =
