@@ -1,20 +1,39 @@
 #!/usr/bin/env python3
-"""Run `execscope build` over a Ray cluster, one Ray task per shard, then `execscope merge`.
+"""Run `execscope build`, `exec verify`, `audit --pool` or `embed` over a Ray cluster, one Ray
+task per shard, then `execscope merge`.
 
-    python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- TASKS [build options]
+    python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- build TASKS [options]
+    python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- exec verify BUNDLE
+    python cluster/execscope_ray.py --address auto --shards 4 --out OUT -- \
+        audit --pool POOL --tasks TASKS [options]
+    python cluster/execscope_ray.py --address auto --shards 4 --out BUNDLE -- \
+        embed BUNDLE --model M [options]
+
+After `--` come the command's own arguments, as one machine would take them (`-- TASKS
+[options]` without a command name means `build`). The driver adds `--shard`, `--out` and
+`--memo-from` itself.
 
 What it does (docs/scale.md, "On a cluster"):
 
 * ships the execscope binary to the workers (through Ray's object store; or, with
-  `--binary-on-workers PATH`, uses one already installed there), and the task file;
-* runs `execscope build TASKS --shard i/n` for every shard as a Ray task, in rounds: a build is a
-  pipeline of gates, each needing every outcome of the one before, so each round runs every
-  shard's pairs of the first phase with pending pairs, then merges; the merged memo goes back
-  to the workers with the next round (`--memo-from`);
+  `--binary-on-workers PATH`, uses one already installed there), and the command's input files
+  (the task file; the bundle's files for `exec verify` and `embed`; the pool and task files for
+  `audit`),
+  which each worker recreates under the same relative paths, so that what the output records
+  is what one machine would record;
+* runs the command with `--shard i/n` for every shard as a Ray task. `build` and `audit` run in
+  rounds: each is a pipeline whose next phase needs every outcome of the phase before, so each
+  round runs every shard's pairs of the first phase with pending pairs, then merges; the merged
+  memo goes back to the workers with the next round (`--memo-from`). `exec verify` needs one
+  round, and so does `embed` (its workers need the embedding environment, found as on one
+  machine: `$EXECSCOPE_EMBED_ENV` in the workers' environment, else the platform cache);
 * retries a shard whose worker or node dies (`--max-retries`); on the same node the retry resumes
-  from the shard's crash-safe memo, elsewhere from the last merged memo;
+  from the shard's crash-safe journal, elsewhere from the last merged memo;
 * prints progress as shards finish, and calls `execscope merge` on the driver at the end of each
-  round, until the merge writes the bundle (byte-identical to a one-machine build).
+  round, until the merge writes the result (byte-identical to a one-machine run): the bundle
+  (`build`), `OUT/verify.jsonl` (`exec verify`), or the audit's tables and files in OUT
+  (`audit`, whose tables are also printed), or the system written into the bundle (`embed`,
+  whose `--out` must be that bundle).
 
 Isolation is the workers': each shard starts the same oracle with the same choice (`auto`
 unless `--isolation` says otherwise), which refuses to run below the strongest adequate level
@@ -24,7 +43,6 @@ refuses shards of different levels.
 Ray comes from PyPI, in a virtualenv of its own (`python3 -m venv target/ray-venv &&
 target/ray-venv/bin/pip install ray`); execscope itself needs no Python package.
 """
-
 import argparse
 import hashlib
 import os
@@ -39,6 +57,10 @@ import ray
 MEMO = ".execscope-build-memo.jsonl"
 MANIFEST = "shard.json"
 EXIT_ROUND = 3  # `execscope merge`: pairs still pending, run another round
+VERIFY = "verify.jsonl"
+EMBED_ROWS = "embed-rows.jsonl"
+EMBED_ENTRY = "entry.json"
+OWN_FLAGS = ("--out", "--shard", "--memo-from")
 
 
 def _die_with_parent():
@@ -70,22 +92,28 @@ def _worker_binary(blob, digest, path_on_worker):
 
 
 @ray.remote(num_cpus=1)
-def run_shard(run_id, index, count, blob, digest, bin_path, tasks_rel, tasks_bytes, memo_bytes,
-              build_args, isolation):
-    """One shard of one round, in a node-local directory that survives a retry on this node."""
+def run_shard(run_id, index, count, blob, digest, bin_path, files, argv, memo_bytes, isolation,
+              ok_codes, keep):
+    """One shard of one round, in a node-local directory that survives a retry on this node.
+
+    `files`: relative path -> bytes, recreated under the shard's working directory; `argv`: the
+    command with `{out}` standing for the shard's output directory; `keep`: the result files
+    returned to the driver."""
     base = os.path.join(tempfile.gettempdir(), "execscope-ray", run_id)
     cwd = os.path.join(base, "cwd")
     out = os.path.join(base, "shard%d" % index)
     os.makedirs(out, exist_ok=True)
-    tasks = os.path.join(cwd, tasks_rel)
-    os.makedirs(os.path.dirname(tasks), exist_ok=True)
-    if not os.path.exists(tasks):
-        tmp = tasks + ".%d.tmp" % os.getpid()
+    for rel, data in files.items():
+        path = os.path.join(cwd, rel)
+        if os.path.exists(path):
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = path + ".%d.tmp" % os.getpid()
         with open(tmp, "wb") as f:
-            f.write(tasks_bytes)
-        os.replace(tmp, tasks)
-    cmd = [_worker_binary(blob, digest, bin_path), "build", tasks_rel, "--out", out,
-           "--shard", "%d/%d" % (index, count)] + list(build_args)
+            f.write(data)
+        os.replace(tmp, path)
+    cmd = [_worker_binary(blob, digest, bin_path)] + [a.replace("{out}", out) for a in argv]
+    cmd += ["--shard", "%d/%d" % (index, count)]
     if memo_bytes is not None:
         memo = os.path.join(base, "merged-%d.jsonl" % index)
         with open(memo, "wb") as f:
@@ -96,15 +124,90 @@ def run_shard(run_id, index, count, blob, digest, bin_path, tasks_rel, tasks_byt
         env["EXECSCOPE_ISOLATION"] = isolation
     p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                        preexec_fn=_die_with_parent)
-    if p.returncode != 0:
+    if p.returncode not in ok_codes:
         raise RuntimeError("shard %d/%d failed (exit %d): %s" % (index, count, p.returncode,
                                                                  p.stderr.strip()[-2000:]))
-    with open(os.path.join(out, MANIFEST), "rb") as f:
-        manifest = f.read()
-    with open(os.path.join(out, MEMO), "rb") as f:
-        memo_out = f.read()
+    results = {}
+    for name in keep:
+        with open(os.path.join(out, name), "rb") as f:
+            results[name] = f.read()
     node = "%s node %s" % (os.uname().nodename, ray.get_runtime_context().get_node_id()[:8])
-    return index, node, manifest, memo_out
+    return index, node, results
+
+
+def _relative(ap, path, what):
+    if os.path.isabs(path) or ".." in path.split(os.sep):
+        ap.error("give %s as a path relative to here without `..` (the output records it, and "
+                 "the workers recreate it under that name)" % what)
+
+
+def _read_tree(path):
+    """Relative path -> bytes of a file, or of every file under a directory."""
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            return {path: f.read()}
+    files = {}
+    for root, dirs, names in os.walk(path):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # partial results, not inputs
+        for n in names:
+            p = os.path.join(root, n)
+            if n.startswith(".") or n.endswith(".tmp"):
+                continue  # journals and temporaries are no input
+            with open(p, "rb") as f:
+                files[os.path.normpath(p)] = f.read()
+    return files
+
+
+def _option(args, name):
+    """The value of `--name V` or `--name=V` in args, or None."""
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a[len(name) + 1:]
+    return None
+
+
+def plan(ap, rest, out):
+    """What to run: (kind, argv with {out}, input paths, result files, exit codes that are a
+    success, whether rounds are needed, extra merge arguments)."""
+    for bad in OWN_FLAGS:
+        if any(a == bad or a.startswith(bad + "=") for a in rest):
+            ap.error("%s is the driver's to set" % bad)
+    if rest[0] == "exec":
+        if rest[1:2] != ["verify"] or len(rest) < 3:
+            ap.error("exec: only `exec verify BUNDLE` is sharded")
+        bundle = rest[2]
+        _relative(ap, bundle, "the bundle")
+        if "--sample" in rest or "--slowdown" in rest:
+            ap.error("--sample and --slowdown are not sharded: verify every pair")
+        return ("verify", ["exec", "verify", bundle, "--out", "{out}"] + rest[3:], [bundle],
+                [MANIFEST, VERIFY], (0, 1), False, [])
+    if rest[0] == "audit":
+        pool, tasks = _option(rest, "--pool"), _option(rest, "--tasks")
+        if not pool or not tasks:
+            ap.error("audit: only generated pools (--pool P --tasks T) are sharded")
+        _relative(ap, pool, "the pool")
+        _relative(ap, tasks, "the task file")
+        return ("audit", list(rest) + ["--out", "{out}"], [pool, tasks], [MANIFEST, MEMO], (0,), True, [])
+    if rest[0] == "embed":
+        bundle = rest[1] if len(rest) > 1 else ""
+        if not bundle or bundle.startswith("-"):
+            ap.error("embed: give the bundle first: -- embed BUNDLE --model M [options]")
+        _relative(ap, bundle, "the bundle")
+        if os.path.normpath(out) != os.path.normpath(bundle):
+            ap.error("embed: --out must be the bundle (%s): the merge writes the system into it"
+                     % bundle)
+        return ("embed", list(rest) + ["--out", "{out}"], [bundle],
+                [MANIFEST, EMBED_ROWS, EMBED_ENTRY], (0,), False, [])
+    if rest[0] == "build":
+        rest = rest[1:]  # `-- TASKS [options]` (no command name) is a build too
+    if not rest:
+        ap.error("build: give the task file")
+    tasks = rest[0]
+    _relative(ap, tasks, "the task file")
+    return ("build", ["build", tasks, "--out", "{out}"] + rest[1:], [tasks], [MANIFEST, MEMO],
+            (0,), True, ["--tasks", tasks])
 
 
 def main():
@@ -112,7 +215,9 @@ def main():
     ap.add_argument("--address", default=None,
                     help="Ray cluster address (e.g. auto, or host:port); default: a local Ray")
     ap.add_argument("--shards", type=int, default=4)
-    ap.add_argument("--out", required=True, help="the bundle directory to write")
+    ap.add_argument("--out", required=True,
+                    help="where the merged result goes (the bundle, verify.jsonl's directory, "
+                         "or the audit's directory)")
     ap.add_argument("--binary", default=None,
                     help="execscope on the driver (default: the one on PATH)")
     ap.add_argument("--binary-on-workers", default=None,
@@ -124,46 +229,46 @@ def main():
     ap.add_argument("--isolation", default=None,
                     help="oracle isolation on the workers (default: execscope's auto)")
     ap.add_argument("--max-rounds", type=int, default=10)
-    ap.add_argument("build", nargs=argparse.REMAINDER,
-                    help="-- TASKS [execscope build options, e.g. --seed N --stacked]")
+    ap.add_argument("command", nargs=argparse.REMAINDER,
+                    help="-- [build] TASKS [options] | -- exec verify BUNDLE | "
+                         "-- audit --pool P --tasks T [options] | -- embed BUNDLE --model M")
     a = ap.parse_args()
-    rest = [x for x in a.build if x != "--"] if a.build[:1] == ["--"] else a.build
+    rest = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not rest:
-        ap.error("give the task file after --")
-    tasks_path, build_args = rest[0], rest[1:]
-    for bad in ("--out", "--shard", "--memo-from"):
-        if bad in build_args:
-            ap.error("%s is the driver's to set" % bad)
-    if os.path.isabs(tasks_path) or ".." in tasks_path.split(os.sep):
-        ap.error("give the task file as a path relative to here without `..` (the bundle "
-                 "records it, and the workers recreate it under that name)")
+        ap.error("give the command's arguments after --")
+    kind, argv, inputs, keep, ok_codes, rounds, merge_extra = plan(ap, rest, a.out)
     binary = a.binary or shutil.which("execscope")
     if not binary:
         ap.error("no execscope binary: pass --binary")
-    with open(tasks_path, "rb") as f:
-        tasks_bytes = f.read()
+    files = {}
+    for path in inputs:
+        files.update(_read_tree(path))
     with open(binary, "rb") as f:
         bin_bytes = f.read()
     digest = hashlib.sha256(bin_bytes).hexdigest()
-    run_id = hashlib.sha256(tasks_bytes + digest.encode() + " ".join(build_args).encode()
-                            + str(a.shards).encode()).hexdigest()[:16]
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        h.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    h.update(digest.encode() + "\0".join(argv).encode() + str(a.shards).encode())
+    run_id = h.hexdigest()[:16]
     work = a.workdir or a.out.rstrip("/") + ".shards"
     stamp = os.path.join(work, "RUN_ID")
     if os.path.exists(stamp) and open(stamp).read().strip() != run_id:
-        shutil.rmtree(work)  # results of another run (other inputs or binary)
+        shutil.rmtree(work)  # results of another run (other inputs, binary or arguments)
     os.makedirs(work, exist_ok=True)
     with open(stamp, "w") as f:
         f.write(run_id + "\n")
 
     ray.init(address=a.address, log_to_driver=False)
     blob = None if a.binary_on_workers else [ray.put(bin_bytes)]
+    files_ref = ray.put(files)
     memo = None
     for round_no in range(1, a.max_rounds + 1):
         t0 = time.time()
         pending = {
             run_shard.options(max_retries=a.max_retries, retry_exceptions=False).remote(
-                run_id, i, a.shards, blob, digest, a.binary_on_workers, tasks_path, tasks_bytes,
-                memo, build_args, a.isolation): i
+                run_id, i, a.shards, blob, digest, a.binary_on_workers, files_ref, argv, memo,
+                a.isolation, ok_codes, keep): i
             for i in range(a.shards)
         }
         parts = []
@@ -171,38 +276,42 @@ def main():
             done, _ = ray.wait(list(pending), num_returns=1)
             ref = done[0]
             i = pending.pop(ref)
-            index, node, manifest, memo_out = ray.get(ref)
+            index, node, results = ray.get(ref)
             d = os.path.join(work, "shard%d" % index)
             os.makedirs(d, exist_ok=True)
-            # The shard's rows of every round: a shard that moved to another node returns only
-            # what it executed there.
-            kept = os.path.join(d, MEMO)
-            seen = set()
-            if os.path.exists(kept):
-                with open(kept, "rb") as f:
-                    seen = set(f.read().splitlines())
-            new = [ln for ln in memo_out.splitlines() if ln and ln not in seen]
-            with open(kept, "ab") as f:
-                for ln in new:
-                    f.write(ln + b"\n")
-            with open(os.path.join(d, MANIFEST), "wb") as f:
-                f.write(manifest)
+            for name, data in results.items():
+                if name == MEMO:
+                    # The shard's rows of every round: a shard that moved to another node
+                    # returns only what it executed there.
+                    kept = os.path.join(d, MEMO)
+                    seen = set()
+                    if os.path.exists(kept):
+                        with open(kept, "rb") as f:
+                            seen = set(f.read().splitlines())
+                    new = [ln for ln in data.splitlines() if ln and ln not in seen]
+                    with open(kept, "ab") as f:
+                        for ln in new:
+                            f.write(ln + b"\n")
+                else:
+                    with open(os.path.join(d, name), "wb") as f:
+                        f.write(data)
             parts.append(d)
             print("round %d: shard %d/%d done on %s (%d of %d, %.1f s)"
                   % (round_no, i, a.shards, node, a.shards - len(pending), a.shards,
                      time.time() - t0), flush=True)
         parts.sort()
-        m = subprocess.run([binary, "merge", *parts, "--out", a.out, "--tasks", tasks_path],
+        m = subprocess.run([binary, "merge", *parts, "--out", a.out] + merge_extra,
                            capture_output=True, text=True)
-        print(m.stdout.strip(), flush=True)
-        if m.returncode == 0:
-            return 0
-        if m.returncode != EXIT_ROUND:
+        print(m.stdout.rstrip("\n"), flush=True)
+        if m.returncode == 0 or (kind == "verify" and m.returncode == 1):
+            print(m.stderr.strip(), file=sys.stderr)
+            return m.returncode
+        if m.returncode != EXIT_ROUND or not rounds:
             print(m.stderr.strip(), file=sys.stderr)
             return m.returncode
         with open(os.path.join(a.out, MEMO), "rb") as f:
             memo = f.read()
-    print("no bundle after %d rounds" % a.max_rounds, file=sys.stderr)
+    print("no result after %d rounds" % a.max_rounds, file=sys.stderr)
     return 1
 
 

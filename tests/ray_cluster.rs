@@ -1,11 +1,15 @@
 //! The Ray driver (cluster/execscope_ray.py) on a real two-node Ray cluster on this machine
 //! (`ray start --head`, then `ray start --address`): a build of the first 8 embedded tasks (a
 //! few hundred pairs) in 4 shards, one Ray worker killed with SIGKILL while its shard runs, and
-//! the merged bundle equal byte for byte to a one-machine build.
+//! the merged bundle equal byte for byte to a one-machine build. On the same cluster, the driver
+//! then runs `exec verify` and `audit --pool` in 4 shards each; their merged outputs equal the
+//! one-machine ones byte for byte; so does `embed` of the tiny fixture with the smallest model when
+//! the embedding environment is present (otherwise that case says by name that it skipped).
 //!
 //! Ray lives in its own virtualenv, `target/ray-venv` (or `$EXECSCOPE_RAY_VENV`); `.ci/run`
 //! installs it. Without it the test says by name that it skipped.
 
+mod audit_pool;
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -164,6 +168,11 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
     let some: Vec<&str> = all.lines().take(8).collect();
     std::fs::write(work.join("tasks.jsonl"), some.join("\n") + "\n").unwrap();
 
+    // The embedding environment, when present, for the `embed` case (the workers find it
+    // through the nodes' environment).
+    let embed_env = execscope::embed::EmbedEnv::locate()
+        .ok()
+        .filter(execscope::embed::EmbedEnv::is_ready);
     let port = free_port();
     let cluster = Cluster {
         ray: ray.clone(),
@@ -183,7 +192,13 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
             .arg(format!("--dashboard-agent-listen-port={}", free_port()))
             .env("TMPDIR", &t)
             .env("EXECSCOPE_CACHE_DIR", common::rank_cache_dir())
-            .env("RAY_USAGE_STATS_ENABLED", "0");
+            .env("RAY_USAGE_STATS_ENABLED", "0")
+            // A shared machine's disk may be fuller than Ray's default 95 % (counting the
+            // blocks reserved for root); the object store spills the shipped binary there.
+            .env("RAY_local_fs_capacity_threshold", "0.99");
+        if let Some(e) = &embed_env {
+            c.env("EXECSCOPE_EMBED_ENV", &e.dir);
+        }
         c
     };
     ok(
@@ -291,5 +306,98 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
         .filter_map(|s| s.split_whitespace().next())
         .collect();
     assert!(nodes.len() >= 2, "shards ran on {nodes:?} only:\n{stdout}");
+
+    // The same driver with `exec verify` and `audit --pool`, the command's own arguments after
+    // `--`: 4 shards each, merged output equal to the one-machine run's.
+    let drive = |dir: &Path, out: &str, args: &[&str]| {
+        let mut c = Command::new(&python);
+        c.current_dir(dir)
+            .arg(&driver)
+            .args([
+                &format!("--address=127.0.0.1:{port}"),
+                "--shards=4",
+                &format!("--out={out}"),
+                "--binary",
+            ])
+            .arg(common::execscope().get_program())
+            .arg("--")
+            .args(args)
+            .env("TMPDIR", &t)
+            .env("EXECSCOPE_CACHE_DIR", common::rank_cache_dir());
+        ok(&mut c, &format!("driver {args:?}"))
+    };
+    let mut one = common::execscope();
+    one.current_dir(&work)
+        .args(["exec", "verify", "whole", "--out", "verify-one"])
+        .env("TMPDIR", &t);
+    ok(&mut one, "one-machine exec verify");
+    let said = drive(&work, "verify-merged", &["exec", "verify", "whole"]);
+    assert!(said.contains("shard 3/4 done"), "{said}");
+    let rows = |d: &str| std::fs::read(work.join(d).join("verify.jsonl")).unwrap();
+    assert!(
+        rows("verify-one") == rows("verify-merged"),
+        "verify.jsonl differs between the Ray run and one machine"
+    );
+
+    let aw = work.join("audit");
+    std::fs::create_dir(&aw).unwrap();
+    audit_pool::write(&aw, 4);
+    let audit_args = [
+        "audit",
+        "--pool",
+        "pool.jsonl",
+        "--tasks",
+        "tasks.jsonl",
+        "--draws",
+        "200",
+    ];
+    let mut one = common::execscope();
+    one.current_dir(&aw)
+        .args(audit_args)
+        .args(["--out", "audit-one"])
+        .env("TMPDIR", &t);
+    let tables = ok(&mut one, "one-machine audit");
+    let said = drive(&aw, "audit-merged", &audit_args);
+    assert!(said.contains("round 2: shard 3/4 done"), "{said}");
+    assert!(
+        said.contains(tables.trim_end()),
+        "the merged tables differ:\n{said}"
+    );
+    audit_pool::assert_same(&aw.join("audit-one"), &aw.join("audit-merged"));
+
+    // `embed` of the tiny fixture (15 rows, the smallest model, batches of 2) in 4 shards.
+    match &embed_env {
+        None => common::skip(
+            &format!("{TEST} (embed case)"),
+            "no embedding environment ($EXECSCOPE_EMBED_ENV or the platform cache)",
+        ),
+        Some(env) => {
+            let tiny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny");
+            common::copy_dir(&tiny, &work.join("tiny-one"));
+            common::copy_dir(&tiny, &work.join("tiny-ray"));
+            let emb = ["--model", "MiniLM-L3", "--name", "l3", "--batch-size", "2"];
+            let mut one = common::execscope();
+            one.current_dir(&work)
+                .args(["embed", "tiny-one"])
+                .args(emb)
+                .env("EXECSCOPE_EMBED_ENV", &env.dir);
+            ok(&mut one, "one-machine embed");
+            let mut args = vec!["embed", "tiny-ray"];
+            args.extend(emb);
+            let said = drive(&work, "tiny-ray", &args);
+            assert!(said.contains("shard 3/4 done"), "{said}");
+            for f in [
+                "embeddings/l3.npz",
+                "results/invocation_table.json",
+                "SHA256SUMS",
+            ] {
+                assert!(
+                    std::fs::read(work.join("tiny-one").join(f)).unwrap()
+                        == std::fs::read(work.join("tiny-ray").join(f)).unwrap(),
+                    "{f} differs between the Ray run and one machine"
+                );
+            }
+        }
+    }
     drop(cluster);
 }

@@ -6,14 +6,18 @@ use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::generated::{self, Runner};
 use crate::audit::view::AuditView;
 use crate::audit::{retrieval, Mode, PoolSet};
+use crate::build::exec::{Progress, ProgressFn, MEMO_FILE};
 use crate::oracle::lazy::LazyOracle;
+use crate::oracle::Oracle;
 use crate::oracle::{IsolationChoice, OracleConfig};
 use crate::report::audit as tables;
 use crate::report::Format;
+use crate::shard::audit::PoolAudit;
 use anyhow::{bail, Context};
 use clap::Args;
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -64,6 +68,14 @@ pub struct AuditArgs {
     /// Isolation: auto, rlimits, netns, bubblewrap, userns.
     #[arg(long, default_value = "auto")]
     pub isolation: IsolationChoice,
+    /// Generated pools: execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable
+    /// hash of each pair's key; `--out` then receives a partial result for `execscope merge`.
+    #[arg(long, value_name = "I/N", requires = "pool", requires = "out")]
+    pub shard: Option<crate::shard::Shard>,
+    /// Generated pools: reuse pair results from this memo (a file, or a directory holding one,
+    /// e.g. the output of `execscope merge` after a round of shards). Repeatable.
+    #[arg(long = "memo-from", value_name = "PATH", requires = "pool")]
+    pub memo_from: Vec<PathBuf>,
 }
 
 fn parse_policy(s: &str) -> Result<crate::metrics::TiePolicy, String> {
@@ -86,7 +98,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = args.workers {
         cfg.workers = w.max(1);
     }
-    let lazy = LazyOracle::new(cfg);
+    let lazy = LazyOracle::new(cfg.clone());
     let progress = |done: usize, total: usize| {
         let step = (total / 20).max(1);
         if total > 0 && (done.is_multiple_of(step) || done == total) {
@@ -101,6 +113,12 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         (Some(pool), Some(tasks)) => {
             if args.bundle.is_some() || args.system.is_some() {
                 bail!("give either a bundle with --system, or --pool with --tasks, not both");
+            }
+            if let Some(dir) = &args.out {
+                return journaled(args, cfg, pool, tasks, dir);
+            }
+            if !args.memo_from.is_empty() {
+                bail!("--memo-from needs --out (the directory the audit journals into)");
             }
             let specs = generated::read_tasks(tasks)?;
             let rows = generated::read_pool(pool)?;
@@ -141,8 +159,122 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         order_sample: args.order_sample.max(1),
     };
-    let audits = account(&pools, &cfg);
-    let tables = tables::all_tables(&pools, &audits);
+    render(&pools, &cfg, args.format, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The settings of an audit's tables, as a shard's manifest records them.
+fn settings_of(cfg: &AuditConfig) -> BTreeMap<String, String> {
+    BTreeMap::from([
+        ("seed".to_string(), cfg.seed.to_string()),
+        ("draws".to_string(), cfg.draws.to_string()),
+        ("order_sample".to_string(), cfg.order_sample.to_string()),
+    ])
+}
+
+/// The table settings a shard's manifest recorded (for `execscope merge`).
+pub(super) fn config_from(settings: &BTreeMap<String, String>) -> anyhow::Result<AuditConfig> {
+    let get = |k: &str| -> anyhow::Result<u64> {
+        settings
+            .get(k)
+            .and_then(|v| v.parse().ok())
+            .with_context(|| format!("the shards' manifests have no numeric `{k}` input"))
+    };
+    Ok(AuditConfig {
+        seed: get("seed")?,
+        draws: get("draws")? as usize,
+        order_sample: (get("order_sample")? as usize).max(1),
+    })
+}
+
+/// `audit --pool … --out DIR`: every executed pair journaled into DIR (a killed audit rerun into
+/// DIR executes only what is missing); with `--shard`, only the shard's pairs, and DIR receives
+/// the shard's partial result instead of the tables.
+fn journaled(
+    args: &AuditArgs,
+    cfg: OracleConfig,
+    pool: &Path,
+    tasks: &Path,
+    dir: &Path,
+) -> anyhow::Result<ExitCode> {
+    let oracle = Oracle::new(cfg).context("starting the execution oracle")?;
+    let table_cfg = AuditConfig {
+        draws: args.draws,
+        seed: args.seed,
+        order_sample: args.order_sample.max(1),
+    };
+    let a = PoolAudit {
+        pool: pool.to_path_buf(),
+        tasks: tasks.to_path_buf(),
+        settings: settings_of(&table_cfg),
+    };
+    let progress: ProgressFn = std::sync::Arc::new(|p: &Progress| {
+        if p.finished {
+            if p.total > 0 {
+                eprintln!();
+            }
+            return;
+        }
+        let step = (p.total / 20).max(1);
+        if p.total > 0 && (p.done.is_multiple_of(step) || p.done == p.total) {
+            eprint!("\raudit: {}/{} pairs executed", p.done, p.total);
+        }
+    });
+    let run = crate::shard::audit::audit_pool(
+        &a,
+        dir,
+        &oracle,
+        args.shard,
+        &args.memo_from,
+        Some(progress),
+    )
+    .with_context(|| format!("auditing {} into {}", pool.display(), dir.display()))?;
+    let m = &run.run.manifest;
+    if args.shard.is_some() {
+        println!(
+            "shard {}: executed {} pairs, reused {} ({} memo rows loaded); isolation {}",
+            m.shard, m.executed, m.reused, run.run.memo_rows, m.isolation
+        );
+        match &m.phase {
+            Some(phase) => println!(
+                "{} pair(s) of phase {phase} belong to other shards: merge this round's shards, \
+                 then run again with --memo-from <merge output>",
+                m.pending
+            ),
+            None => println!("every phase ran: merge the shards to write the audit"),
+        }
+        println!(
+            "wrote {} (manifest {})",
+            dir.join(MEMO_FILE).display(),
+            dir.join(crate::shard::MANIFEST_FILE).display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if m.reused > 0 {
+        eprintln!(
+            "audit: resumed: {} pairs reused from the journal in {} ({} executed now)",
+            m.reused,
+            dir.display(),
+            m.executed
+        );
+    }
+    let pools = run
+        .pools
+        .context("pairs are pending although no shard was given")?;
+    render(&pools, &table_cfg, args.format, Some(dir))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the audit's tables on stdout in `format` and, with `out`, writes every table in every
+/// format, audit.json and audit-view.json there.
+pub(super) fn render(
+    pools: &PoolSet,
+    cfg: &AuditConfig,
+    format: Format,
+    out: Option<&Path>,
+) -> anyhow::Result<()> {
+    let audits = account(pools, cfg);
+    let tables = tables::all_tables(pools, &audits);
     // JSON is one document (tables plus the raw per-cohort results); the rest are concatenated.
     let doc = serde_json::json!({
         "mode": pools.mode,
@@ -150,18 +282,18 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         "tables": tables.iter().map(|t| t.to_json()).collect::<Vec<_>>(),
         "cohorts": audits,
     });
-    let mut out = std::io::stdout().lock();
-    if args.format == Format::Json {
-        out.write_all((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
+    let mut stdout = std::io::stdout().lock();
+    if format == Format::Json {
+        stdout.write_all((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
     } else {
         for t in &tables {
-            out.write_all(t.render(args.format).as_bytes())?;
-            if args.format == Format::Table || args.format == Format::Markdown {
-                out.write_all(b"\n")?;
+            stdout.write_all(t.render(format).as_bytes())?;
+            if format == Format::Table || format == Format::Markdown {
+                stdout.write_all(b"\n")?;
             }
         }
     }
-    if let Some(dir) = &args.out {
+    if let Some(dir) = out {
         // Every file through the one atomic writer: an interrupted run leaves no half file.
         let write = |path: std::path::PathBuf, text: String| {
             write_atomic(&path, text.as_bytes())
@@ -176,7 +308,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             }
         }
         write(dir.join("audit.json"), serde_json::to_string_pretty(&doc)?)?;
-        let view = AuditView::build(&pools, &audits);
+        let view = AuditView::build(pools, &audits);
         write(
             dir.join("audit-view.json"),
             serde_json::to_string_pretty(&view)?,
@@ -188,5 +320,5 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             dir.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

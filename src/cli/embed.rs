@@ -42,6 +42,14 @@ pub struct EmbedArgs {
     /// Also embed data/stacked_distractors.jsonl (arrays stacked/stacked_ids).
     #[arg(long)]
     pub stacked: bool,
+    /// Embed only shard i of n (0 ≤ i < n) of the batches, chosen by a stable hash of each
+    /// batch's first row key; `--out` then receives a partial result for `execscope merge`
+    /// (which writes the system into the bundle).
+    #[arg(long, value_name = "I/N", requires = "out")]
+    pub shard: Option<crate::shard::Shard>,
+    /// The shard's output directory (rows, entry.json, shard.json); the bundle is not written.
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub out: Option<PathBuf>,
 }
 
 /// The model spec the arguments ask for (a folder is made absolute; an unknown name that is no
@@ -118,6 +126,36 @@ pub fn embed(args: &EmbedArgs) -> anyhow::Result<ExitCode> {
             .progress_chars("=> "),
     );
     bar.set_message(format!("embedding {}", opts.name));
+    if let (Some(shard), Some(dir)) = (args.shard, &args.out) {
+        let mut first = true;
+        let run = crate::embed::shard::embed_shard(
+            &args.bundle,
+            &opts,
+            &mut worker,
+            shard,
+            dir,
+            &mut |done, total| {
+                if first {
+                    bar.set_length(total as u64);
+                    first = false;
+                }
+                bar.set_position(done as u64);
+            },
+        )?;
+        bar.finish_and_clear();
+        let m = &run.manifest;
+        println!(
+            "shard {}: {} rows of {} embedded now, {} reused from an earlier run; wrote {} \
+             (merge the shards into the bundle with `execscope merge … --out {}`)",
+            m.shard,
+            m.executed,
+            run.rows,
+            m.reused,
+            dir.display(),
+            args.bundle.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut first = true;
     let out = embed_bundle(&args.bundle, &opts, &mut worker, &mut |p| {
         if first {

@@ -1,4 +1,4 @@
-//! `execscope merge`: partial results of `--shard i/n` runs → one bundle or verify file.
+//! `execscope merge`: partial results of `--shard i/n` runs → one bundle, verify file or audit.
 
 use crate::shard::{self, Merged};
 use anyhow::Context;
@@ -15,7 +15,9 @@ pub struct MergeArgs {
     /// The shards' output directories (each holds a shard.json manifest).
     #[arg(required = true)]
     pub parts: Vec<PathBuf>,
-    /// Output directory: the bundle (for `build` shards) or verify.jsonl (for `exec verify`).
+    /// Output directory: the bundle (for `build` shards), verify.jsonl (for `exec verify`), or
+    /// the audit's tables, audit.json and audit-view.json (for `audit --pool`; the tables are
+    /// also printed), or the bundle an embedding system is written into (for `embed` shards).
     #[arg(long)]
     pub out: PathBuf,
     /// The task file of `build` shards (default: the path they recorded).
@@ -24,6 +26,19 @@ pub struct MergeArgs {
 }
 
 pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    if let Some(first) = args.parts.first() {
+        if shard::read_manifest(first).is_ok_and(|m| m.kind == "embed") {
+            let out = crate::embed::shard::merge(&args.parts, &args.out)
+                .with_context(|| format!("merging into {}", args.out.display()))?;
+            println!(
+                "merged {} rows of {} dims; wrote {} and its invocation-table entry",
+                out.rows,
+                out.dims,
+                out.file.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let merged = shard::merge(&args.parts, &args.out, args.tasks.as_deref())
         .with_context(|| format!("merging into {}", args.out.display()))?;
     Ok(match merged {
@@ -44,6 +59,12 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
                 args.out.display()
             );
             ExitCode::from(EXIT_ROUND)
+        }
+        Merged::Audit { pools, settings } => {
+            // The tables on stdout and the files in OUT, as `audit --pool … --out OUT` writes them.
+            let cfg = super::audit::config_from(&settings)?;
+            super::audit::render(&pools, &cfg, crate::report::Format::Table, Some(&args.out))?;
+            ExitCode::SUCCESS
         }
         Merged::Verify { rows, disagree } => {
             println!(

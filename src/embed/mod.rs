@@ -9,6 +9,7 @@
 //! Nothing here ever runs the system interpreter beyond `python3 -m venv`.
 
 pub mod run;
+pub mod shard;
 pub mod worker;
 
 use anyhow::{bail, Context};

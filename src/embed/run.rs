@@ -72,14 +72,46 @@ fn partial_dir(root: &Path, name: &str) -> PathBuf {
 }
 
 /// The texts to embed, in npz row order: queries, corpus, stacked variants.
-struct Texts {
-    items: Vec<(Role, String)>,
-    query_ids: Vec<String>,
-    corpus_ids: Vec<String>,
-    stacked_ids: Vec<String>,
+pub(crate) struct Texts {
+    pub(crate) items: Vec<(Role, String)>,
+    pub(crate) query_ids: Vec<String>,
+    pub(crate) corpus_ids: Vec<String>,
+    pub(crate) stacked_ids: Vec<String>,
 }
 
-fn texts_of(root: &Path, stacked: bool) -> anyhow::Result<Texts> {
+impl Texts {
+    /// (section, id) of row `i`: `queries`, `corpus` or `stacked`, and the row's id there.
+    pub(crate) fn key(&self, i: usize) -> (&'static str, &str) {
+        let (nq, nc) = (self.query_ids.len(), self.corpus_ids.len());
+        if i < nq {
+            ("queries", &self.query_ids[i])
+        } else if i < nq + nc {
+            ("corpus", &self.corpus_ids[i - nq])
+        } else {
+            ("stacked", &self.stacked_ids[i - nq - nc])
+        }
+    }
+}
+
+/// The batches a run from the first row encodes: runs of consecutive rows of one role, at most
+/// `batch_size` long. A row's vector depends (in its last bits) on the batch it is encoded in
+/// (padding), so shards encode exactly these batches.
+pub(crate) fn batches(items: &[(Role, String)], batch_size: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut done = 0;
+    while done < items.len() {
+        let role = items[done].0;
+        let mut end = done;
+        while end < items.len() && end - done < batch_size.max(1) && items[end].0 == role {
+            end += 1;
+        }
+        out.push(done..end);
+        done = end;
+    }
+    out
+}
+
+pub(crate) fn texts_of(root: &Path, stacked: bool) -> anyhow::Result<Texts> {
     let b = bundle::load(
         root,
         &LoadOptions {
@@ -115,7 +147,7 @@ fn texts_of(root: &Path, stacked: bool) -> anyhow::Result<Texts> {
 }
 
 /// Settings that must match for a partial run to be continued.
-fn settings_json(spec: &ModelSpec, info: &ModelInfo, texts: &Texts) -> Value {
+pub(crate) fn settings_json(spec: &ModelSpec, info: &ModelInfo, texts: &Texts) -> Value {
     let mut h = String::new();
     for (role, t) in &texts.items {
         h.push_str(role.as_str());
@@ -177,9 +209,19 @@ pub fn embed_bundle(
         .is_some_and(|v| v == settings);
     let row_bytes = (d * 4) as u64;
     let mut done = 0usize;
+    let plan = batches(&texts.items, opts.spec.batch_size);
     if same {
         let len = std::fs::metadata(&vec_path).map_or(0, |m| m.len());
         done = ((len / row_bytes) as usize).min(total);
+        // Back to the start of a batch: a row's last bits depend on the batch it was encoded in.
+        if done < total {
+            done = plan
+                .iter()
+                .map(|r| r.start)
+                .filter(|&s| s <= done)
+                .max()
+                .unwrap_or(0);
+        }
     } else {
         if pdir.exists() {
             std::fs::remove_dir_all(&pdir)
@@ -207,13 +249,11 @@ pub fn embed_bundle(
         total,
         resumed,
     });
-    while done < total {
-        let role = texts.items[done].0;
-        let mut end = done;
-        while end < total && end - done < opts.spec.batch_size && texts.items[end].0 == role {
-            end += 1;
-        }
-        let batch: Vec<String> = texts.items[done..end]
+    let from = done;
+    for r in plan.iter().filter(|r| r.start >= from) {
+        let role = texts.items[r.start].0;
+        let end = r.end;
+        let batch: Vec<String> = texts.items[r.clone()]
             .iter()
             .map(|(_, t)| t.clone())
             .collect();
@@ -253,34 +293,8 @@ pub fn embed_bundle(
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let all = Array2::from_shape_vec((total, d), all)?;
-    let (nq, nc) = (texts.query_ids.len(), texts.corpus_ids.len());
-    let q = all.slice(s![..nq, ..]).to_owned();
-    let c = all.slice(s![nq..nq + nc, ..]).to_owned();
-    let st = all.slice(s![nq + nc.., ..]).to_owned();
-    let mut items = vec![
-        ("queries", NpzItem::F32(&q)),
-        ("corpus", NpzItem::F32(&c)),
-        ("query_ids", NpzItem::Strings(&texts.query_ids)),
-        ("corpus_ids", NpzItem::Strings(&texts.corpus_ids)),
-    ];
-    if opts.stacked {
-        items.push(("stacked", NpzItem::F32(&st)));
-        items.push(("stacked_ids", NpzItem::Strings(&texts.stacked_ids)));
-    }
-    let mut npz = std::io::Cursor::new(Vec::new());
-    write_npz(&mut npz, &items).map_err(|e| anyhow::anyhow!("writing the npz: {e}"))?;
     let entry = invocation_entry(opts, &info, d, texts.stacked_ids.len());
-    let table_path = root.join("results/invocation_table.json");
-    let table = merged_table(&table_path, &entry)?;
-    // Everything is computed: now the three writes, each atomic.
-    let rel = format!("embeddings/{}.npz", opts.name);
-    let out = root.join(&rel);
-    crate::atomic::write_atomic(&out, &npz.into_inner())
-        .with_context(|| format!("writing {}", out.display()))?;
-    crate::atomic::write_atomic(&table_path, table.as_bytes())
-        .with_context(|| format!("writing {}", table_path.display()))?;
-    bundle::files::refresh_sum(root, &rel)?;
-    bundle::files::refresh_sum(root, "results/invocation_table.json")?;
+    let out = write_system(root, &opts.name, opts.stacked, &texts, &all, &entry)?;
     let _ = std::fs::remove_dir_all(&pdir);
     Ok(Outcome {
         file: out,
@@ -291,7 +305,53 @@ pub fn embed_bundle(
     })
 }
 
-fn invocation_entry(opts: &EmbedOptions, info: &ModelInfo, d: usize, n_stacked: usize) -> Value {
+/// Writes the system `name` into the bundle at `root`: the matrix `all` (rows in [`Texts`]
+/// order) as `embeddings/<name>.npz`, its invocation-table `entry`, and `SHA256SUMS`, each
+/// atomically, after everything is computed. Returns the npz path.
+pub(crate) fn write_system(
+    root: &Path,
+    name: &str,
+    stacked: bool,
+    texts: &Texts,
+    all: &Array2<f32>,
+    entry: &Value,
+) -> anyhow::Result<PathBuf> {
+    let (nq, nc) = (texts.query_ids.len(), texts.corpus_ids.len());
+    let q = all.slice(s![..nq, ..]).to_owned();
+    let c = all.slice(s![nq..nq + nc, ..]).to_owned();
+    let st = all.slice(s![nq + nc.., ..]).to_owned();
+    let mut items = vec![
+        ("queries", NpzItem::F32(&q)),
+        ("corpus", NpzItem::F32(&c)),
+        ("query_ids", NpzItem::Strings(&texts.query_ids)),
+        ("corpus_ids", NpzItem::Strings(&texts.corpus_ids)),
+    ];
+    if stacked {
+        items.push(("stacked", NpzItem::F32(&st)));
+        items.push(("stacked_ids", NpzItem::Strings(&texts.stacked_ids)));
+    }
+    let mut npz = std::io::Cursor::new(Vec::new());
+    write_npz(&mut npz, &items).map_err(|e| anyhow::anyhow!("writing the npz: {e}"))?;
+    let table_path = root.join("results/invocation_table.json");
+    let table = merged_table(&table_path, entry)?;
+    // Everything is computed: now the three writes, each atomic.
+    let rel = format!("embeddings/{name}.npz");
+    let out = root.join(&rel);
+    crate::atomic::write_atomic(&out, &npz.into_inner())
+        .with_context(|| format!("writing {}", out.display()))?;
+    crate::atomic::write_atomic(&table_path, table.as_bytes())
+        .with_context(|| format!("writing {}", table_path.display()))?;
+    bundle::files::refresh_sum(root, &rel)?;
+    bundle::files::refresh_sum(root, "results/invocation_table.json")?;
+    Ok(out)
+}
+
+pub(crate) fn invocation_entry(
+    opts: &EmbedOptions,
+    info: &ModelInfo,
+    d: usize,
+    n_stacked: usize,
+) -> Value {
     let e5 = adds_own_prefixes(&opts.spec.model);
     let (qp, pp) = if e5 {
         ("query: ".to_string(), "passage: ".to_string())

@@ -19,6 +19,12 @@ pub enum BatchError {
     /// The runner answered a pair with a different number of outcomes than it has tests.
     #[error("the runner returned {got} outcomes for a pair of {want} tests")]
     Outcomes { got: usize, want: usize },
+    /// A runner that reports failures as text (the build's journaled runner) failed on a pair.
+    #[error("oracle failed on pair {index}: {message}")]
+    Failed { index: usize, message: String },
+    /// A sharded runner was asked for pairs another shard owns and no memo holds.
+    #[error("{pairs} pair(s) belong to other shards")]
+    Pending { pairs: usize },
 }
 
 impl BatchError {

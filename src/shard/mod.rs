@@ -1,6 +1,6 @@
-//! Work spread over machines: deterministic shards of `build` and `exec verify`, each leaving a
-//! partial result with a [`Manifest`], and [`merge`] of the partials into what one machine would
-//! have written, byte for byte (docs/scale.md).
+//! Work spread over machines: deterministic shards of `build`, `exec verify` and `audit --pool`,
+//! each leaving a partial result with a [`Manifest`], and [`merge`] of the partials into what one
+//! machine would have written, byte for byte (docs/scale.md).
 //!
 //! A shard owns the pairs whose key hashes into it ([`Shard`]); the split depends on neither
 //! the order of the pairs nor on earlier runs with another number of shards.
@@ -11,6 +11,8 @@
 //! memos; while pairs are pending the driver runs the shards again with the merged memo
 //! (`--memo-from`), one round per phase at most. Once no shard has pending pairs, [`merge`]
 //! replays the build from the merged memo alone, with no oracle, and writes the bundle.
+
+pub mod audit;
 
 pub use crate::build::exec::Shard;
 use crate::build::exec::{read_memo, MemoRow, Runner, MEMO_FILE};
@@ -112,7 +114,7 @@ pub enum ShardError {
     },
     #[error("conflicting verdicts for one pair: {0}")]
     Conflict(String),
-    #[error("{}: the task file changed since the shards ran (sha256 {now}, shards: {then})", path.display())]
+    #[error("{}: the input file changed since the shards ran (sha256 {now}, shards: {then})", path.display())]
     TasksChanged {
         path: PathBuf,
         now: String,
@@ -122,6 +124,8 @@ pub enum ShardError {
     Incomplete(String),
     #[error(transparent)]
     Build(#[from] BuildError),
+    #[error(transparent)]
+    Audit(#[from] crate::audit::AuditError),
     #[error("{0}")]
     Verify(String),
 }
@@ -231,11 +235,17 @@ pub enum Merged {
     },
     /// `exec verify`'s results, merged.
     Verify { rows: usize, disagree: usize },
+    /// `audit --pool`'s executions, merged and replayed: the pools a one-machine audit builds,
+    /// and the settings its tables depend on (seed, draws, order sample).
+    Audit {
+        pools: Box<crate::audit::PoolSet>,
+        settings: BTreeMap<String, String>,
+    },
 }
 
 /// Checks that the partials' manifests belong to one run and that every shard is there.
 /// Returns the manifests in shard order, deduplicated by shard (a shard rerun elsewhere).
-fn check_parts(parts: &[PathBuf]) -> Result<Vec<(PathBuf, Manifest)>, ShardError> {
+pub fn check_parts(parts: &[PathBuf]) -> Result<Vec<(PathBuf, Manifest)>, ShardError> {
     if parts.is_empty() {
         return Err(ShardError::NoParts);
     }
@@ -341,6 +351,7 @@ pub fn merge(parts: &[PathBuf], out: &Path, tasks: Option<&Path>) -> Result<Merg
     match ms[0].1.kind.as_str() {
         "build" => merge_build(&ms, out, tasks),
         "verify" => merge_verify(&ms, out),
+        "audit" => audit::merge_audit(&ms, out),
         k => Err(ShardError::NotAShard {
             path: ms[0].0.clone(),
             reason: format!("unknown kind {k:?}"),
@@ -348,13 +359,14 @@ pub fn merge(parts: &[PathBuf], out: &Path, tasks: Option<&Path>) -> Result<Merg
     }
 }
 
-fn merge_build(
-    ms: &[(PathBuf, Manifest)],
-    out: &Path,
-    tasks: Option<&Path>,
-) -> Result<Merged, ShardError> {
-    let m0 = &ms[0].1;
-    let mut rows: BTreeMap<(String, String), (MemoRow, String)> = BTreeMap::new();
+/// Memo rows by key, with where each came from.
+type MemoUnion = BTreeMap<(String, String), (MemoRow, String)>;
+
+/// The union of the partials' memos (rows of their own runner and isolation level), deduplicated
+/// by key. The same key with different outcomes (or, with `observed`, different observed values,
+/// which the audit's verdicts read) is a conflict naming both places.
+fn union_memos(ms: &[(PathBuf, Manifest)], observed: bool) -> Result<MemoUnion, ShardError> {
+    let mut rows: MemoUnion = BTreeMap::new();
     for (p, m) in ms {
         let memo = p.join(MEMO_FILE);
         for r in read_memo(&memo, false).map_err(io(&memo))? {
@@ -363,7 +375,10 @@ fn merge_build(
             }
             let key = (r.code_sha256.clone(), r.tests_sha256.clone());
             match rows.get(&key) {
-                Some((old, from)) if old.result.outcomes != r.result.outcomes => {
+                Some((old, from))
+                    if old.result.outcomes != r.result.outcomes
+                        || (observed && old.result.observed != r.result.observed) =>
+                {
                     return Err(ShardError::Conflict(format!(
                         "code {} tests {}: {} in {from}, {} in shard {} ({})",
                         key.0,
@@ -381,26 +396,49 @@ fn merge_build(
             }
         }
     }
-    std::fs::create_dir_all(out).map_err(io(out))?;
+    Ok(rows)
+}
+
+/// Writes the union as the memo under `out`, sorted by key.
+fn write_memo(out: &Path, rows: &MemoUnion) -> Result<(), ShardError> {
     let mut buf = Vec::new();
     for (r, _) in rows.values() {
         serde_json::to_writer(&mut buf, r).map_err(|e| io(out)(e.into()))?;
         buf.push(b'\n');
     }
     let memo = out.join(MEMO_FILE);
-    crate::atomic::write_atomic(&memo, &buf).map_err(io(&memo))?;
+    crate::atomic::write_atomic(&memo, &buf).map_err(io(&memo))
+}
+
+/// Refuses an input file whose content changed since the shards recorded its hash.
+fn check_inputs_file(path: &Path, then: &str) -> Result<(), ShardError> {
+    let now = sha256_file(path)?;
+    if now != then {
+        return Err(ShardError::TasksChanged {
+            path: path.to_path_buf(),
+            now,
+            then: then.to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn merge_build(
+    ms: &[(PathBuf, Manifest)],
+    out: &Path,
+    tasks: Option<&Path>,
+) -> Result<Merged, ShardError> {
+    let m0 = &ms[0].1;
+    let rows = union_memos(ms, false)?;
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    write_memo(out, &rows)?;
     // Replay the build from the merged memo alone (no oracle): it gets through every gate when
     // the union holds every pair, even if each shard alone stopped at a phase.
     let tasks_path = tasks.map_or_else(|| PathBuf::from(&m0.source), Path::to_path_buf);
-    let now = sha256_file(&tasks_path)?;
-    let then = m0.inputs.get("tasks_sha256").cloned().unwrap_or_default();
-    if now != then {
-        return Err(ShardError::TasksChanged {
-            path: tasks_path,
-            now,
-            then,
-        });
-    }
+    check_inputs_file(
+        &tasks_path,
+        m0.inputs.get("tasks_sha256").map_or("", String::as_str),
+    )?;
     let get = |k: &str| m0.inputs.get(k).cloned().unwrap_or_default();
     let opts = BuildOptions {
         seed: get("seed").parse().unwrap_or(BuildOptions::default().seed),
