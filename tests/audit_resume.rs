@@ -93,8 +93,20 @@ fn killed_audits_resume_to_the_same_bytes_and_leave_no_scratch() {
     let out = dir.join("killed");
     let mut before = 0;
     let mut grew = false;
-    for wait_ms in [400u64, 1500, 3000] {
+    // The first kill at a fixed moment (often before anything is journaled); the later ones
+    // once the journal has grown, so a slow machine still kills mid-run (never timed: the
+    // moment is read off the journal).
+    for (i, wait_ms) in [400u64, 200, 600].into_iter().enumerate() {
         let mut child = audit_cmd(dir, "killed", &tmp).spawn().unwrap();
+        if i > 0 {
+            let until = std::time::Instant::now() + Duration::from_secs(180);
+            while journal_rows(&out) <= before
+                && std::time::Instant::now() < until
+                && child.try_wait().unwrap().is_none()
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         std::thread::sleep(Duration::from_millis(wait_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
