@@ -320,6 +320,20 @@ pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::T
         .border_style(if focused { th.accent } else { th.dim })
 }
 
+/// Draws a [`block`] around `area` and returns the area inside its border (what a pane fills).
+pub fn framed<'a>(
+    f: &mut Frame,
+    area: Rect,
+    title: impl Into<Line<'a>>,
+    focused: bool,
+    th: &super::theme::Theme,
+) -> Rect {
+    let blk = block(title, focused, th);
+    let inner = blk.inner(area);
+    f.render_widget(blk, area);
+    inner
+}
+
 /// Bold style for emphasis (used by panes for key numbers).
 pub fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)

@@ -12,11 +12,11 @@ use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::jobs::AuditResult;
 use crate::tui::view::{AuditSlot, View};
-use crate::tui::widgets::code;
 use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::{code, scroll_offset};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -220,13 +220,13 @@ impl AuditPane {
                 Span::raw(isolation_text()),
             ]),
         ];
-        let blk = block(
+        let inner = framed(
+            f,
+            area,
             Line::styled(format!(" Audit of {sys} — not run yet "), th.title),
             true,
             th,
         );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
         // Rows the wrapped text takes: the character count's, plus one row of slack for word
         // wrapping of each line that wraps more than once.
         let w = inner.width.max(1) as usize;
@@ -326,13 +326,13 @@ impl AuditPane {
 
     fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
         let th = v.theme;
-        let blk = block(
+        let inner = framed(
+            f,
+            area,
             Line::styled(format!(" {} ", a.view.title), th.title),
             false,
             th,
         );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
         let mut y = inner.y;
         for name in ["audit-retrieval", "audit-admission"] {
             let Some(t) = a.tables.iter().find(|t| t.name == name) else {
@@ -413,7 +413,9 @@ impl AuditPane {
             ),
         ])
         .areas(area);
-        let blk = block(
+        let inner = framed(
+            f,
+            list,
             Line::styled(
                 format!(" {} candidates (Esc closes) ", task.task_id),
                 th.title,
@@ -421,15 +423,9 @@ impl AuditPane {
             true,
             th,
         );
-        let inner = blk.inner(list);
-        f.render_widget(blk, list);
         let body = inner.height as usize;
         let sel = self.cand.min(n.saturating_sub(1));
-        let offset = if body > 0 && sel >= body {
-            sel + 1 - body
-        } else {
-            0
-        };
+        let offset = scroll_offset(sel, body);
         let lw = task
             .candidates
             .iter()
@@ -559,14 +555,7 @@ impl Pane for AuditPane {
                     self.visible
                 )));
             }
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 let Some(a) = done else { return false };
                 if self.open {
                     let n = a
@@ -649,7 +638,9 @@ impl Pane for AuditPane {
             Layout::vertical([Constraint::Min(4), Constraint::Length(8)]).areas(bottom)
         };
         let t = task_table(a);
-        let blk = block(
+        let inner = framed(
+            f,
+            left,
             Line::from(vec![
                 Span::styled(" Tasks ", th.title),
                 Span::styled("(first-admitted return per predicate) ", th.dim),
@@ -657,8 +648,6 @@ impl Pane for AuditPane {
             !self.open,
             th,
         );
-        let inner = blk.inner(left);
-        f.render_widget(blk, left);
         self.page.set(inner.height.saturating_sub(1) as usize);
         let order: Vec<usize> = (0..t.rows.len()).collect();
         TableView {

@@ -7,7 +7,7 @@
 use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::{bugtype_rows, editsize_rows, pct_text};
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::histogram;
@@ -43,14 +43,7 @@ impl Pane for DeceptionPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(a, _)| bugtype_rows(a).len());
         match action {
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
                 true
             }
@@ -82,9 +75,7 @@ impl Pane for DeceptionPane {
                 th.bar_alt,
             ),
         ]);
-        let blk = block(title, true, th);
-        let inner = blk.inner(left);
-        f.render_widget(blk, left);
+        let inner = framed(f, left, title, true, th);
         let bt = bugtype_rows(a);
         let label_w = 24usize.min(inner.width as usize / 3);
         // The widest text after a bar (" 100.0% (12/34)  tie 50.0%") decides the bar width;
@@ -142,13 +133,13 @@ impl Pane for DeceptionPane {
         }
         f.render_widget(Paragraph::new(lines), inner);
         // Edit-size buckets.
-        let blk = block(
+        let inner = framed(
+            f,
+            right,
             Line::styled(" Deception by edit size ", th.title),
             false,
             th,
         );
-        let inner = blk.inner(right);
-        f.render_widget(blk, right);
         let mut lines = Vec::new();
         let w = inner.width as usize;
         let edits = editsize_rows(a);

@@ -4,7 +4,7 @@
 use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::density_rows;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -53,14 +53,7 @@ impl Pane for DensityPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(a, _)| a.systems.len());
         match action {
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
             }
             Action::ToggleSelect => {
@@ -174,13 +167,13 @@ impl Pane for DensityPane {
             );
         f.render_widget(chart, chart_area);
         // The table beside, with each row's line marker and visibility.
-        let blk = block(
+        let inner = framed(
+            f,
+            table_area,
             Line::styled(" Density table (Space: show/hide line) ", th.title),
             true,
             th,
         );
-        let inner = blk.inner(table_area);
-        f.render_widget(blk, table_area);
         let [marks, tbl] =
             Layout::horizontal([Constraint::Length(3), Constraint::Min(10)]).areas(inner);
         let mut ml = vec![Line::raw("")];
@@ -225,9 +218,13 @@ impl DensityPane {
     /// The report's rank-1 miss composition table, with its caption.
     fn draw_misses(&self, f: &mut Frame, area: Rect, v: &View, t: &crate::report::Table) {
         let th = v.theme;
-        let blk = block(Line::styled(format!(" {} ", t.title), th.title), false, th);
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
+        let inner = framed(
+            f,
+            area,
+            Line::styled(format!(" {} ", t.title), th.title),
+            false,
+            th,
+        );
         let order: Vec<usize> = (0..t.rows.len()).collect();
         let h = (t.rows.len() as u16 + 1).min(inner.height);
         TableView::plain(t, &order, 1, MISSES).render(

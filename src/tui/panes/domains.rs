@@ -8,11 +8,11 @@ use crate::report::anatomy::{difficulty_rows, domain_deception_rows, DomainDecep
 use crate::report::leaderboard::{domain_rows, DomainRow};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
-use crate::tui::widgets::histogram;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad};
+use crate::tui::widgets::{histogram, scroll_offset};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -75,9 +75,7 @@ fn heat_table(
     shade: impl Fn(f64) -> f64,
 ) {
     let th = v.theme;
-    let blk = block(title, false, th);
-    let inner = blk.inner(area);
-    f.render_widget(blk, area);
+    let inner = framed(f, area, title, false, th);
     let order: Vec<usize> = (0..t.rows.len()).collect();
     let heat = |_r: usize, c: usize, cell: &Cell| {
         if c == 0 {
@@ -125,14 +123,7 @@ impl Pane for DomainsPane {
         };
         let list = misses::unsolved(&a.difficulty);
         match action {
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.selected = step(self.selected, list.len(), action, self.page.get());
             }
             Action::Click(Hit::Row {
@@ -231,7 +222,9 @@ impl Pane for DomainsPane {
                 th,
             ),
         );
-        let blk = block(
+        let inner = framed(
+            f,
+            bottom,
             Line::from(vec![
                 Span::styled(" Solved by no system ", th.title),
                 Span::styled(format!("{} of {} ", list.len(), a.difficulty.len()), th.dim),
@@ -239,12 +232,10 @@ impl Pane for DomainsPane {
             true,
             th,
         );
-        let inner = blk.inner(bottom);
-        f.render_widget(blk, bottom);
         let h = inner.height as usize;
         self.page.set(h);
         let sel = self.selected.min(list.len().saturating_sub(1));
-        let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+        let offset = scroll_offset(sel, h);
         let b = &d.engine.bundle();
         let mut lines = Vec::new();
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {

@@ -12,7 +12,7 @@ use crate::metrics::Metric;
 use crate::report::pairs::flipped;
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::text::{fit, fit_pad, letter};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -172,14 +172,7 @@ impl Pane for PairsPane {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown
-            | Action::PageUp
-            | Action::PageDown => {
+            _ if action.moves_selection() => {
                 // Rows follow the one selected system shared by every pane.
                 self.row = step(cx.shared.system, n, action, n);
                 cx.shared.system = self.row;
@@ -238,7 +231,9 @@ impl Pane for PairsPane {
         let top_h = want.min(area.height.saturating_sub(7)).max(5);
         let [top, bottom] =
             Layout::vertical([Constraint::Length(top_h), Constraint::Min(3)]).areas(area);
-        let blk = block(
+        let inner = framed(
+            f,
+            top,
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
                 Span::styled(
@@ -249,8 +244,6 @@ impl Pane for PairsPane {
             true,
             th,
         );
-        let inner = blk.inner(top);
-        f.render_widget(blk, top);
         let avail = (inner.width as usize).saturating_sub(label_w + 1);
         let cell_w = (avail / n.max(1)).clamp(8, 16);
         let with_p = cell_w >= 8;
@@ -417,9 +410,7 @@ impl Pane for PairsPane {
                     fit(v.system_id(win), (area.width as usize / 2).max(4)),
                     qs.len()
                 );
-                let blk = block(Line::styled(title, th.title), false, th);
-                let inner = blk.inner(area);
-                f.render_widget(blk, area);
+                let inner = framed(f, area, Line::styled(title, th.title), false, th);
                 let w = inner.width as usize;
                 let b = &d.engine.bundle();
                 let mut lines: Vec<Line> = qs
@@ -475,9 +466,7 @@ impl PairsPane {
             v.system_id(b)
         );
         let title = fit(&title, area.width.saturating_sub(2) as usize);
-        let blk = block(Line::styled(title, th.title), false, th);
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
+        let inner = framed(f, area, Line::styled(title, th.title), false, th);
         let w = inner.width as usize;
         // query id, A, B, Δ and the mark take 42 columns; the function name what is left.
         let fw = w.saturating_sub(43).min(28);

@@ -8,6 +8,7 @@ use crate::report::{Align, Cell, Table};
 use crate::tui::actions::Hit;
 use crate::tui::theme::Theme;
 use crate::tui::view::Hits;
+use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -217,10 +218,7 @@ impl TableView<'_> {
         let mut lines = vec![Line::from(spans)];
         // Rows.
         let body = area.height.saturating_sub(1) as usize;
-        let offset = match self.selected {
-            Some(s) if body > 0 && s >= body => s + 1 - body,
-            _ => 0,
-        };
+        let offset = self.selected.map_or(0, |s| scroll_offset(s, body));
         for (pos, &r) in self.order.iter().enumerate().skip(offset).take(body) {
             let row = &t.rows[r];
             let selected = self.selected == Some(pos);

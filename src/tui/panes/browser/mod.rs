@@ -167,17 +167,7 @@ impl Pane for BrowserPane {
         let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;
         };
-        let nav = matches!(
-            action,
-            Action::Up
-                | Action::Down
-                | Action::PageUp
-                | Action::PageDown
-                | Action::Top
-                | Action::Bottom
-                | Action::ScrollUp
-                | Action::ScrollDown
-        );
+        let nav = action.moves_selection();
         let live = cx.shared.live.is_some();
         match action {
             _ if nav && (self.focus == Focus::Ranking || live) => {

@@ -3,9 +3,12 @@
 
 use super::{filtered, BrowserPane, Focus, QUERIES};
 use crate::tui::actions::Hit;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
+use crate::tui::theme::Theme;
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -27,13 +30,13 @@ impl BrowserPane {
                 Span::styled(format!("{}/{} ", list.len(), b.queries.len()), th.dim),
             ])
         };
-        let blk = block(
+        let inner = framed(
+            f,
+            area,
             title,
             self.focus == Focus::Queries && v.shared.live.is_none(),
             th,
         );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
         let h = inner.height.saturating_sub(1) as usize;
         self.page_list.set(h);
         let k = v.k();
@@ -47,26 +50,13 @@ impl BrowserPane {
             th.header,
         )];
         let pos = list.iter().position(|&q| q == v.shared.query);
-        let offset = match pos {
-            Some(p) if h > 0 && p >= h => p + 1 - h,
-            _ => 0,
-        };
+        let offset = pos.map_or(0, |p| scroll_offset(p, h));
         let w = inner.width as usize;
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
             let query = &b.queries[q];
             let val = eval.per_query.get(q).map_or(f64::NAN, |e| e.exec[ki]);
-            let (mark, st) = if val == 1.0 {
-                ("  ✓  ", th.good)
-            } else if val == 0.0 {
-                ("  ✗  ", th.bad)
-            } else {
-                ("", th.warn)
-            };
-            let mark = if mark.is_empty() {
-                format!("{val:>5.2}")
-            } else {
-                mark.to_string()
-            };
+            let (mark, st) = exec_mark(val, th);
+            let mark = mark.map_or_else(|| format!("{val:>5.2}"), |m| format!("  {m}  "));
             let name = if query.function_name.is_empty() {
                 query.domain.as_str()
             } else {
@@ -131,13 +121,8 @@ impl BrowserPane {
                 .per_query
                 .get(v.shared.query)
                 .map_or(f64::NAN, |e| e.exec[ki]);
-            let (mark, st) = if val == 1.0 {
-                ("✓", th.good)
-            } else if val == 0.0 {
-                ("✗", th.bad)
-            } else {
-                ("~", th.warn)
-            };
+            let (mark, st) = exec_mark(val, th);
+            let mark = mark.unwrap_or('~');
             let mut line = Line::from(vec![
                 Span::styled(format!(" {mark} "), st),
                 Span::raw(format!("{val:.2} ")),
@@ -155,5 +140,17 @@ impl BrowserPane {
                 .block(block(title, false, th)),
             area,
         );
+    }
+}
+
+/// A query's exec@k under one system as a mark: `✓` solved, `✗` not, `None` for a value between
+/// (a tie-averaged expectation), with the style the value is shown in.
+fn exec_mark(val: f64, th: &Theme) -> (Option<char>, Style) {
+    if val == 1.0 {
+        (Some('✓'), th.good)
+    } else if val == 0.0 {
+        (Some('✗'), th.bad)
+    } else {
+        (None, th.warn)
     }
 }

@@ -5,7 +5,7 @@
 use super::probe::status_spans;
 use super::{message, query_ranking, BrowserPane, Focus, RANKING};
 use crate::probe::live::LiveState;
-use crate::tui::frame::block;
+use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::ranking::{self, RankRow};
 use crate::tui::widgets::text::fit_spans;
@@ -74,9 +74,7 @@ impl BrowserPane {
             ]),
         };
         let title = Line::from(fit_spans(title.spans, title_w));
-        let blk = block(title, focused, th);
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
+        let inner = framed(f, area, title, focused, th);
         self.page_rank.set(inner.height.saturating_sub(1) as usize);
         if self.compare && v.shared.live.is_none() {
             let other = query_ranking(d, v.shared.compare, q);

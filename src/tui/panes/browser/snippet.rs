@@ -3,7 +3,7 @@
 //! rank under every system, and the edits that make the query's paired distractors.
 
 use super::{message, BrowserPane};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::{code, diff, ranking};
 use ratatui::layout::Rect;
@@ -36,9 +36,7 @@ impl BrowserPane {
             // even when it was retrieved for another query; anything else with this query's.
             let own = meta.and_then(|m| b.corpus_row(&m.canonical_id));
             let Some(canon) = own.or(canon) else {
-                let blk = block(" diff ", false, th);
-                let inner = blk.inner(area);
-                f.render_widget(blk, area);
+                let inner = framed(f, area, " diff ", false, th);
                 message(f, inner, "no canonical to compare with", th.dim);
                 return;
             };
