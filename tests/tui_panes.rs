@@ -615,8 +615,8 @@ fn help_lines_are_never_cut_mid_word() {
     let mut a = app();
     keys(&mut a, "?");
     let mut words: Vec<String> = vec!["help".into(), "—".into(), "?".into(), "or".into()];
-    let fixed =
-        "Esc closes Everywhere Prompts, filter and pickers more (a taller screen shows all)";
+    let fixed = "Esc closes Everywhere Prompts, filter and pickers lines of · ↓ j/PgDn for more ↑ \
+                 k/PgUp back";
     words.extend(fixed.split_whitespace().map(String::from));
     for id in PaneId::ALL {
         words.extend(id.title().split_whitespace().map(String::from));
@@ -634,7 +634,10 @@ fn help_lines_are_never_cut_mid_word() {
         // The overlay covers the body: between the tab bar and the status and key bars.
         for line in &lines[1..lines.len() - 2] {
             for tok in line.split(|c: char| c.is_whitespace() || "│┌┐└┘─".contains(c)) {
-                if tok.is_empty() || tok.ends_with('…') || words.iter().any(|x| x == tok) {
+                // (Numbers: the scrolled help's "lines 1–19 of 58".)
+                let number = tok.chars().all(|c| c.is_ascii_digit() || c == '–');
+                if tok.is_empty() || tok.ends_with('…') || number || words.iter().any(|x| x == tok)
+                {
                     continue;
                 }
                 panic!("help at {w}x{h}: {tok:?} is cut\n{s}");
@@ -693,4 +696,81 @@ fn pairs_pane_per_query_values_are_the_engines() {
             "{row:?} lacks {want} {mark}"
         );
     }
+}
+
+/// At 80×24 the help does not fit in columns: it becomes one column with every help text in
+/// full, the bottom border says which lines are shown and that there is more, and j/k, the
+/// arrows, PgUp/PgDn, g/G and the mouse wheel scroll it. Every command's keys and whole help text
+/// can be read by scrolling.
+#[test]
+fn help_scrolls_on_a_short_screen() {
+    let mut a = app();
+    keys(&mut a, "?");
+    // (Its first page is the `help_80x24` snapshot of `help_lines_are_never_cut_mid_word`.)
+    let top = screen(&a, 80, 24);
+    let bottom_border = |s: &str| s.lines().nth(21).unwrap_or("").to_string();
+    assert!(
+        bottom_border(&top).contains("lines 1–19 of") && bottom_border(&top).contains("for more"),
+        "{top}"
+    );
+    // The key bar names what works here (scrolling, closing), not the pane's keys.
+    let bar = top.lines().nth(23).unwrap_or("");
+    assert!(
+        bar.contains("close") && bar.contains("PgDn") && !bar.contains("quit"),
+        "{bar}"
+    );
+    // Page through to the end, keeping what each page shows.
+    let mut seen = top.clone();
+    let mut prev = top.clone();
+    for _ in 0..50 {
+        key(&mut a, KeyCode::PageDown);
+        let s = screen(&a, 80, 24);
+        if s == prev {
+            break;
+        }
+        seen.push_str(&s);
+        prev = s;
+    }
+    assert_ne!(prev, top, "PgDn scrolls the help");
+    assert!(bottom_border(&prev).contains("back"), "{prev}");
+    insta::assert_snapshot!("help_80x24_end", prev);
+    // Nothing is abbreviated: every command's keys and every word of its help are there.
+    assert!(!seen.contains('…'), "{seen}");
+    let tokens: Vec<&str> = seen.split_whitespace().collect();
+    for c in execscope::tui::commands::COMMANDS {
+        assert!(seen.contains(c.keys_label), "{}", c.keys_label);
+        for word in c.help.split_whitespace() {
+            assert!(
+                tokens.contains(&word),
+                "{word:?} of {:?} never shown",
+                c.help
+            );
+        }
+    }
+    // G and g jump to the end and back; j/k, ↓/↑ and the wheel move one line.
+    keys(&mut a, "g");
+    assert_eq!(screen(&a, 80, 24), top);
+    keys(&mut a, "G");
+    assert_eq!(screen(&a, 80, 24), prev);
+    keys(&mut a, "g");
+    let line = |s: &str, i: usize| s.lines().nth(i).unwrap_or("").to_string();
+    keys(&mut a, "j");
+    let one = screen(&a, 80, 24);
+    assert_eq!(line(&one, 2), line(&top, 3), "j scrolls one line\n{one}");
+    assert!(bottom_border(&one).contains("lines 2–20 of"), "{one}");
+    keys(&mut a, "k");
+    assert_eq!(screen(&a, 80, 24), top);
+    key(&mut a, KeyCode::Down);
+    assert_eq!(screen(&a, 80, 24), one);
+    key(&mut a, KeyCode::Up);
+    a.handle(Action::ScrollDown);
+    assert_eq!(screen(&a, 80, 24), one);
+    key(&mut a, KeyCode::PageUp);
+    assert_eq!(screen(&a, 80, 24), top);
+    // Esc closes; opened again, the help starts at the top.
+    key(&mut a, KeyCode::Esc);
+    assert!(!screen(&a, 80, 24).contains("help — ? or Esc closes"));
+    keys(&mut a, "?G?");
+    keys(&mut a, "?");
+    assert_eq!(screen(&a, 80, 24), top);
 }
