@@ -365,13 +365,7 @@ fn snapshot_every_pane_small_and_large() {
                 })
                 .count();
             // Not an empty half-screen: at least a third of the lower half carries content, on
-            // every pane (the Audit pane before an audit has run included). The one exception:
-            // the pairs pane of 3 systems × 3 queries (matrix, selected pair, its "only" lists
-            // and per-query table) has not enough to fill a 60-row screen's lower half (it is
-            // checked on the embedded bundle below).
-            if name == "pairs" && h == 60 {
-                continue;
-            }
+            // every pane (the Audit pane before an audit has run included).
             assert!(
                 lower.len() - blank >= lower.len() / 3,
                 "{name} at {w}x{h}: the lower half is empty\n{s}"
@@ -773,4 +767,72 @@ fn help_scrolls_on_a_short_screen() {
     keys(&mut a, "?G?");
     keys(&mut a, "?");
     assert_eq!(screen(&a, 80, 24), top);
+}
+
+/// On a tall screen the pairs pane also shows the selected pair on every metric and cutoff: each
+/// row's values are the report's pairs table's for that pair (`report --table pairs --metric`),
+/// and the row of the matrix's metric and cutoff is the highlighted one.
+#[test]
+fn pairs_pane_every_cutoff_values_are_the_reports() {
+    use execscope::analysis::significance::Significance;
+    use execscope::report::pairs::pairs_table;
+    let mut a = app();
+    keys(&mut a, "6");
+    let s = screen(&a, 200, 60);
+    assert!(
+        s.contains("every metric and cutoff: A = toy-cos, B = toy-dot"),
+        "{s}"
+    );
+    let d = a.data.as_ref().expect("loaded");
+    let sig: &Significance = d.sig.as_ref().expect("bootstrap run");
+    assert!(sig.cells.len() > 4, "every metric at every cutoff");
+    for cell in &sig.cells {
+        let t = pairs_table(&d.engine, sig, &cell.key).expect("pairs table");
+        // toy-cos (A) against toy-dot (B): the report orders each pair by system index.
+        let row = t
+            .rows
+            .iter()
+            .find(|r| r[0].text == "toy-cos" && r[1].text == "toy-dot")
+            .expect("the pair's row");
+        // Columns: A, B, A only, B only, both, neither, A rate, B rate, Δ, Δ CI, p.
+        assert_eq!(
+            (t.headers[8].as_str(), t.headers[9].as_str()),
+            ("Δ (A − B)", "Δ 95% CI")
+        );
+        let (ra, rb) = (&row[6].text, &row[7].text);
+        let (delta, ci) = (&row[8].text, &row[9].text);
+        let line = s
+            .lines()
+            .find(|l| l.contains(&format!("│{:<9}", cell.key)))
+            .unwrap_or_else(|| panic!("{} row\n{s}", cell.key));
+        let want = format!("{ra}  {rb}");
+        assert!(line.contains(&want), "{line:?} lacks {want}");
+        assert!(
+            line.contains(&format!(" {delta}  {ci}")),
+            "{line:?} lacks {delta} {ci}"
+        );
+        let p = row[10].value.filter(|_| cell.test.has_p());
+        match p {
+            Some(p) if p >= 0.001 => assert!(line.contains(&format!("{p:.3}")), "{line:?}"),
+            Some(_) => assert!(line.contains("<.001"), "{line:?}"),
+            None => assert!(line.contains(" – "), "{line:?}"),
+        }
+        assert!(line.contains(cell.test.short()), "{line:?}");
+    }
+    // The matrix shows exec@1: its row is highlighted (selected, unfocused).
+    let (x, y) = {
+        let lines: Vec<&str> = s.lines().collect();
+        let y = lines.iter().position(|l| l.contains("│exec@1  ")).unwrap();
+        (1u16, y as u16)
+    };
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60)).unwrap();
+    t.draw(|f| execscope::tui::frame::draw(f, &a)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let marked = |y: u16| {
+        buf[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::UNDERLINED)
+    };
+    assert!(marked(y), "the exec@1 row is highlighted");
+    assert!(!marked(y + 1), "the exec@3 row is not");
 }

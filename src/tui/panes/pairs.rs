@@ -10,10 +10,12 @@ use super::{message, step, Cx, Pane, PaneId};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::metrics::Metric;
 use crate::report::pairs::flipped;
+use crate::report::{Align, Cell as ReportCell, Table};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
 use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
+use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad, letter};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -64,6 +66,9 @@ pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<Pai
     Some(if a < b { *r } else { flipped(r) })
 }
 
+/// Mouse regions of the every-cutoff table (rows are not clickable: drawn for the record).
+const EVERY_CELL: u8 = 60;
+
 const METRICS: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
 
 pub struct PairsPane {
@@ -83,12 +88,23 @@ impl Default for PairsPane {
     }
 }
 
-pub fn fmt_p(c: &PairCell) -> String {
+/// The p-value as a cell shows it: `0.937`, `<.001`, `–` (no test: a continuous metric) or `…`
+/// (the bootstrap job still running).
+pub fn p_text(c: &PairCell) -> String {
     match c.result.p_value() {
-        _ if !c.tested => "p …".to_string(),
-        Some(p) if p < 0.001 => "p<.001".to_string(),
-        Some(p) => format!("p={p:.3}"),
-        None => "p –".to_string(),
+        _ if !c.tested => "…".to_string(),
+        Some(p) if p < 0.001 => "<.001".to_string(),
+        Some(p) => format!("{p:.3}"),
+        None => "–".to_string(),
+    }
+}
+
+/// The p-value with its name: `p=0.937`, `p<.001`, `p –`, `p …`.
+pub fn fmt_p(c: &PairCell) -> String {
+    let t = p_text(c);
+    match c.result.p_value() {
+        Some(_) if c.tested => format!("p{}{t}", if t.starts_with('<') { "" } else { "=" }),
+        _ => format!("p {t}"),
     }
 }
 
@@ -153,11 +169,7 @@ impl PairsPane {
             .collect();
         Some(Matrix {
             cells,
-            test: match (metric.is_binary(), v.policy.is_deterministic()) {
-                (false, _) => PairTest::BootstrapOnly,
-                (true, true) => PairTest::ExactMcNemar,
-                (true, false) => PairTest::TieAveragedMcNemar,
-            },
+            test: expected_test(metric, v),
             sig: None,
         })
     }
@@ -379,21 +391,41 @@ impl Pane for PairsPane {
                 |w: &[f64], l: &[f64]| (0..w.len()).filter(|&q| w[q] > 0.0 && l[q] <= 0.0).count();
             let need = only(&ca, &cb).max(only(&cb, &ca)).max(1) as u16 + 2;
             let list_h = need.min(rest.height / 2).max(3);
-            let table_h = (ca.len() as u16 + 3).min(rest.height.saturating_sub(list_h));
-            let (rest, table) = if table_h >= 4 {
-                let [l, t, _] = Layout::vertical([
-                    Constraint::Length(list_h),
+            let below = rest.height.saturating_sub(list_h);
+            let table_h = (ca.len() as u16 + 3).min(below);
+            // The pair on every metric and cutoff, where there is room for it: under the
+            // per-query table when both fit whole, else beside it on a wide screen.
+            let cells = self.pair_cells(v, a, b);
+            let cells_h = cells.len() as u16 + 3;
+            let [lists, lower] =
+                Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(rest);
+            let (per_query, every) = if table_h < 4 {
+                (None, None)
+            } else if table_h + cells_h <= below {
+                let [t, c, _] = Layout::vertical([
                     Constraint::Length(table_h),
+                    Constraint::Length(cells_h),
                     Constraint::Min(0),
                 ])
-                .areas(rest);
-                (l, Some(t))
+                .areas(lower);
+                (Some(t), Some(c))
+            } else if lower.width >= 140 {
+                let [t, c] =
+                    Layout::horizontal([Constraint::Length(PER_QUERY_W), Constraint::Min(0)])
+                        .areas(lower);
+                let top = |r: Rect, h: u16| Rect::new(r.x, r.y, r.width, h.min(r.height));
+                (Some(top(t, table_h)), Some(top(c, cells_h)))
             } else {
-                (rest, None)
+                (Some(lower), None)
             };
-            if let Some(t) = table {
+            if let Some(t) = per_query {
+                let t = Rect::new(t.x, t.y, t.width, t.height.min(table_h));
                 self.draw_per_query(f, t, v, (a, b), (&ca, &cb));
             }
+            if let Some(c) = every {
+                self.draw_every_cell(f, c, v, (a, b), &cells);
+            }
+            let rest = if per_query.is_some() { lists } else { rest };
             let halves: [Rect; 2] =
                 Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
             for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
@@ -446,7 +478,119 @@ impl Pane for PairsPane {
     }
 }
 
+/// The paired test the bootstrap job will run on `metric` under the view's tie policy (the
+/// caption's before its results are in).
+fn expected_test(metric: Metric, v: &View) -> PairTest {
+    match (metric.is_binary(), v.policy.is_deterministic()) {
+        (false, _) => PairTest::BootstrapOnly,
+        (true, true) => PairTest::ExactMcNemar,
+        (true, false) => PairTest::TieAveragedMcNemar,
+    }
+}
+
+/// Width of the per-query table beside the every-cutoff one (its columns and border).
+const PER_QUERY_W: u16 = 74;
+
 impl PairsPane {
+    /// Systems `a` and `b` compared on every metric cell: the report's results once the
+    /// bootstrap is in (the cells of `execscope report --table pairs --metric …`), else the
+    /// counts and Δ from the engine's per-query columns, untested.
+    pub fn pair_cells(&self, v: &View, a: usize, b: usize) -> Vec<(String, PairCell, PairTest)> {
+        let Some(d) = v.data else {
+            return Vec::new();
+        };
+        let evals = d.engine.evals();
+        if a.max(b) >= evals.len() {
+            return Vec::new();
+        }
+        if let Some(sig) = d.sig.as_ref() {
+            return sig
+                .cells
+                .iter()
+                .enumerate()
+                .filter_map(|(ci, c)| {
+                    let result = sig_pair(sig, ci, a, b)?;
+                    Some((
+                        c.key.clone(),
+                        PairCell {
+                            result,
+                            tested: true,
+                        },
+                        c.test,
+                    ))
+                })
+                .collect();
+        }
+        let ks = d.engine.config().ks;
+        METRICS
+            .iter()
+            .flat_map(|&m| (0..ks.len()).map(move |ki| (m, ki)))
+            .map(|(m, ki)| {
+                let result = counts(&evals[a].column(m, ki), &evals[b].column(m, ki));
+                let cell = PairCell {
+                    result,
+                    tested: false,
+                };
+                (m.key(ks[ki]), cell, expected_test(m, v))
+            })
+            .collect()
+    }
+
+    /// The selected pair on every metric and cutoff, the row of the matrix's cell marked.
+    fn draw_every_cell(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        (a, b): (usize, usize),
+        cells: &[(String, PairCell, PairTest)],
+    ) {
+        let th = v.theme;
+        let title = format!(
+            " every metric and cutoff: A = {}, B = {} ",
+            v.system_id(a),
+            v.system_id(b)
+        );
+        let title = fit(&title, area.width.saturating_sub(2) as usize);
+        let inner = framed(f, area, Line::styled(title, th.title), false, th);
+        if a == b {
+            message(
+                f,
+                inner,
+                "a system against itself: pick another column",
+                th.dim,
+            );
+            return;
+        }
+        let mut t = Table::new("pair_cells", "The selected pair on every metric and cutoff")
+            .column("metric", "metric", Align::Left)
+            .column("A", "a_rate", Align::Right)
+            .column("B", "b_rate", Align::Right)
+            .column("Δ (A − B)", "delta", Align::Right)
+            .column("Δ 95% CI", "ci95", Align::Left)
+            .column("p", "p", Align::Right)
+            .column("test", "test", Align::Left);
+        for (key, c, test) in cells {
+            let r = &c.result;
+            t.push(vec![
+                ReportCell::text(key),
+                ReportCell::num(r.a_rate, 3),
+                ReportCell::num(r.b_rate, 3),
+                ReportCell::num(r.delta, 3),
+                ReportCell::text(fmt_ci(c)),
+                ReportCell::text(p_text(c)),
+                ReportCell::text(test.short()),
+            ]);
+        }
+        let key = METRICS[self.metric].key(v.k());
+        let order: Vec<usize> = (0..cells.len()).collect();
+        TableView {
+            selected: cells.iter().position(|(k, _, _)| *k == key),
+            ..TableView::plain(&t, &order, 1, EVERY_CELL)
+        }
+        .render(f, inner, th, v.hits);
+    }
+
     /// Every query's value under the selected pair's systems A and B, its Δ and which side
     /// solves it (success = value > 0, as in the counts).
     fn draw_per_query(
