@@ -25,6 +25,9 @@ const UNSOLVED: u8 = 50;
 pub struct DomainsPane {
     pub selected: usize,
     page: StdCell<usize>,
+    /// The system column ←/→ brought into view in the domain tables (0: they start at the first
+    /// system, nothing focused).
+    pub col: usize,
 }
 
 /// The per-domain exec@1 table with rows and columns swapped (domain names are long, systems
@@ -72,6 +75,7 @@ fn heat_table(
     v: &View,
     t: &Table,
     title: Line<'_>,
+    focus: usize,
     shade: impl Fn(f64) -> f64,
 ) {
     let th = v.theme;
@@ -84,8 +88,11 @@ fn heat_table(
             th.heat(shade(cell.value.unwrap_or(f64::NAN)))
         }
     };
+    // ←/→ scroll the system columns that do not fit (the focused one is kept in view).
+    let focus_col = (focus > 0).then_some((1 + focus).min(t.headers.len().saturating_sub(1)));
     TableView {
         cell_style: Some(&heat),
+        focus_col,
         ..TableView::plain(t, &order, 1, 51)
     }
     .render(f, inner, th, v.hits);
@@ -126,6 +133,11 @@ impl Pane for DomainsPane {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, list.len(), action, self.page.get());
             }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let n = cx.data.map_or(0, |d| d.engine.scores().len());
+                self.col = (self.col + 1).min(n.saturating_sub(1));
+            }
             Action::Click(Hit::Row {
                 list: UNSOLVED,
                 index,
@@ -159,7 +171,7 @@ impl Pane for DomainsPane {
                     Span::styled(" exec@1 by domain ", th.title),
                     Span::styled(format!("(ties: {}) ", v.policy), th.dim),
                 ]);
-                heat_table(f, top, v, &t, title, |x| x);
+                heat_table(f, top, v, &t, title, self.col, |x| x);
                 if below.height >= 4 {
                     match d.anatomy.as_ref() {
                         Some((a, _)) => {
@@ -176,7 +188,7 @@ impl Pane for DomainsPane {
                             }
                             let title = Line::from(spans);
                             // Cells hold percentages; the heat scale is a fraction.
-                            heat_table(f, below, v, &t, title, |x| x / 100.0);
+                            heat_table(f, below, v, &t, title, self.col, |x| x / 100.0);
                         }
                         None => message(f, below, &v.pending("deception"), th.accent),
                     }
@@ -241,12 +253,21 @@ impl Pane for DomainsPane {
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
             let query = &b.queries[q];
             // Id, function and domain, each shortened with `…` rather than cut at the border.
+            // The domain only where a few of its letters fit (not a column of lone `…`).
             let w = inner.width as usize;
             let fw = 22.min(w.saturating_sub(11));
+            let dw = w.saturating_sub(10 + fw + 1);
             let mut line = Line::from(vec![
                 Span::raw(format!(" {} ", fit_pad(&query.id, 8))),
                 Span::styled(format!("{} ", fit_pad(&query.function_name, fw)), th.accent),
-                Span::styled(fit(&query.domain, w.saturating_sub(10 + fw + 1)), th.dim),
+                Span::styled(
+                    if dw >= 6 {
+                        fit(&query.domain, dw)
+                    } else {
+                        String::new()
+                    },
+                    th.dim,
+                ),
             ]);
             if i == sel {
                 line = line.style(th.selected);
