@@ -883,3 +883,61 @@ fn domains_pane_scrolls_its_system_columns() {
         assert!(!cell.ends_with(" …"), "a lone … for the domain: {l:?}");
     }
 }
+
+/// The last text row of the full-width box whose top border carries `title`.
+fn last_row_of_box<'a>(s: &'a str, title: &str) -> Option<&'a str> {
+    let lines: Vec<&str> = s.lines().collect();
+    let top = lines.iter().position(|l| l.contains(title))?;
+    let bottom = (top + 1..lines.len()).find(|&i| lines[i].starts_with('└'))?;
+    Some(lines[bottom - 1])
+}
+
+/// On the embedded bundle at 80×24 text that does not fit its box ends in `…` (or is whole):
+/// the snippet title in the browser, the selected pair's details, the density table's caption.
+/// Before, each stopped mid-word or mid-sentence at the border. And no label is drawn over the
+/// density chart's curves.
+#[test]
+fn text_that_does_not_fit_says_so() {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    let ends_whole = |row: &str| {
+        let t = row.trim_end_matches('│').trim_end();
+        t.ends_with('…') || t.ends_with('.') || t.ends_with(')')
+    };
+    // The snippet panel's title: shortened with `…` inside the top border.
+    keys(&mut a, "2");
+    let s = screen(&a, 80, 24);
+    let title = s
+        .lines()
+        .find(|l| l.contains("c_0005 wrong_operator"))
+        .expect("the code panel's title");
+    let title = &title[title.find("c_0005").unwrap()..];
+    let before_corner = title.split('┐').next().unwrap().trim_end_matches('─');
+    assert!(before_corner.trim_end().ends_with('…'), "{title:?}");
+    // The selected pair's details.
+    keys(&mut a, "6");
+    let s = screen(&a, 80, 24);
+    let row = last_row_of_box(&s, "Selected pair").expect("details box");
+    assert!(ends_whole(row), "cut mid-sentence: {row:?}\n{s}");
+    // The density table's caption; and nothing written over the chart.
+    keys(&mut a, "4");
+    for (w, h) in [(80u16, 24u16), (200, 60)] {
+        let s = screen(&a, w, h);
+        if w == 80 {
+            let row = last_row_of_box(&s, "Density table").expect("density table");
+            assert!(ends_whole(row), "cut mid-sentence: {row:?}\n{s}");
+        }
+        for l in s.lines() {
+            let c: Vec<char> = l.chars().collect();
+            for p in c.windows(2) {
+                let braille = |x: char| ('\u{2800}'..='\u{28ff}').contains(&x);
+                let letter = |x: char| x.is_ascii_alphabetic();
+                assert!(
+                    !(braille(p[0]) && letter(p[1]) || letter(p[0]) && braille(p[1])),
+                    "text over the chart: {l:?}"
+                );
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@ use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::text::wrap_clip;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
@@ -152,8 +153,9 @@ impl Pane for DensityPane {
                 th,
             ))
             .x_axis(
+                // No axis title: drawn on the plot's last row it covered the curves; the
+                // block title names the axis ("vs retained distractors").
                 Axis::default()
-                    .title("distractors kept")
                     .bounds([0.0, max_d as f64])
                     .labels(x_labels)
                     .style(th.dim),
@@ -205,11 +207,7 @@ impl Pane for DensityPane {
         let cap_y = tbl.y + table.rows.len() as u16 + 1;
         if cap_y < tbl.bottom() {
             let cap = Rect::new(tbl.x, cap_y, tbl.width, tbl.bottom() - cap_y);
-            f.render_widget(
-                Paragraph::new(Line::styled(table.caption.clone(), th.dim))
-                    .wrap(ratatui::widgets::Wrap { trim: true }),
-                cap,
-            );
+            caption(f, cap, &table.caption, th.dim);
         }
     }
 }
@@ -235,11 +233,18 @@ impl DensityPane {
         );
         let cap_y = inner.y + h + 1;
         if cap_y < inner.bottom() {
-            f.render_widget(
-                Paragraph::new(Line::styled(t.caption.clone(), th.dim))
-                    .wrap(ratatui::widgets::Wrap { trim: true }),
-                Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y),
-            );
+            let cap = Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y);
+            caption(f, cap, &t.caption, th.dim);
         }
     }
+}
+
+/// A table's caption in `area`, wrapped; what does not fit ends in `…`, never mid-sentence.
+fn caption(f: &mut Frame, area: Rect, text: &str, style: Style) {
+    let lines = wrap_clip(
+        &[(text.to_string(), style)],
+        area.width as usize,
+        area.height as usize,
+    );
+    f.render_widget(Paragraph::new(lines), area);
 }

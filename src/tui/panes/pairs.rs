@@ -13,13 +13,14 @@ use crate::report::pairs::flipped;
 use crate::report::{Align, Cell as ReportCell, Table};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
-use crate::tui::frame::{block, framed};
+use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
-use crate::tui::widgets::text::{fit, fit_pad, letter};
+use crate::tui::widgets::text::{fit, fit_pad, fit_spans, letter, wrap_clip};
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// One ordered system pair on one metric cell.
@@ -372,12 +373,17 @@ impl Pane for PairsPane {
         } else {
             (bottom, None)
         };
-        f.render_widget(
-            Paragraph::new(text)
-                .block(block(" Selected pair ", false, th))
-                .wrap(Wrap { trim: true }),
-            details,
-        );
+        // What does not fit the box ends in `…` (never cut mid-sentence at its border).
+        let inner = framed(f, details, " Selected pair ", false, th);
+        let (w, h) = (inner.width as usize, inner.height as usize);
+        let mut lines = Vec::new();
+        let mut text = text.into_iter();
+        if let Some(head) = text.next().filter(|_| h > 0) {
+            lines.push(Line::from(fit_spans(head.spans, w)));
+        }
+        let paras: Vec<(String, Style)> = text.map(|l| (l.to_string(), l.style)).collect();
+        lines.extend(wrap_clip(&paras, w, h.saturating_sub(1)));
+        f.render_widget(Paragraph::new(lines), inner);
         if let (Some(rest), Some(d)) = (rest, v.data) {
             let metric = METRICS[self.metric];
             let ki = v.shared.k_index;

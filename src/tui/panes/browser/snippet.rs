@@ -5,6 +5,7 @@
 use super::{message, BrowserPane};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::text::fit_spans;
 use crate::tui::widgets::{code, diff, ranking};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -21,6 +22,7 @@ impl BrowserPane {
         let th = v.theme;
         let b = &d.engine.bundle();
         let snip = &b.corpus[c];
+        let title_w = area.width.saturating_sub(2) as usize;
         let meta = d.index.distractor.get(&snip.id).map(|&i| &b.distractors[i]);
         let canon = if v.shared.live.is_none() {
             b.queries[v.shared.query].correct.first().copied()
@@ -62,7 +64,7 @@ impl BrowserPane {
                     th.dim,
                 ),
             ]);
-            let blk = block(title, false, th);
+            let blk = block(Line::from(fit_spans(title.spans, title_w)), false, th);
             let mut lines = Vec::new();
             if canon == c {
                 lines.push(Line::styled(
@@ -182,6 +184,8 @@ impl BrowserPane {
                 th.dim,
             ),
         ]);
+        // The title stays inside the top border: abbreviated with `…`, never cut.
+        let title = Line::from(fit_spans(title.spans, title_w));
         f.render_widget(Paragraph::new(lines).block(block(title, false, th)), area);
     }
 }
