@@ -941,3 +941,33 @@ fn text_that_does_not_fit_says_so() {
         }
     }
 }
+
+/// The deception pane on the embedded bundle: at 80×24 its bar legend still names the current
+/// system (it read "■ …"), and at 200×60 the gap histogram's bins carry distinct labels (bins
+/// narrower than 0.01 all read "-0.03" with two decimals).
+#[test]
+fn deception_pane_legend_and_bin_labels_are_readable() {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    keys(&mut a, "3");
+    let sys = a.view().system_id(a.shared.system).to_string();
+    let s = screen(&a, 80, 24);
+    let title = s.lines().nth(1).unwrap();
+    assert!(title.contains(&format!("■ {sys}")), "{title:?}");
+    let s = screen(&a, 200, 60);
+    let labels: Vec<&str> = s
+        .lines()
+        .filter_map(|l| {
+            let inner = l.strip_prefix('│')?.trim_end().trim_end_matches('│').trim();
+            let toks: Vec<&str> = inner.split_whitespace().collect();
+            let numeric = |t: &str| t.parse::<f64>().is_ok() && t.contains('.');
+            (toks.len() >= 5 && toks.iter().all(|t| numeric(t))).then_some(inner)
+        })
+        .collect();
+    assert_eq!(labels.len(), 1, "one row of bin labels\n{s}");
+    let toks: Vec<&str> = labels[0].split_whitespace().collect();
+    for p in toks.windows(2) {
+        assert_ne!(p[0], p[1], "neighbouring bins read the same: {}", labels[0]);
+    }
+}

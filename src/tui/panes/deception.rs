@@ -64,16 +64,22 @@ impl Pane for DeceptionPane {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(20)]).areas(top);
         // Bars by bug type: pooled dense, then the current system.
+        // The legend names both bars; on a narrow pane the title is shortened so that the
+        // system's name still shows (not a lone `■ …`).
+        let room = (left.width as usize).saturating_sub(43);
+        let (head, pooled, room) = if room >= sys_id.chars().count().min(10) {
+            (" Deception by bug type ", "■ dense pooled ", room)
+        } else {
+            (
+                " Deception ",
+                "■ pooled ",
+                (left.width as usize).saturating_sub(26),
+            )
+        };
         let title = Line::from(vec![
-            Span::styled(" Deception by bug type ", th.title),
-            Span::styled("■ dense pooled ", th.bar),
-            Span::styled(
-                format!(
-                    "■ {} ",
-                    fit(&sys_id, (left.width as usize).saturating_sub(43))
-                ),
-                th.bar_alt,
-            ),
+            Span::styled(head, th.title),
+            Span::styled(pooled, th.bar),
+            Span::styled(format!("■ {} ", fit(&sys_id, room)), th.bar_alt),
         ]);
         let inner = framed(f, left, title, true, th);
         let bt = bugtype_rows(a);
@@ -201,10 +207,18 @@ impl Pane for DeceptionPane {
                 th.dim,
             ),
         ]);
+        // Enough decimals that neighbouring bins' labels differ (bins narrower than 0.01 all
+        // read "-0.03" with two).
+        let decimals = g
+            .histogram
+            .first()
+            .map(|(lo, hi, _)| hi - lo)
+            .filter(|w| *w > 0.0 && w.is_finite())
+            .map_or(2, |w| (-w.log10() - 1e-6).ceil().clamp(2.0, 6.0) as usize);
         let bars: Vec<(String, u64)> = g
             .histogram
             .iter()
-            .map(|(lo, _, c)| (format!("{lo:.2}"), *c as u64))
+            .map(|(lo, _, c)| (format!("{lo:.*}", decimals), *c as u64))
             .collect();
         let [hist, axis] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(bottom);
