@@ -971,3 +971,57 @@ fn deception_pane_legend_and_bin_labels_are_readable() {
         assert_ne!(p[0], p[1], "neighbouring bins read the same: {}", labels[0]);
     }
 }
+
+/// The pairs pane on the embedded bundle at 80×24 says what it cannot show: the matrix rows
+/// above and below the ones in view, and how many queries each "only" list and the per-query
+/// table leave out (they stopped at the border without a word).
+#[test]
+fn pairs_pane_says_what_is_out_of_view() {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    keys(&mut a, "6");
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("▲ 0 above · ▼ 1 below"), "{s}");
+    keys(&mut a, "G");
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("▲ 1 above · ▼ 0 below"), "{s}");
+    keys(&mut a, "g");
+    // At 200×60 the lists are longer than their boxes.
+    let s = screen(&a, 200, 60);
+    let d = a.data.as_ref().unwrap();
+    let (ca, cb) = (
+        d.engine.evals()[0].column(execscope::metrics::Metric::Exec, 0),
+        d.engine.evals()[1].column(execscope::metrics::Metric::Exec, 0),
+    );
+    let only_a = (0..ca.len())
+        .filter(|&q| ca[q] > 0.0 && cb[q] <= 0.0)
+        .count();
+    let shown_a = s
+        .lines()
+        .filter(|l| l.starts_with("│q_0") && l.contains("││q_0"))
+        .count();
+    assert!(shown_a < only_a, "the list is longer than its box\n{s}");
+    assert!(
+        s.contains(&format!("… {} more", only_a - shown_a)),
+        "{} more\n{s}",
+        only_a - shown_a
+    );
+    // The per-query table: its rows carry who solves the query.
+    let n = d.engine.bundle().queries.len();
+    let per_query = s
+        .lines()
+        .filter(|l| {
+            l.starts_with("│q_0")
+                && ["both", "A only", "B only", "neither"]
+                    .iter()
+                    .any(|m| l.contains(&format!("  {m}")))
+        })
+        .count();
+    assert!(per_query > 0 && per_query < n, "{s}");
+    assert!(
+        s.contains(&format!("… {} more", n - per_query)),
+        "{} more\n{s}",
+        n - per_query
+    );
+}

@@ -264,7 +264,13 @@ impl Pane for PairsPane {
         let (sel_row, sel_col) = (v.shared.system.min(n - 1), self.col.min(n - 1));
         let col_off = (sel_col + 1).saturating_sub(vis_cols).min(n - vis_cols);
         let body_h = (inner.height as usize).saturating_sub(1 + legend.len());
-        let vis_rows = (body_h / 2).clamp(1, n);
+        // Rows that do not fit leave one line to say how many are above and below.
+        let all_rows = 2 * n <= body_h;
+        let vis_rows = if all_rows {
+            n
+        } else {
+            (body_h.saturating_sub(1) / 2).clamp(1, n)
+        };
         let row_off = (sel_row + 1).saturating_sub(vis_rows).min(n - vis_rows);
         let more_left = col_off > 0;
         let more_right = col_off + vis_cols < n;
@@ -307,6 +313,16 @@ impl Pane for PairsPane {
             }
             lines.push(Line::from(spans));
             lines.push(Line::from(second));
+        }
+        if !all_rows {
+            let below = n - row_off - vis_rows;
+            lines.push(Line::styled(
+                fit(
+                    &format!("▲ {row_off} above · ▼ {below} below (↑/↓ move)"),
+                    inner.width as usize,
+                ),
+                th.dim,
+            ));
         }
         for l in &legend {
             lines.push(Line::styled(l.clone(), th.dim));
@@ -451,9 +467,10 @@ impl Pane for PairsPane {
                 let inner = framed(f, area, Line::styled(title, th.title), false, th);
                 let w = inner.width as usize;
                 let b = &d.engine.bundle();
+                let rows = shown_rows(qs.len(), inner.height as usize);
                 let mut lines: Vec<Line> = qs
                     .iter()
-                    .take(inner.height as usize)
+                    .take(rows)
                     .map(|&q| {
                         let query = &b.queries[q];
                         Line::from(vec![
@@ -465,6 +482,9 @@ impl Pane for PairsPane {
                         ])
                     })
                     .collect();
+                if rows < qs.len() {
+                    lines.push(more_line(qs.len() - rows, th));
+                }
                 if qs.is_empty() {
                     lines.push(Line::styled(
                         fit(
@@ -492,6 +512,21 @@ fn expected_test(metric: Metric, v: &View) -> PairTest {
         (true, true) => PairTest::ExactMcNemar,
         (true, false) => PairTest::TieAveragedMcNemar,
     }
+}
+
+/// How many of `n` list rows to draw in `h` rows: all when they fit, else one fewer, the last
+/// row saying how many more there are.
+fn shown_rows(n: usize, h: usize) -> usize {
+    if n <= h {
+        n
+    } else {
+        h.saturating_sub(1)
+    }
+}
+
+/// The last row of a list cut short: how many rows it does not show.
+fn more_line(n: usize, th: &crate::tui::Theme) -> Line<'static> {
+    Line::styled(format!("… {n} more"), th.dim)
 }
 
 /// Width of the per-query table beside the every-cutoff one (its columns and border).
@@ -640,11 +675,8 @@ impl PairsPane {
             th.header,
         )];
         let bq = &d.engine.bundle().queries;
-        for (q, query) in bq
-            .iter()
-            .enumerate()
-            .take(inner.height.saturating_sub(1) as usize)
-        {
+        let rows = shown_rows(bq.len(), inner.height.saturating_sub(1) as usize);
+        for (q, query) in bq.iter().enumerate().take(rows) {
             let (x, y) = (ca[q], cb[q]);
             let (mark, st) = match (x > 0.0, y > 0.0) {
                 (true, true) => ("both", th.dim),
@@ -658,6 +690,9 @@ impl PairsPane {
                 Span::raw(format!("{x:>7.3}{y:>7.3}{:>+8.3}  ", x - y)),
                 Span::styled(mark, st),
             ]));
+        }
+        if rows < bq.len() {
+            lines.push(more_line(bq.len() - rows, th));
         }
         f.render_widget(Paragraph::new(lines), inner);
     }
