@@ -1025,3 +1025,22 @@ fn pairs_pane_says_what_is_out_of_view() {
         n - per_query
     );
 }
+
+/// Enter on the leaderboard opens the highlighted system (the shared selection), also before
+/// any movement and after a re-sort; it opened the row at a stale position (the first).
+#[test]
+fn leaderboard_enter_opens_the_highlighted_system() {
+    let mut a = app();
+    let current = a.shared.system;
+    let lb_first = {
+        let (lb, _, _) = a.data.as_ref().unwrap().lb.as_ref().unwrap();
+        lb.rows[0].system
+    };
+    assert_ne!(current, lb_first, "the fixture starts off the first row");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.pane_id(), "browser");
+    assert_eq!(a.shared.system, current);
+    keys(&mut a, "1r");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.shared.system, current, "after a re-sort too");
+}

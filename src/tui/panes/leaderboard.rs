@@ -240,8 +240,10 @@ impl Pane for LeaderboardPane {
                 }
             }
             Action::Enter => {
+                // The highlighted row: the shared selection's (as drawn), not a stale position.
                 let order = sorted_order(table, &self.sort);
-                if let Some(&r) = order.get(self.selected) {
+                let pos = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                if let Some(&r) = order.get(pos) {
                     cx.effects.push(Effect::OpenBrowser {
                         system: Some(lb.rows[r].system),
                         query: None,
