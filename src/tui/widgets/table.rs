@@ -184,6 +184,15 @@ impl TableView<'_> {
             total += w + 2;
             cols.push(c);
         }
+        // A column too wide to fit even alone beside the frozen ones is shown shortened (its
+        // texts end in `…`) rather than not at all.
+        if cols.len() == frozen && start < ncol {
+            let room = budget.saturating_sub(total + if start > frozen { 2 } else { 0 });
+            if room >= 4 {
+                width[start] = room;
+                cols.push(start);
+            }
+        }
         let hidden_left = start > frozen;
         let hidden_right = cols.last().is_some_and(|&c| c + 1 < ncol);
         // Header.
@@ -267,6 +276,37 @@ impl TableView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A focused column wider than the room beside the frozen ones is shown shortened with
+    /// `…`, not left out (the header read `domain ‹ ›` with no column at all).
+    #[test]
+    fn a_column_too_wide_for_the_room_is_shortened() {
+        let mut t = Table::new("t", "t")
+            .column("domain", "d", Align::Left)
+            .column("a", "a", Align::Right)
+            .column("multilingual-e5-small", "m", Align::Right);
+        t.push(vec![
+            Cell::text("geometry"),
+            Cell::num(0.5, 3),
+            Cell::num(0.25, 3),
+        ]);
+        let order = [0];
+        let view = TableView {
+            focus_col: Some(2),
+            ..TableView::plain(&t, &order, 1, 0)
+        };
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(22, 2)).unwrap();
+        let theme = Theme::new(crate::tui::ThemeKind::Dark, true);
+        let hits = Hits::default();
+        term.draw(|f| {
+            view.render(f, f.area(), &theme, &hits);
+        })
+        .unwrap();
+        let buf = term.backend().buffer();
+        let line = |y: u16| (0..22).map(|x| buf[(x, y)].symbol()).collect::<String>();
+        assert_eq!(line(0), "domain    ‹ multili…  ");
+        assert_eq!(line(1), "geometry       0.250  ");
+    }
 
     #[test]
     fn sorts_by_value_then_text_nan_last() {
