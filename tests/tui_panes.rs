@@ -1044,3 +1044,52 @@ fn leaderboard_enter_opens_the_highlighted_system() {
     key(&mut a, KeyCode::Enter);
     assert_eq!(a.shared.system, current, "after a re-sort too");
 }
+
+/// On the embedded bundle at 80×24: the diff view's note on the canonical wraps instead of
+/// stopping at "see it", and the audit's per-test panel title ends in `…` inside its border
+/// instead of being cut by the corner ("per-test outcom┐").
+#[test]
+fn notes_and_titles_are_whole_at_80_columns() {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    keys(&mut a, "2");
+    key(&mut a, KeyCode::Enter);
+    // Down the ranking to the canonical, then its diff.
+    for _ in 0..10 {
+        let s = screen(&a, 80, 24);
+        if s.lines().any(|l| l.contains("┌ c_0001 correct")) {
+            break;
+        }
+        keys(&mut a, "j");
+    }
+    keys(&mut a, "d");
+    let s = screen(&a, 80, 24);
+    let words: Vec<&str> = s.split(|c: char| c.is_whitespace() || c == '│').collect();
+    for w in "the canonical itself — select a distractor to see its edit".split(' ') {
+        assert!(words.contains(&w), "{w:?} missing\n{s}");
+    }
+    // The audit (every pair is in the execution cache), then the first task's candidates.
+    keys(&mut a, "7");
+    key(&mut a, KeyCode::Enter);
+    let t0 = std::time::Instant::now();
+    while !a.busy().is_empty() && t0.elapsed() < std::time::Duration::from_secs(120) {
+        a.run_jobs_inline();
+    }
+    key(&mut a, KeyCode::Enter);
+    let s = screen(&a, 80, 24);
+    let title = s
+        .lines()
+        .find(|l| l.contains(" tests: "))
+        .unwrap_or_else(|| panic!("the tests panel\n{s}"));
+    let head = title[title.find(" tests: ").unwrap()..]
+        .split('┐')
+        .next()
+        .unwrap()
+        .trim_end_matches('─')
+        .trim_end();
+    assert!(
+        head.ends_with('…') || head.ends_with("outcomes"),
+        "{title:?}"
+    );
+}

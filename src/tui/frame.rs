@@ -373,6 +373,18 @@ pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::T
         .border_style(if focused { th.accent } else { th.dim })
 }
 
+/// A title in at most `w` columns: abbreviated with `…` at a word boundary (see
+/// [`fit_spans`]), never cut by the block's corner.
+pub fn fit_title<'a>(title: impl Into<Line<'a>>, w: u16) -> Line<'static> {
+    let spans = title
+        .into()
+        .spans
+        .into_iter()
+        .map(|s| Span::styled(s.content.into_owned(), s.style))
+        .collect();
+    Line::from(fit_spans(spans, w as usize))
+}
+
 /// Draws a [`block`] around `area` and returns the area inside its border (what a pane fills).
 pub fn framed<'a>(
     f: &mut Frame,
@@ -381,7 +393,7 @@ pub fn framed<'a>(
     focused: bool,
     th: &super::theme::Theme,
 ) -> Rect {
-    let blk = block(title, focused, th);
+    let blk = block(fit_title(title, area.width.saturating_sub(2)), focused, th);
     let inner = blk.inner(area);
     f.render_widget(blk, area);
     inner

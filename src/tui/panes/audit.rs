@@ -12,7 +12,7 @@ use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::Action;
-use crate::tui::frame::{block, framed};
+use crate::tui::frame::{block, fit_title, framed};
 use crate::tui::jobs::AuditResult;
 use crate::tui::view::{AuditSlot, View};
 use crate::tui::widgets::table::TableView;
@@ -504,7 +504,10 @@ impl AuditPane {
         let m = c.tests.iter().filter(|t| t.suite == "visible").count();
         f.render_widget(
             Paragraph::new(lines).block(block(
-                format!(" tests: {m} self-tests (visible) + hidden, per-test outcomes "),
+                fit_title(
+                    format!(" tests: {m} self-tests (visible) + hidden, per-test outcomes "),
+                    tests_area.width.saturating_sub(2),
+                ),
                 false,
                 th,
             )),

@@ -5,7 +5,7 @@
 use super::{message, BrowserPane};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
-use crate::tui::widgets::text::fit_spans;
+use crate::tui::widgets::text::{fit_spans, wrap_clip};
 use crate::tui::widgets::{code, diff, ranking};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -66,14 +66,17 @@ impl BrowserPane {
             ]);
             let blk = block(Line::from(fit_spans(title.spans, title_w)), false, th);
             let mut lines = Vec::new();
+            // Prose wraps inside the panel (the diff lines below are code: they do not).
+            let w = area.width.saturating_sub(2) as usize;
+            let prose = |text: &str, st| wrap_clip(&[(text.to_string(), st)], w, usize::MAX);
             if canon == c {
-                lines.push(Line::styled(
+                lines.extend(prose(
                     "the canonical itself — select a distractor to see its edit",
                     th.dim,
                 ));
             } else {
                 if let Some(m) = meta {
-                    lines.push(Line::styled(m.bug_description.clone(), th.warn));
+                    lines.extend(prose(&m.bug_description, th.warn));
                 }
                 lines.extend(diff::diff_lines(&b.corpus[canon].code, &snip.code, th));
             }
