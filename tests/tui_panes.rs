@@ -1093,3 +1093,19 @@ fn notes_and_titles_are_whole_at_80_columns() {
         "{title:?}"
     );
 }
+
+/// The side-by-side rankings at 80×24 (embedded bundle) leave out the role where it has no room
+/// instead of showing a column of lone `…`.
+#[test]
+fn compare_view_has_no_lone_ellipsis_column() {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    keys(&mut a, "2c");
+    let s = screen(&a, 80, 24);
+    let rows: Vec<&str> = s.lines().filter(|l| l.contains(" c_0")).collect();
+    assert!(rows.len() >= 4, "{s}");
+    for l in rows {
+        assert!(!l.contains(" … ✗") && !l.contains(" … ✓"), "{l:?}\n{s}");
+    }
+}

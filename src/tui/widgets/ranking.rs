@@ -236,7 +236,15 @@ pub fn side_by_side(
                     r.score,
                     fit(&bundle.corpus[r.corpus].id, id_w)
                 )),
-                Span::styled(fit(&kind, kw), if own { Style::default() } else { th.dim }),
+                // The role where a few letters of it fit (not a column of lone `…`).
+                Span::styled(
+                    if kw >= 4 {
+                        fit(&kind, kw)
+                    } else {
+                        String::new()
+                    },
+                    if own { Style::default() } else { th.dim },
+                ),
                 Span::styled(
                     if p { " ✓ " } else { " ✗ " },
                     if p { th.good } else { th.bad },
