@@ -17,6 +17,14 @@ fn app() -> App {
     app_with(TiePolicy::Expected)
 }
 
+/// The dashboard on the embedded bundle (the paper-shaped data), every job run.
+fn embedded_app() -> App {
+    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
+    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
+    a.run_jobs_inline();
+    a
+}
+
 fn line_with<'a>(s: &'a str, needle: &str) -> Option<&'a str> {
     s.lines().find(|l| l.contains(needle))
 }
@@ -549,9 +557,7 @@ fn export_key_writes_svg_and_markdown() {
 /// word and no empty lower half.
 #[test]
 fn embedded_bundle_panes_use_their_space() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     let vocab = vocabulary(&a);
     each_pane(&mut a, |a, _, id| {
         for (w, h) in [(80u16, 24u16), (200, 60)] {
@@ -865,9 +871,7 @@ fn domains_pane_scrolls_its_system_columns() {
     keys(&mut a, "hh");
     assert_eq!(screen(&a, 80, 24), s);
     // The embedded bundle leaves queries unsolved: their list at 80 columns.
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     keys(&mut a, "5");
     let s = screen(&a, 80, 24);
     let unsolved: Vec<&str> = s
@@ -898,9 +902,7 @@ fn last_row_of_box<'a>(s: &'a str, title: &str) -> Option<&'a str> {
 /// density chart's curves.
 #[test]
 fn text_that_does_not_fit_says_so() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     let ends_whole = |row: &str| {
         let t = row.trim_end_matches('│').trim_end();
         t.ends_with('…') || t.ends_with('.') || t.ends_with(')')
@@ -947,9 +949,7 @@ fn text_that_does_not_fit_says_so() {
 /// narrower than 0.01 all read "-0.03" with two decimals).
 #[test]
 fn deception_pane_legend_and_bin_labels_are_readable() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     keys(&mut a, "3");
     let sys = a.view().system_id(a.shared.system).to_string();
     let s = screen(&a, 80, 24);
@@ -977,9 +977,7 @@ fn deception_pane_legend_and_bin_labels_are_readable() {
 /// table leave out (they stopped at the border without a word).
 #[test]
 fn pairs_pane_says_what_is_out_of_view() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     keys(&mut a, "6");
     let s = screen(&a, 80, 24);
     assert!(s.contains("▲ 0 above · ▼ 1 below"), "{s}");
@@ -1050,9 +1048,7 @@ fn leaderboard_enter_opens_the_highlighted_system() {
 /// instead of being cut by the corner ("per-test outcom┐").
 #[test]
 fn notes_and_titles_are_whole_at_80_columns() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     keys(&mut a, "2");
     key(&mut a, KeyCode::Enter);
     // Down the ranking to the canonical, then its diff.
@@ -1098,9 +1094,7 @@ fn notes_and_titles_are_whole_at_80_columns() {
 /// instead of showing a column of lone `…`.
 #[test]
 fn compare_view_has_no_lone_ellipsis_column() {
-    let engine = open_engine(None, &EvalArgs::default()).expect("embedded bundle");
-    let mut a = App::with_engine(engine, Theme::new(ThemeKind::Dark, false));
-    a.run_jobs_inline();
+    let mut a = embedded_app();
     keys(&mut a, "2c");
     let s = screen(&a, 80, 24);
     let rows: Vec<&str> = s.lines().filter(|l| l.contains(" c_0")).collect();

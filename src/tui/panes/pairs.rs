@@ -529,6 +529,14 @@ fn more_line(n: usize, th: &crate::tui::Theme) -> Line<'static> {
     Line::styled(format!("… {n} more"), th.dim)
 }
 
+/// A panel title naming the selected pair: ` {what}: A = …, B = … ` (fitted by `framed`).
+fn pair_title(v: &View, what: &str, (a, b): (usize, usize)) -> Line<'static> {
+    Line::styled(
+        format!(" {what}: A = {}, B = {} ", v.system_id(a), v.system_id(b)),
+        v.theme.title,
+    )
+}
+
 /// Width of the per-query table beside the every-cutoff one (its columns and border).
 const PER_QUERY_W: u16 = 74;
 
@@ -587,13 +595,8 @@ impl PairsPane {
         cells: &[(String, PairCell, PairTest)],
     ) {
         let th = v.theme;
-        let title = format!(
-            " every metric and cutoff: A = {}, B = {} ",
-            v.system_id(a),
-            v.system_id(b)
-        );
-        let title = fit(&title, area.width.saturating_sub(2) as usize);
-        let inner = framed(f, area, Line::styled(title, th.title), false, th);
+        let title = pair_title(v, "every metric and cutoff", (a, b));
+        let inner = framed(f, area, title, false, th);
         if a == b {
             message(
                 f,
@@ -645,13 +648,8 @@ impl PairsPane {
         let th = v.theme;
         let Some(d) = v.data else { return };
         let metric = METRICS[self.metric].key(v.k());
-        let title = format!(
-            " {metric} per query: A = {}, B = {} ",
-            v.system_id(a),
-            v.system_id(b)
-        );
-        let title = fit(&title, area.width.saturating_sub(2) as usize);
-        let inner = framed(f, area, Line::styled(title, th.title), false, th);
+        let title = pair_title(v, &format!("{metric} per query"), (a, b));
+        let inner = framed(f, area, title, false, th);
         let w = inner.width as usize;
         // query id, A, B, Δ and the mark take 42 columns; the function name what is left.
         let fw = w.saturating_sub(43).min(28);
