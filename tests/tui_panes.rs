@@ -1103,3 +1103,28 @@ fn compare_view_has_no_lone_ellipsis_column() {
         assert!(!l.contains(" … ✗") && !l.contains(" … ✓"), "{l:?}\n{s}");
     }
 }
+
+/// ←/→ on the density pane bring the rank-1 miss table's columns that do not fit into view (at
+/// 200×60 on the embedded bundle its last column, "paired share", was out of reach).
+#[test]
+fn density_pane_scrolls_the_miss_table() {
+    let mut a = embedded_app();
+    keys(&mut a, "4");
+    let header = |s: &str| {
+        s.lines()
+            .skip_while(|l| !l.contains("Rank-1 miss composition"))
+            .nth(1)
+            .unwrap_or("")
+            .to_string()
+    };
+    let s = screen(&a, 200, 60);
+    assert!(
+        header(&s).contains('›') && !header(&s).contains("paired share"),
+        "{s}"
+    );
+    keys(&mut a, "lllll");
+    let s2 = screen(&a, 200, 60);
+    assert!(header(&s2).contains("paired share"), "{s2}");
+    keys(&mut a, "hhhhh");
+    assert_eq!(screen(&a, 200, 60), s);
+}

@@ -33,6 +33,8 @@ pub struct DensityPane {
     pub selected: usize,
     /// Systems (table rows) whose line is hidden.
     pub hidden: BTreeSet<usize>,
+    /// The rank-1 miss table's column ←/→ brought into view (0: none focused).
+    pub col: usize,
 }
 
 impl Pane for DensityPane {
@@ -56,6 +58,14 @@ impl Pane for DensityPane {
         match action {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
+            }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let ncol = cx
+                    .data
+                    .and_then(|d| d.anatomy.as_ref())
+                    .map_or(0, |(_, t)| t.misses.headers.len());
+                self.col = (self.col + 1).min(ncol.saturating_sub(1));
             }
             Action::ToggleSelect => {
                 if !self.hidden.remove(&self.selected) {
@@ -225,12 +235,12 @@ impl DensityPane {
         );
         let order: Vec<usize> = (0..t.rows.len()).collect();
         let h = (t.rows.len() as u16 + 1).min(inner.height);
-        TableView::plain(t, &order, 1, MISSES).render(
-            f,
-            Rect::new(inner.x, inner.y, inner.width, h),
-            th,
-            v.hits,
-        );
+        // ←/→ bring the columns that do not fit into view.
+        TableView {
+            focus_col: (self.col > 0).then_some(self.col),
+            ..TableView::plain(t, &order, 1, MISSES)
+        }
+        .render(f, Rect::new(inner.x, inner.y, inner.width, h), th, v.hits);
         let cap_y = inner.y + h + 1;
         if cap_y < inner.bottom() {
             let cap = Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y);
