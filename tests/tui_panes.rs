@@ -1128,3 +1128,39 @@ fn density_pane_scrolls_the_miss_table() {
     keys(&mut a, "hhhhh");
     assert_eq!(screen(&a, 200, 60), s);
 }
+
+/// ←/→ on the audit pane bring the result tables' columns that do not fit into view (at 80×24
+/// on the embedded bundle the summary and the task table each hid columns behind `›`).
+#[test]
+fn audit_pane_scrolls_its_result_tables() {
+    let mut a = embedded_app();
+    keys(&mut a, "7");
+    key(&mut a, KeyCode::Enter);
+    let t0 = std::time::Instant::now();
+    while !a.busy().is_empty() && t0.elapsed() < std::time::Duration::from_secs(120) {
+        a.run_jobs_inline();
+    }
+    let s = screen(&a, 80, 24);
+    let header = |s: &str, head: &str| {
+        s.lines()
+            .find(|l| l.starts_with(&format!("│{head}")))
+            .unwrap_or("")
+            .to_string()
+    };
+    for head in ["system ", "task "] {
+        let h = header(&s, head);
+        assert!(h.contains('›') && !h.contains('‹'), "{h:?}\n{s}");
+    }
+    // → moves the focus a column at a time: the hidden ones come into view.
+    let mut seen = [false, false];
+    for _ in 0..15 {
+        keys(&mut a, "l");
+        let s2 = screen(&a, 80, 24);
+        for (i, head) in ["system ", "task "].into_iter().enumerate() {
+            seen[i] |= header(&s2, head).contains('‹');
+        }
+    }
+    assert_eq!(seen, [true, true], "{}", screen(&a, 80, 24));
+    keys(&mut a, &"h".repeat(15));
+    assert_eq!(screen(&a, 80, 24), s);
+}

@@ -39,6 +39,8 @@ pub struct AuditPane {
     pub cand: usize,
     /// The selected task's candidates are open (Enter; Esc closes).
     pub open: bool,
+    /// Steps ←/→ took through the result tables' columns that do not fit (0: none focused).
+    pub col: usize,
     page: StdCell<usize>,
     /// The pool the audit would take, per (data generation, system).
     preview: std::cell::RefCell<Option<((u64, usize), Preview)>>,
@@ -98,6 +100,7 @@ impl Default for AuditPane {
             task: 0,
             cand: 0,
             open: false,
+            col: 0,
             page: StdCell::new(1),
             preview: Default::default(),
         }
@@ -324,6 +327,11 @@ impl AuditPane {
         f.render_widget(Paragraph::new(out), rest);
     }
 
+    /// The column of table `t` (with `frozen` leading columns) that ←/→ brought into view.
+    fn focus_col(&self, t: &Table, frozen: usize) -> Option<usize> {
+        (self.col > 0).then(|| (frozen - 1 + self.col).min(t.headers.len().saturating_sub(1)))
+    }
+
     fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
         let th = v.theme;
         let inner = framed(
@@ -341,7 +349,11 @@ impl AuditPane {
             let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
             let r = Rect::new(inner.x, y, inner.width, h);
             let order: Vec<usize> = (0..t.rows.len()).collect();
-            TableView::plain(t, &order, 2, 9).render(f, r, th, v.hits);
+            TableView {
+                focus_col: self.focus_col(t, 2),
+                ..TableView::plain(t, &order, 2, 9)
+            }
+            .render(f, r, th, v.hits);
             y = y.saturating_add(h + 1);
         }
     }
@@ -571,6 +583,13 @@ impl Pane for AuditPane {
                     self.task = step(self.task, a.view.tasks.len(), action, self.page.get());
                 }
             }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let Some(a) = done else { return false };
+                let widest = a.tables.iter().map(|t| t.headers.len()).max().unwrap_or(0);
+                let widest = widest.max(task_table(a).headers.len());
+                self.col = (self.col + 1).min(widest.saturating_sub(1));
+            }
             Action::Click(crate::tui::actions::Hit::Row { list: TASKS, index }) => {
                 self.task = *index;
                 self.open = false;
@@ -660,7 +679,7 @@ impl Pane for AuditPane {
             focused: !self.open,
             sort: None,
             frozen: 1,
-            focus_col: None,
+            focus_col: self.focus_col(&t, 1),
             cell_style: None,
             list: TASKS,
         }
