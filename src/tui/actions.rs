@@ -87,3 +87,21 @@ pub enum Action {
     /// Time passed (spinner).
     Tick,
 }
+
+impl Action {
+    /// Whether the action moves a list's selection: up/down, a page, the first/last item, or the
+    /// mouse wheel (every pane moves its selection with [`crate::tui::panes::step`] on these).
+    pub fn moves_selection(&self) -> bool {
+        matches!(
+            self,
+            Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom
+                | Action::ScrollUp
+                | Action::ScrollDown
+        )
+    }
+}

@@ -21,7 +21,10 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mode {
     Normal,
-    Help,
+    /// The help overlay, scrolled `scroll` lines down (when the screen is too short for it).
+    Help {
+        scroll: usize,
+    },
     /// The active pane's filter.
     Filter,
     /// Fuzzy system picker (`compare`: picks the browser's compared system).
@@ -413,14 +416,18 @@ impl App {
         }
         let mut effects = Vec::new();
         match self.mode.clone() {
-            Mode::Help => {
-                if matches!(
-                    action,
-                    Action::Help | Action::Back | Action::Quit | Action::Enter
-                ) {
-                    self.mode = Mode::Normal;
+            Mode::Help { scroll } => match action {
+                Action::Help | Action::Back | Action::Quit | Action::Enter => {
+                    self.mode = Mode::Normal
                 }
-            }
+                // The movement keys and the wheel scroll a help taller than the screen.
+                a if a.moves_selection() => {
+                    let (max, page) = super::frame::help_room(self, self.hits.body());
+                    let scroll = panes::step(scroll.min(max), max + 1, &a, page);
+                    self.mode = Mode::Help { scroll };
+                }
+                _ => {}
+            },
             Mode::Picker {
                 compare,
                 mut text,
@@ -530,7 +537,7 @@ impl App {
         let n = self.panes.len();
         match action {
             Action::Quit => self.quit = true,
-            Action::Help => self.mode = Mode::Help,
+            Action::Help => self.mode = Mode::Help { scroll: 0 },
             Action::NextTab => self.tab = (self.tab + 1) % n,
             Action::PrevTab => self.tab = (self.tab + n - 1) % n,
             Action::Tab(i) | Action::Click(Hit::Tab(i)) => {

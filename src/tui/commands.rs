@@ -200,6 +200,18 @@ pub fn editor_bar() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
+/// The key bar while the help overlay is open: the movement keys that scroll it, and the key
+/// that closes it (every other key does nothing there).
+pub fn help_bar() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = COMMANDS
+        .iter()
+        .filter(|c| c.scope == Scope::Global && c.action.moves_selection())
+        .map(|c| (c.keys_label, c.label))
+        .collect();
+    out.insert(0, ("?/Esc", "close"));
+    out
+}
+
 /// Help overlay sections: (title, [(keys, help)]).
 pub fn help(
     panes: &[(&'static str, &'static str)],

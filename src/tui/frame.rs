@@ -56,7 +56,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         draw_keys(f, keys, app);
     }
     match &app.mode {
-        Mode::Help => draw_help(f, body, app),
+        Mode::Help { scroll } => draw_help(f, body, app, *scroll),
         Mode::Picker { compare, text, sel } => draw_picker(f, body, app, *compare, text, *sel),
         _ => {}
     }
@@ -159,7 +159,9 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     let mut spans = vec![Span::raw(" ")];
     // Whole entries only: the ones that do not fit are left to the help (`?`), never cut.
     let mut used = 1;
-    let entries = if input && app.panes[app.tab].captures_input() {
+    let entries = if matches!(app.mode, Mode::Help { .. }) {
+        commands::help_bar()
+    } else if input && app.panes[app.tab].captures_input() {
         commands::editor_bar()
     } else {
         commands::bar(app.pane_id(), input)
@@ -188,87 +190,138 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-fn draw_help(f: &mut Frame, area: Rect, app: &App) {
+/// How the help overlay lays out the command registry in the area inside its border.
+enum HelpLayout {
+    /// Every section fits: side by side in columns.
+    Columns(Vec<Vec<Line<'static>>>),
+    /// Too short for that: one column, every help text in full, scrolled `page` rows at a time.
+    Scrolled {
+        lines: Vec<Line<'static>>,
+        page: usize,
+    },
+}
+
+/// The help's sections as lines for a column `col_w` wide: a section title, then each command's
+/// keys with its help text wrapped under itself (a key list wider than the key column gets a line
+/// of its own).
+fn help_sections(app: &App, col_w: usize) -> Vec<Vec<Line<'static>>> {
     let th = &app.theme;
     let panes: Vec<(&'static str, &'static str)> =
         app.panes.iter().map(|p| (p.id(), p.title())).collect();
-    let r = centered(area, area.width, area.height);
-    f.render_widget(Clear, r);
-    let blk = Block::bordered()
-        .title(" help — ? or Esc closes ")
-        .border_style(th.accent)
-        .style(th.base);
-    let inner = blk.inner(r);
-    f.render_widget(blk, r);
-    let ncols = if inner.width >= 120 { 3 } else { 2 };
-    let split = |n: usize| {
-        Layout::horizontal(vec![Constraint::Ratio(1, n as u32); n])
-            .spacing(2)
-            .split(inner)
-    };
-    // The narrowest column of the ncols layout: text sized for it fits in fewer, wider columns.
-    let col_w = split(ncols).iter().map(|a| a.width).min().unwrap_or(0) as usize;
     let help_w = col_w.saturating_sub(7);
-    // Sections are laid out in columns so the whole registry fits on one screen. A long help
-    // text wraps under itself when the wrapped lines still fit the screen; otherwise it is
-    // shortened at a word boundary with `…` (one line per command, so every key stays visible).
-    let layout = |wrap: bool| {
-        let mut sections: Vec<Vec<Line>> = Vec::new();
-        for (title, cmds) in commands::help(&panes) {
-            let mut lines = vec![Line::styled(fit(&title, col_w), th.title)];
-            for (k, h) in cmds {
-                let mut key = Span::styled(format!(" {k:<6}"), th.accent);
-                // A key list wider than the key column gets a line of its own.
-                if k.chars().count() > 6 {
-                    lines.push(Line::from(key.clone()));
-                    key = Span::raw(" ".repeat(7));
-                }
-                if wrap {
-                    for (i, part) in wrap_words(h, help_w).into_iter().enumerate() {
-                        let lead = if i == 0 {
-                            key.clone()
-                        } else {
-                            Span::raw(" ".repeat(7))
-                        };
-                        lines.push(Line::from(vec![lead, Span::raw(part)]));
-                    }
+    let mut sections = Vec::new();
+    for (title, cmds) in commands::help(&panes) {
+        let mut lines = vec![Line::styled(fit(&title, col_w), th.title)];
+        for (k, h) in cmds {
+            let mut key = Span::styled(format!(" {k:<6}"), th.accent);
+            if k.chars().count() > 6 {
+                lines.push(Line::from(key.clone()));
+                key = Span::raw(" ".repeat(7));
+            }
+            for (i, part) in wrap_words(h, help_w).into_iter().enumerate() {
+                let lead = if i == 0 {
+                    key.clone()
                 } else {
-                    lines.push(Line::from(vec![key, Span::raw(fit(h, help_w))]));
-                }
+                    Span::raw(" ".repeat(7))
+                };
+                lines.push(Line::from(vec![lead, Span::raw(part)]));
             }
-            sections.push(lines);
         }
-        let total: usize = sections.iter().map(Vec::len).sum();
-        let per = total.div_ceil(ncols).max(inner.height as usize / 2);
-        let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
-        for sec in sections {
-            let cur = cols.last_mut().expect("one column");
-            if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
-                cols.push(Vec::new());
-            }
-            cols.last_mut().expect("one column").extend(sec);
-        }
-        cols
-    };
-    let wrapped = layout(true);
+        sections.push(lines);
+    }
+    sections
+}
+
+/// The columns the help is split into inside `inner` (three on a wide screen, else two).
+fn help_columns(inner: Rect, n: usize) -> std::rc::Rc<[Rect]> {
+    Layout::horizontal(vec![Constraint::Ratio(1, n as u32); n])
+        .spacing(2)
+        .split(inner)
+}
+
+/// The help in `inner`: in columns when every command fits, else one scrolled column.
+fn help_layout(app: &App, inner: Rect) -> HelpLayout {
     let h = inner.height as usize;
-    let cols = if wrapped.iter().all(|c| c.len() <= h) {
-        wrapped
-    } else {
-        // Too short for every command: say so on the last row instead of ending silently.
-        let more = Line::styled(fit(" … more (a taller screen shows all)", col_w), th.dim);
-        let mut cols = layout(false);
-        for c in &mut cols {
-            if c.len() > h && h > 0 {
-                c.truncate(h - 1);
-                c.push(more.clone());
+    let ncols = if inner.width >= 120 { 3 } else { 2 };
+    // The narrowest column of the ncols layout: text sized for it fits in fewer, wider columns.
+    let col_w = help_columns(inner, ncols)
+        .iter()
+        .map(|a| a.width)
+        .min()
+        .unwrap_or(0) as usize;
+    let sections = help_sections(app, col_w);
+    let total: usize = sections.iter().map(Vec::len).sum();
+    let per = total.div_ceil(ncols).max(h / 2);
+    let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
+    for sec in sections {
+        let cur = cols.last_mut().expect("one column");
+        if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
+            cols.push(Vec::new());
+        }
+        cols.last_mut().expect("one column").extend(sec);
+    }
+    if cols.iter().all(|c| c.len() <= h) {
+        return HelpLayout::Columns(cols);
+    }
+    HelpLayout::Scrolled {
+        // (One column of margin on the right, as between the columns.)
+        lines: help_sections(app, inner.width.saturating_sub(1) as usize)
+            .into_iter()
+            .flatten()
+            .collect(),
+        page: h,
+    }
+}
+
+/// The overlay's frame in the panes' area `body`, and the area inside it.
+fn help_frame(body: Rect) -> (Block<'static>, Rect) {
+    let blk = Block::bordered().title(" help — ? or Esc closes ");
+    let inner = blk.inner(body);
+    (blk, inner)
+}
+
+/// How far the help overlay scrolls in the panes' area `body`: (largest offset, page height).
+/// Zero when everything fits.
+pub fn help_room(app: &App, body: Rect) -> (usize, usize) {
+    match help_layout(app, help_frame(body).1) {
+        HelpLayout::Columns(_) => (0, 0),
+        HelpLayout::Scrolled { lines, page } => (lines.len().saturating_sub(page), page),
+    }
+}
+
+fn draw_help(f: &mut Frame, area: Rect, app: &App, scroll: usize) {
+    let th = &app.theme;
+    f.render_widget(Clear, area);
+    let (blk, inner) = help_frame(area);
+    let mut blk = blk.border_style(th.accent).style(th.base);
+    match help_layout(app, inner) {
+        HelpLayout::Columns(cols) => {
+            f.render_widget(blk, area);
+            let areas = help_columns(inner, cols.len());
+            for (lines, a) in cols.into_iter().zip(areas.iter()) {
+                f.render_widget(Paragraph::new(lines), *a);
             }
         }
-        cols
-    };
-    let areas = split(cols.len());
-    for (lines, a) in cols.into_iter().zip(areas.iter()) {
-        f.render_widget(Paragraph::new(lines), *a);
+        HelpLayout::Scrolled { page: 0, .. } => f.render_widget(blk, area),
+        HelpLayout::Scrolled { lines, page } => {
+            // Where the view is, and that there is more below (or above), on the bottom border.
+            let n = lines.len();
+            let top = scroll.min(n.saturating_sub(page));
+            let last = (top + page).min(n);
+            let hint = if last < n {
+                "↓ j/PgDn for more"
+            } else {
+                "↑ k/PgUp back"
+            };
+            let note = format!(" lines {}–{last} of {n} · {hint} ", top + 1);
+            blk = blk.title_bottom(
+                Line::styled(fit(&note, area.width.saturating_sub(2) as usize), th.accent)
+                    .right_aligned(),
+            );
+            f.render_widget(blk, area);
+            let shown: Vec<Line> = lines.into_iter().skip(top).take(page).collect();
+            f.render_widget(Paragraph::new(shown), inner);
+        }
     }
 }
 
@@ -318,6 +371,32 @@ pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::T
     Block::bordered()
         .title(title)
         .border_style(if focused { th.accent } else { th.dim })
+}
+
+/// A title in at most `w` columns: abbreviated with `…` at a word boundary (see
+/// [`fit_spans`]), never cut by the block's corner.
+pub fn fit_title<'a>(title: impl Into<Line<'a>>, w: u16) -> Line<'static> {
+    let spans = title
+        .into()
+        .spans
+        .into_iter()
+        .map(|s| Span::styled(s.content.into_owned(), s.style))
+        .collect();
+    Line::from(fit_spans(spans, w as usize))
+}
+
+/// Draws a [`block`] around `area` and returns the area inside its border (what a pane fills).
+pub fn framed<'a>(
+    f: &mut Frame,
+    area: Rect,
+    title: impl Into<Line<'a>>,
+    focused: bool,
+    th: &super::theme::Theme,
+) -> Rect {
+    let blk = block(fit_title(title, area.width.saturating_sub(2)), focused, th);
+    let inner = blk.inner(area);
+    f.render_widget(blk, area);
+    inner
 }
 
 /// Bold style for emphasis (used by panes for key numbers).

@@ -12,11 +12,11 @@ use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, fit_title, framed};
 use crate::tui::jobs::AuditResult;
 use crate::tui::view::{AuditSlot, View};
-use crate::tui::widgets::code;
 use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::{code, scroll_offset};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -39,6 +39,8 @@ pub struct AuditPane {
     pub cand: usize,
     /// The selected task's candidates are open (Enter; Esc closes).
     pub open: bool,
+    /// Steps ←/→ took through the result tables' columns that do not fit (0: none focused).
+    pub col: usize,
     page: StdCell<usize>,
     /// The pool the audit would take, per (data generation, system).
     preview: std::cell::RefCell<Option<((u64, usize), Preview)>>,
@@ -98,6 +100,7 @@ impl Default for AuditPane {
             task: 0,
             cand: 0,
             open: false,
+            col: 0,
             page: StdCell::new(1),
             preview: Default::default(),
         }
@@ -220,13 +223,13 @@ impl AuditPane {
                 Span::raw(isolation_text()),
             ]),
         ];
-        let blk = block(
+        let inner = framed(
+            f,
+            area,
             Line::styled(format!(" Audit of {sys} — not run yet "), th.title),
             true,
             th,
         );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
         // Rows the wrapped text takes: the character count's, plus one row of slack for word
         // wrapping of each line that wraps more than once.
         let w = inner.width.max(1) as usize;
@@ -324,15 +327,20 @@ impl AuditPane {
         f.render_widget(Paragraph::new(out), rest);
     }
 
+    /// The column of table `t` (with `frozen` leading columns) that ←/→ brought into view.
+    fn focus_col(&self, t: &Table, frozen: usize) -> Option<usize> {
+        (self.col > 0).then(|| (frozen - 1 + self.col).min(t.headers.len().saturating_sub(1)))
+    }
+
     fn draw_summary(&self, f: &mut Frame, area: Rect, v: &View, a: &AuditResult) {
         let th = v.theme;
-        let blk = block(
+        let inner = framed(
+            f,
+            area,
             Line::styled(format!(" {} ", a.view.title), th.title),
             false,
             th,
         );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
         let mut y = inner.y;
         for name in ["audit-retrieval", "audit-admission"] {
             let Some(t) = a.tables.iter().find(|t| t.name == name) else {
@@ -341,7 +349,11 @@ impl AuditPane {
             let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
             let r = Rect::new(inner.x, y, inner.width, h);
             let order: Vec<usize> = (0..t.rows.len()).collect();
-            TableView::plain(t, &order, 2, 9).render(f, r, th, v.hits);
+            TableView {
+                focus_col: self.focus_col(t, 2),
+                ..TableView::plain(t, &order, 2, 9)
+            }
+            .render(f, r, th, v.hits);
             y = y.saturating_add(h + 1);
         }
     }
@@ -413,7 +425,9 @@ impl AuditPane {
             ),
         ])
         .areas(area);
-        let blk = block(
+        let inner = framed(
+            f,
+            list,
             Line::styled(
                 format!(" {} candidates (Esc closes) ", task.task_id),
                 th.title,
@@ -421,15 +435,9 @@ impl AuditPane {
             true,
             th,
         );
-        let inner = blk.inner(list);
-        f.render_widget(blk, list);
         let body = inner.height as usize;
         let sel = self.cand.min(n.saturating_sub(1));
-        let offset = if body > 0 && sel >= body {
-            sel + 1 - body
-        } else {
-            0
-        };
+        let offset = scroll_offset(sel, body);
         let lw = task
             .candidates
             .iter()
@@ -508,7 +516,10 @@ impl AuditPane {
         let m = c.tests.iter().filter(|t| t.suite == "visible").count();
         f.render_widget(
             Paragraph::new(lines).block(block(
-                format!(" tests: {m} self-tests (visible) + hidden, per-test outcomes "),
+                fit_title(
+                    format!(" tests: {m} self-tests (visible) + hidden, per-test outcomes "),
+                    tests_area.width.saturating_sub(2),
+                ),
                 false,
                 th,
             )),
@@ -559,14 +570,7 @@ impl Pane for AuditPane {
                     self.visible
                 )));
             }
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 let Some(a) = done else { return false };
                 if self.open {
                     let n = a
@@ -578,6 +582,13 @@ impl Pane for AuditPane {
                 } else {
                     self.task = step(self.task, a.view.tasks.len(), action, self.page.get());
                 }
+            }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let Some(a) = done else { return false };
+                let widest = a.tables.iter().map(|t| t.headers.len()).max().unwrap_or(0);
+                let widest = widest.max(task_table(a).headers.len());
+                self.col = (self.col + 1).min(widest.saturating_sub(1));
             }
             Action::Click(crate::tui::actions::Hit::Row { list: TASKS, index }) => {
                 self.task = *index;
@@ -649,7 +660,9 @@ impl Pane for AuditPane {
             Layout::vertical([Constraint::Min(4), Constraint::Length(8)]).areas(bottom)
         };
         let t = task_table(a);
-        let blk = block(
+        let inner = framed(
+            f,
+            left,
             Line::from(vec![
                 Span::styled(" Tasks ", th.title),
                 Span::styled("(first-admitted return per predicate) ", th.dim),
@@ -657,8 +670,6 @@ impl Pane for AuditPane {
             !self.open,
             th,
         );
-        let inner = blk.inner(left);
-        f.render_widget(blk, left);
         self.page.set(inner.height.saturating_sub(1) as usize);
         let order: Vec<usize> = (0..t.rows.len()).collect();
         TableView {
@@ -668,7 +679,7 @@ impl Pane for AuditPane {
             focused: !self.open,
             sort: None,
             frozen: 1,
-            focus_col: None,
+            focus_col: self.focus_col(&t, 1),
             cell_style: None,
             list: TASKS,
         }

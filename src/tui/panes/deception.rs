@@ -7,7 +7,7 @@
 use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::{bugtype_rows, editsize_rows, pct_text};
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::histogram;
@@ -43,14 +43,7 @@ impl Pane for DeceptionPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(a, _)| bugtype_rows(a).len());
         match action {
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
                 true
             }
@@ -71,20 +64,24 @@ impl Pane for DeceptionPane {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(20)]).areas(top);
         // Bars by bug type: pooled dense, then the current system.
+        // The legend names both bars; on a narrow pane the title is shortened so that the
+        // system's name still shows (not a lone `■ …`).
+        let room = (left.width as usize).saturating_sub(43);
+        let (head, pooled, room) = if room >= sys_id.chars().count().min(10) {
+            (" Deception by bug type ", "■ dense pooled ", room)
+        } else {
+            (
+                " Deception ",
+                "■ pooled ",
+                (left.width as usize).saturating_sub(26),
+            )
+        };
         let title = Line::from(vec![
-            Span::styled(" Deception by bug type ", th.title),
-            Span::styled("■ dense pooled ", th.bar),
-            Span::styled(
-                format!(
-                    "■ {} ",
-                    fit(&sys_id, (left.width as usize).saturating_sub(43))
-                ),
-                th.bar_alt,
-            ),
+            Span::styled(head, th.title),
+            Span::styled(pooled, th.bar),
+            Span::styled(format!("■ {} ", fit(&sys_id, room)), th.bar_alt),
         ]);
-        let blk = block(title, true, th);
-        let inner = blk.inner(left);
-        f.render_widget(blk, left);
+        let inner = framed(f, left, title, true, th);
         let bt = bugtype_rows(a);
         let label_w = 24usize.min(inner.width as usize / 3);
         // The widest text after a bar (" 100.0% (12/34)  tie 50.0%") decides the bar width;
@@ -142,13 +139,13 @@ impl Pane for DeceptionPane {
         }
         f.render_widget(Paragraph::new(lines), inner);
         // Edit-size buckets.
-        let blk = block(
+        let inner = framed(
+            f,
+            right,
             Line::styled(" Deception by edit size ", th.title),
             false,
             th,
         );
-        let inner = blk.inner(right);
-        f.render_widget(blk, right);
         let mut lines = Vec::new();
         let w = inner.width as usize;
         let edits = editsize_rows(a);
@@ -210,10 +207,18 @@ impl Pane for DeceptionPane {
                 th.dim,
             ),
         ]);
+        // Enough decimals that neighbouring bins' labels differ (bins narrower than 0.01 all
+        // read "-0.03" with two).
+        let decimals = g
+            .histogram
+            .first()
+            .map(|(lo, hi, _)| hi - lo)
+            .filter(|w| *w > 0.0 && w.is_finite())
+            .map_or(2, |w| (-w.log10() - 1e-6).ceil().clamp(2.0, 6.0) as usize);
         let bars: Vec<(String, u64)> = g
             .histogram
             .iter()
-            .map(|(lo, _, c)| (format!("{lo:.2}"), *c as u64))
+            .map(|(lo, _, c)| (format!("{lo:.*}", decimals), *c as u64))
             .collect();
         let [hist, axis] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(bottom);

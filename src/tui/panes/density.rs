@@ -4,9 +4,10 @@
 use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::density_rows;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::text::wrap_clip;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
@@ -32,6 +33,8 @@ pub struct DensityPane {
     pub selected: usize,
     /// Systems (table rows) whose line is hidden.
     pub hidden: BTreeSet<usize>,
+    /// The rank-1 miss table's column ←/→ brought into view (0: none focused).
+    pub col: usize,
 }
 
 impl Pane for DensityPane {
@@ -53,15 +56,16 @@ impl Pane for DensityPane {
             .and_then(|d| d.anatomy.as_ref())
             .map_or(0, |(a, _)| a.systems.len());
         match action {
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
+            }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let ncol = cx
+                    .data
+                    .and_then(|d| d.anatomy.as_ref())
+                    .map_or(0, |(_, t)| t.misses.headers.len());
+                self.col = (self.col + 1).min(ncol.saturating_sub(1));
             }
             Action::ToggleSelect => {
                 if !self.hidden.remove(&self.selected) {
@@ -159,8 +163,9 @@ impl Pane for DensityPane {
                 th,
             ))
             .x_axis(
+                // No axis title: drawn on the plot's last row it covered the curves; the
+                // block title names the axis ("vs retained distractors").
                 Axis::default()
-                    .title("distractors kept")
                     .bounds([0.0, max_d as f64])
                     .labels(x_labels)
                     .style(th.dim),
@@ -174,13 +179,13 @@ impl Pane for DensityPane {
             );
         f.render_widget(chart, chart_area);
         // The table beside, with each row's line marker and visibility.
-        let blk = block(
+        let inner = framed(
+            f,
+            table_area,
             Line::styled(" Density table (Space: show/hide line) ", th.title),
             true,
             th,
         );
-        let inner = blk.inner(table_area);
-        f.render_widget(blk, table_area);
         let [marks, tbl] =
             Layout::horizontal([Constraint::Length(3), Constraint::Min(10)]).areas(inner);
         let mut ml = vec![Line::raw("")];
@@ -212,11 +217,7 @@ impl Pane for DensityPane {
         let cap_y = tbl.y + table.rows.len() as u16 + 1;
         if cap_y < tbl.bottom() {
             let cap = Rect::new(tbl.x, cap_y, tbl.width, tbl.bottom() - cap_y);
-            f.render_widget(
-                Paragraph::new(Line::styled(table.caption.clone(), th.dim))
-                    .wrap(ratatui::widgets::Wrap { trim: true }),
-                cap,
-            );
+            caption(f, cap, &table.caption, th.dim);
         }
     }
 }
@@ -225,24 +226,35 @@ impl DensityPane {
     /// The report's rank-1 miss composition table, with its caption.
     fn draw_misses(&self, f: &mut Frame, area: Rect, v: &View, t: &crate::report::Table) {
         let th = v.theme;
-        let blk = block(Line::styled(format!(" {} ", t.title), th.title), false, th);
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
+        let inner = framed(
+            f,
+            area,
+            Line::styled(format!(" {} ", t.title), th.title),
+            false,
+            th,
+        );
         let order: Vec<usize> = (0..t.rows.len()).collect();
         let h = (t.rows.len() as u16 + 1).min(inner.height);
-        TableView::plain(t, &order, 1, MISSES).render(
-            f,
-            Rect::new(inner.x, inner.y, inner.width, h),
-            th,
-            v.hits,
-        );
+        // ←/→ bring the columns that do not fit into view.
+        TableView {
+            focus_col: (self.col > 0).then_some(self.col),
+            ..TableView::plain(t, &order, 1, MISSES)
+        }
+        .render(f, Rect::new(inner.x, inner.y, inner.width, h), th, v.hits);
         let cap_y = inner.y + h + 1;
         if cap_y < inner.bottom() {
-            f.render_widget(
-                Paragraph::new(Line::styled(t.caption.clone(), th.dim))
-                    .wrap(ratatui::widgets::Wrap { trim: true }),
-                Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y),
-            );
+            let cap = Rect::new(inner.x, cap_y, inner.width, inner.bottom() - cap_y);
+            caption(f, cap, &t.caption, th.dim);
         }
     }
+}
+
+/// A table's caption in `area`, wrapped; what does not fit ends in `…`, never mid-sentence.
+fn caption(f: &mut Frame, area: Rect, text: &str, style: Style) {
+    let lines = wrap_clip(
+        &[(text.to_string(), style)],
+        area.width as usize,
+        area.height as usize,
+    );
+    f.render_widget(Paragraph::new(lines), area);
 }

@@ -8,11 +8,11 @@ use crate::report::anatomy::{difficulty_rows, domain_deception_rows, DomainDecep
 use crate::report::leaderboard::{domain_rows, DomainRow};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
-use crate::tui::widgets::histogram;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad};
+use crate::tui::widgets::{histogram, scroll_offset};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -25,6 +25,9 @@ const UNSOLVED: u8 = 50;
 pub struct DomainsPane {
     pub selected: usize,
     page: StdCell<usize>,
+    /// The system column ←/→ brought into view in the domain tables (0: they start at the first
+    /// system, nothing focused).
+    pub col: usize,
 }
 
 /// The per-domain exec@1 table with rows and columns swapped (domain names are long, systems
@@ -72,12 +75,11 @@ fn heat_table(
     v: &View,
     t: &Table,
     title: Line<'_>,
+    focus: usize,
     shade: impl Fn(f64) -> f64,
 ) {
     let th = v.theme;
-    let blk = block(title, false, th);
-    let inner = blk.inner(area);
-    f.render_widget(blk, area);
+    let inner = framed(f, area, title, false, th);
     let order: Vec<usize> = (0..t.rows.len()).collect();
     let heat = |_r: usize, c: usize, cell: &Cell| {
         if c == 0 {
@@ -86,8 +88,11 @@ fn heat_table(
             th.heat(shade(cell.value.unwrap_or(f64::NAN)))
         }
     };
+    // ←/→ scroll the system columns that do not fit (the focused one is kept in view).
+    let focus_col = (focus > 0).then_some((1 + focus).min(t.headers.len().saturating_sub(1)));
     TableView {
         cell_style: Some(&heat),
+        focus_col,
         ..TableView::plain(t, &order, 1, 51)
     }
     .render(f, inner, th, v.hits);
@@ -125,15 +130,13 @@ impl Pane for DomainsPane {
         };
         let list = misses::unsolved(&a.difficulty);
         match action {
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::PageUp
-            | Action::PageDown
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 self.selected = step(self.selected, list.len(), action, self.page.get());
+            }
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                let n = cx.data.map_or(0, |d| d.engine.scores().len());
+                self.col = (self.col + 1).min(n.saturating_sub(1));
             }
             Action::Click(Hit::Row {
                 list: UNSOLVED,
@@ -168,7 +171,7 @@ impl Pane for DomainsPane {
                     Span::styled(" exec@1 by domain ", th.title),
                     Span::styled(format!("(ties: {}) ", v.policy), th.dim),
                 ]);
-                heat_table(f, top, v, &t, title, |x| x);
+                heat_table(f, top, v, &t, title, self.col, |x| x);
                 if below.height >= 4 {
                     match d.anatomy.as_ref() {
                         Some((a, _)) => {
@@ -185,7 +188,7 @@ impl Pane for DomainsPane {
                             }
                             let title = Line::from(spans);
                             // Cells hold percentages; the heat scale is a fraction.
-                            heat_table(f, below, v, &t, title, |x| x / 100.0);
+                            heat_table(f, below, v, &t, title, self.col, |x| x / 100.0);
                         }
                         None => message(f, below, &v.pending("deception"), th.accent),
                     }
@@ -231,7 +234,9 @@ impl Pane for DomainsPane {
                 th,
             ),
         );
-        let blk = block(
+        let inner = framed(
+            f,
+            bottom,
             Line::from(vec![
                 Span::styled(" Solved by no system ", th.title),
                 Span::styled(format!("{} of {} ", list.len(), a.difficulty.len()), th.dim),
@@ -239,23 +244,30 @@ impl Pane for DomainsPane {
             true,
             th,
         );
-        let inner = blk.inner(bottom);
-        f.render_widget(blk, bottom);
         let h = inner.height as usize;
         self.page.set(h);
         let sel = self.selected.min(list.len().saturating_sub(1));
-        let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+        let offset = scroll_offset(sel, h);
         let b = &d.engine.bundle();
         let mut lines = Vec::new();
         for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
             let query = &b.queries[q];
             // Id, function and domain, each shortened with `…` rather than cut at the border.
+            // The domain only where a few of its letters fit (not a column of lone `…`).
             let w = inner.width as usize;
             let fw = 22.min(w.saturating_sub(11));
+            let dw = w.saturating_sub(10 + fw + 1);
             let mut line = Line::from(vec![
                 Span::raw(format!(" {} ", fit_pad(&query.id, 8))),
                 Span::styled(format!("{} ", fit_pad(&query.function_name, fw)), th.accent),
-                Span::styled(fit(&query.domain, w.saturating_sub(10 + fw + 1)), th.dim),
+                Span::styled(
+                    if dw >= 6 {
+                        fit(&query.domain, dw)
+                    } else {
+                        String::new()
+                    },
+                    th.dim,
+                ),
             ]);
             if i == sel {
                 line = line.style(th.selected);

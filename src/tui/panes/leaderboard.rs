@@ -7,7 +7,7 @@ use crate::report::leaderboard::metric_keys;
 use crate::report::leaderboard::Leaderboard;
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
+use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::forest::{self, ForestRow};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
@@ -199,14 +199,7 @@ impl Pane for LeaderboardPane {
             .unwrap_or(1);
         let ncol = table.headers.len() + usize::from(extra_ci(d, k) || d.sig.is_none());
         match action {
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown => {
+            _ if action.moves_selection() => {
                 let order = sorted_order(table, &self.sort);
                 let cur = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
                 self.selected = step(cur, n, action, self.page.get());
@@ -247,8 +240,10 @@ impl Pane for LeaderboardPane {
                 }
             }
             Action::Enter => {
+                // The highlighted row: the shared selection's (as drawn), not a stale position.
                 let order = sorted_order(table, &self.sort);
-                if let Some(&r) = order.get(self.selected) {
+                let pos = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                if let Some(&r) = order.get(pos) {
                     cx.effects.push(Effect::OpenBrowser {
                         system: Some(lb.rows[r].system),
                         query: None,
@@ -271,7 +266,9 @@ impl Pane for LeaderboardPane {
         let rows = t.rows.len() as u16;
         let [top, bottom] =
             Layout::vertical([Constraint::Length(rows + 3), Constraint::Min(0)]).areas(area);
-        let b = block(
+        let inner = framed(
+            f,
+            top,
             Line::from(vec![
                 Span::styled(" Leaderboard ", th.title),
                 Span::styled(
@@ -282,8 +279,6 @@ impl Pane for LeaderboardPane {
             true,
             th,
         );
-        let inner = b.inner(top);
-        f.render_widget(b, top);
         let order = sorted_order(&t, &self.sort);
         let selected = selected_row(&order, lb, v.shared.system)
             .unwrap_or(self.selected.min(order.len().saturating_sub(1)));

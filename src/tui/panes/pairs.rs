@@ -10,14 +10,17 @@ use super::{message, step, Cx, Pane, PaneId};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::metrics::Metric;
 use crate::report::pairs::flipped;
+use crate::report::{Align, Cell as ReportCell, Table};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
-use crate::tui::frame::block;
+use crate::tui::frame::framed;
 use crate::tui::view::View;
-use crate::tui::widgets::text::{fit, fit_pad, letter};
+use crate::tui::widgets::table::TableView;
+use crate::tui::widgets::text::{fit, fit_pad, fit_spans, letter, wrap_clip};
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// One ordered system pair on one metric cell.
@@ -64,6 +67,9 @@ pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<Pai
     Some(if a < b { *r } else { flipped(r) })
 }
 
+/// Mouse regions of the every-cutoff table (rows are not clickable: drawn for the record).
+const EVERY_CELL: u8 = 60;
+
 const METRICS: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
 
 pub struct PairsPane {
@@ -83,12 +89,23 @@ impl Default for PairsPane {
     }
 }
 
-pub fn fmt_p(c: &PairCell) -> String {
+/// The p-value as a cell shows it: `0.937`, `<.001`, `–` (no test: a continuous metric) or `…`
+/// (the bootstrap job still running).
+pub fn p_text(c: &PairCell) -> String {
     match c.result.p_value() {
-        _ if !c.tested => "p …".to_string(),
-        Some(p) if p < 0.001 => "p<.001".to_string(),
-        Some(p) => format!("p={p:.3}"),
-        None => "p –".to_string(),
+        _ if !c.tested => "…".to_string(),
+        Some(p) if p < 0.001 => "<.001".to_string(),
+        Some(p) => format!("{p:.3}"),
+        None => "–".to_string(),
+    }
+}
+
+/// The p-value with its name: `p=0.937`, `p<.001`, `p –`, `p …`.
+pub fn fmt_p(c: &PairCell) -> String {
+    let t = p_text(c);
+    match c.result.p_value() {
+        Some(_) if c.tested => format!("p{}{t}", if t.starts_with('<') { "" } else { "=" }),
+        _ => format!("p {t}"),
     }
 }
 
@@ -153,11 +170,7 @@ impl PairsPane {
             .collect();
         Some(Matrix {
             cells,
-            test: match (metric.is_binary(), v.policy.is_deterministic()) {
-                (false, _) => PairTest::BootstrapOnly,
-                (true, true) => PairTest::ExactMcNemar,
-                (true, false) => PairTest::TieAveragedMcNemar,
-            },
+            test: expected_test(metric, v),
             sig: None,
         })
     }
@@ -172,14 +185,7 @@ impl Pane for PairsPane {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
-            Action::Up
-            | Action::Down
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollUp
-            | Action::ScrollDown
-            | Action::PageUp
-            | Action::PageDown => {
+            _ if action.moves_selection() => {
                 // Rows follow the one selected system shared by every pane.
                 self.row = step(cx.shared.system, n, action, n);
                 cx.shared.system = self.row;
@@ -238,7 +244,9 @@ impl Pane for PairsPane {
         let top_h = want.min(area.height.saturating_sub(7)).max(5);
         let [top, bottom] =
             Layout::vertical([Constraint::Length(top_h), Constraint::Min(3)]).areas(area);
-        let blk = block(
+        let inner = framed(
+            f,
+            top,
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
                 Span::styled(
@@ -249,8 +257,6 @@ impl Pane for PairsPane {
             true,
             th,
         );
-        let inner = blk.inner(top);
-        f.render_widget(blk, top);
         let avail = (inner.width as usize).saturating_sub(label_w + 1);
         let cell_w = (avail / n.max(1)).clamp(8, 16);
         let with_p = cell_w >= 8;
@@ -258,7 +264,13 @@ impl Pane for PairsPane {
         let (sel_row, sel_col) = (v.shared.system.min(n - 1), self.col.min(n - 1));
         let col_off = (sel_col + 1).saturating_sub(vis_cols).min(n - vis_cols);
         let body_h = (inner.height as usize).saturating_sub(1 + legend.len());
-        let vis_rows = (body_h / 2).clamp(1, n);
+        // Rows that do not fit leave one line to say how many are above and below.
+        let all_rows = 2 * n <= body_h;
+        let vis_rows = if all_rows {
+            n
+        } else {
+            (body_h.saturating_sub(1) / 2).clamp(1, n)
+        };
         let row_off = (sel_row + 1).saturating_sub(vis_rows).min(n - vis_rows);
         let more_left = col_off > 0;
         let more_right = col_off + vis_cols < n;
@@ -301,6 +313,16 @@ impl Pane for PairsPane {
             }
             lines.push(Line::from(spans));
             lines.push(Line::from(second));
+        }
+        if !all_rows {
+            let below = n - row_off - vis_rows;
+            lines.push(Line::styled(
+                fit(
+                    &format!("▲ {row_off} above · ▼ {below} below (↑/↓ move)"),
+                    inner.width as usize,
+                ),
+                th.dim,
+            ));
         }
         for l in &legend {
             lines.push(Line::styled(l.clone(), th.dim));
@@ -367,12 +389,17 @@ impl Pane for PairsPane {
         } else {
             (bottom, None)
         };
-        f.render_widget(
-            Paragraph::new(text)
-                .block(block(" Selected pair ", false, th))
-                .wrap(Wrap { trim: true }),
-            details,
-        );
+        // What does not fit the box ends in `…` (never cut mid-sentence at its border).
+        let inner = framed(f, details, " Selected pair ", false, th);
+        let (w, h) = (inner.width as usize, inner.height as usize);
+        let mut lines = Vec::new();
+        let mut text = text.into_iter();
+        if let Some(head) = text.next().filter(|_| h > 0) {
+            lines.push(Line::from(fit_spans(head.spans, w)));
+        }
+        let paras: Vec<(String, Style)> = text.map(|l| (l.to_string(), l.style)).collect();
+        lines.extend(wrap_clip(&paras, w, h.saturating_sub(1)));
+        f.render_widget(Paragraph::new(lines), inner);
         if let (Some(rest), Some(d)) = (rest, v.data) {
             let metric = METRICS[self.metric];
             let ki = v.shared.k_index;
@@ -386,21 +413,41 @@ impl Pane for PairsPane {
                 |w: &[f64], l: &[f64]| (0..w.len()).filter(|&q| w[q] > 0.0 && l[q] <= 0.0).count();
             let need = only(&ca, &cb).max(only(&cb, &ca)).max(1) as u16 + 2;
             let list_h = need.min(rest.height / 2).max(3);
-            let table_h = (ca.len() as u16 + 3).min(rest.height.saturating_sub(list_h));
-            let (rest, table) = if table_h >= 4 {
-                let [l, t, _] = Layout::vertical([
-                    Constraint::Length(list_h),
+            let below = rest.height.saturating_sub(list_h);
+            let table_h = (ca.len() as u16 + 3).min(below);
+            // The pair on every metric and cutoff, where there is room for it: under the
+            // per-query table when both fit whole, else beside it on a wide screen.
+            let cells = self.pair_cells(v, a, b);
+            let cells_h = cells.len() as u16 + 3;
+            let [lists, lower] =
+                Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(rest);
+            let (per_query, every) = if table_h < 4 {
+                (None, None)
+            } else if table_h + cells_h <= below {
+                let [t, c, _] = Layout::vertical([
                     Constraint::Length(table_h),
+                    Constraint::Length(cells_h),
                     Constraint::Min(0),
                 ])
-                .areas(rest);
-                (l, Some(t))
+                .areas(lower);
+                (Some(t), Some(c))
+            } else if lower.width >= 140 {
+                let [t, c] =
+                    Layout::horizontal([Constraint::Length(PER_QUERY_W), Constraint::Min(0)])
+                        .areas(lower);
+                let top = |r: Rect, h: u16| Rect::new(r.x, r.y, r.width, h.min(r.height));
+                (Some(top(t, table_h)), Some(top(c, cells_h)))
             } else {
-                (rest, None)
+                (Some(lower), None)
             };
-            if let Some(t) = table {
+            if let Some(t) = per_query {
+                let t = Rect::new(t.x, t.y, t.width, t.height.min(table_h));
                 self.draw_per_query(f, t, v, (a, b), (&ca, &cb));
             }
+            if let Some(c) = every {
+                self.draw_every_cell(f, c, v, (a, b), &cells);
+            }
+            let rest = if per_query.is_some() { lists } else { rest };
             let halves: [Rect; 2] =
                 Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
             for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
@@ -417,14 +464,13 @@ impl Pane for PairsPane {
                     fit(v.system_id(win), (area.width as usize / 2).max(4)),
                     qs.len()
                 );
-                let blk = block(Line::styled(title, th.title), false, th);
-                let inner = blk.inner(area);
-                f.render_widget(blk, area);
+                let inner = framed(f, area, Line::styled(title, th.title), false, th);
                 let w = inner.width as usize;
                 let b = &d.engine.bundle();
+                let rows = shown_rows(qs.len(), inner.height as usize);
                 let mut lines: Vec<Line> = qs
                     .iter()
-                    .take(inner.height as usize)
+                    .take(rows)
                     .map(|&q| {
                         let query = &b.queries[q];
                         Line::from(vec![
@@ -436,6 +482,9 @@ impl Pane for PairsPane {
                         ])
                     })
                     .collect();
+                if rows < qs.len() {
+                    lines.push(more_line(qs.len() - rows, th));
+                }
                 if qs.is_empty() {
                     lines.push(Line::styled(
                         fit(
@@ -455,7 +504,137 @@ impl Pane for PairsPane {
     }
 }
 
+/// The paired test the bootstrap job will run on `metric` under the view's tie policy (the
+/// caption's before its results are in).
+fn expected_test(metric: Metric, v: &View) -> PairTest {
+    match (metric.is_binary(), v.policy.is_deterministic()) {
+        (false, _) => PairTest::BootstrapOnly,
+        (true, true) => PairTest::ExactMcNemar,
+        (true, false) => PairTest::TieAveragedMcNemar,
+    }
+}
+
+/// How many of `n` list rows to draw in `h` rows: all when they fit, else one fewer, the last
+/// row saying how many more there are.
+fn shown_rows(n: usize, h: usize) -> usize {
+    if n <= h {
+        n
+    } else {
+        h.saturating_sub(1)
+    }
+}
+
+/// The last row of a list cut short: how many rows it does not show.
+fn more_line(n: usize, th: &crate::tui::Theme) -> Line<'static> {
+    Line::styled(format!("… {n} more"), th.dim)
+}
+
+/// A panel title naming the selected pair: ` {what}: A = …, B = … ` (fitted by `framed`).
+fn pair_title(v: &View, what: &str, (a, b): (usize, usize)) -> Line<'static> {
+    Line::styled(
+        format!(" {what}: A = {}, B = {} ", v.system_id(a), v.system_id(b)),
+        v.theme.title,
+    )
+}
+
+/// Width of the per-query table beside the every-cutoff one (its columns and border).
+const PER_QUERY_W: u16 = 74;
+
 impl PairsPane {
+    /// Systems `a` and `b` compared on every metric cell: the report's results once the
+    /// bootstrap is in (the cells of `execscope report --table pairs --metric …`), else the
+    /// counts and Δ from the engine's per-query columns, untested.
+    pub fn pair_cells(&self, v: &View, a: usize, b: usize) -> Vec<(String, PairCell, PairTest)> {
+        let Some(d) = v.data else {
+            return Vec::new();
+        };
+        let evals = d.engine.evals();
+        if a.max(b) >= evals.len() {
+            return Vec::new();
+        }
+        if let Some(sig) = d.sig.as_ref() {
+            return sig
+                .cells
+                .iter()
+                .enumerate()
+                .filter_map(|(ci, c)| {
+                    let result = sig_pair(sig, ci, a, b)?;
+                    Some((
+                        c.key.clone(),
+                        PairCell {
+                            result,
+                            tested: true,
+                        },
+                        c.test,
+                    ))
+                })
+                .collect();
+        }
+        let ks = d.engine.config().ks;
+        METRICS
+            .iter()
+            .flat_map(|&m| (0..ks.len()).map(move |ki| (m, ki)))
+            .map(|(m, ki)| {
+                let result = counts(&evals[a].column(m, ki), &evals[b].column(m, ki));
+                let cell = PairCell {
+                    result,
+                    tested: false,
+                };
+                (m.key(ks[ki]), cell, expected_test(m, v))
+            })
+            .collect()
+    }
+
+    /// The selected pair on every metric and cutoff, the row of the matrix's cell marked.
+    fn draw_every_cell(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        (a, b): (usize, usize),
+        cells: &[(String, PairCell, PairTest)],
+    ) {
+        let th = v.theme;
+        let title = pair_title(v, "every metric and cutoff", (a, b));
+        let inner = framed(f, area, title, false, th);
+        if a == b {
+            message(
+                f,
+                inner,
+                "a system against itself: pick another column",
+                th.dim,
+            );
+            return;
+        }
+        let mut t = Table::new("pair_cells", "The selected pair on every metric and cutoff")
+            .column("metric", "metric", Align::Left)
+            .column("A", "a_rate", Align::Right)
+            .column("B", "b_rate", Align::Right)
+            .column("Δ (A − B)", "delta", Align::Right)
+            .column("Δ 95% CI", "ci95", Align::Left)
+            .column("p", "p", Align::Right)
+            .column("test", "test", Align::Left);
+        for (key, c, test) in cells {
+            let r = &c.result;
+            t.push(vec![
+                ReportCell::text(key),
+                ReportCell::num(r.a_rate, 3),
+                ReportCell::num(r.b_rate, 3),
+                ReportCell::num(r.delta, 3),
+                ReportCell::text(fmt_ci(c)),
+                ReportCell::text(p_text(c)),
+                ReportCell::text(test.short()),
+            ]);
+        }
+        let key = METRICS[self.metric].key(v.k());
+        let order: Vec<usize> = (0..cells.len()).collect();
+        TableView {
+            selected: cells.iter().position(|(k, _, _)| *k == key),
+            ..TableView::plain(&t, &order, 1, EVERY_CELL)
+        }
+        .render(f, inner, th, v.hits);
+    }
+
     /// Every query's value under the selected pair's systems A and B, its Δ and which side
     /// solves it (success = value > 0, as in the counts).
     fn draw_per_query(
@@ -469,15 +648,8 @@ impl PairsPane {
         let th = v.theme;
         let Some(d) = v.data else { return };
         let metric = METRICS[self.metric].key(v.k());
-        let title = format!(
-            " {metric} per query: A = {}, B = {} ",
-            v.system_id(a),
-            v.system_id(b)
-        );
-        let title = fit(&title, area.width.saturating_sub(2) as usize);
-        let blk = block(Line::styled(title, th.title), false, th);
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
+        let title = pair_title(v, &format!("{metric} per query"), (a, b));
+        let inner = framed(f, area, title, false, th);
         let w = inner.width as usize;
         // query id, A, B, Δ and the mark take 42 columns; the function name what is left.
         let fw = w.saturating_sub(43).min(28);
@@ -501,11 +673,8 @@ impl PairsPane {
             th.header,
         )];
         let bq = &d.engine.bundle().queries;
-        for (q, query) in bq
-            .iter()
-            .enumerate()
-            .take(inner.height.saturating_sub(1) as usize)
-        {
+        let rows = shown_rows(bq.len(), inner.height.saturating_sub(1) as usize);
+        for (q, query) in bq.iter().enumerate().take(rows) {
             let (x, y) = (ca[q], cb[q]);
             let (mark, st) = match (x > 0.0, y > 0.0) {
                 (true, true) => ("both", th.dim),
@@ -519,6 +688,9 @@ impl PairsPane {
                 Span::raw(format!("{x:>7.3}{y:>7.3}{:>+8.3}  ", x - y)),
                 Span::styled(mark, st),
             ]));
+        }
+        if rows < bq.len() {
+            lines.push(more_line(bq.len() - rows, th));
         }
         f.render_widget(Paragraph::new(lines), inner);
     }

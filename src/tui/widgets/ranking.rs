@@ -4,6 +4,7 @@
 use crate::tui::actions::Hit;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::bar::bar;
+use crate::tui::widgets::scroll_offset;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -108,7 +109,7 @@ pub fn render(
         });
     let k = v.k();
     let h = area.height.saturating_sub(1) as usize;
-    let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+    let offset = scroll_offset(sel, h);
     let mut lines = vec![Line::styled(
         format!(
             "{:>4} {:>9} {}{} {} pass tests",
@@ -203,7 +204,7 @@ pub fn side_by_side(
         .split(area);
     let chosen = a.0.get(sel).map(|r| r.corpus);
     let h = area.height.saturating_sub(1) as usize;
-    let offset = if h > 0 && sel >= h { sel + 1 - h } else { 0 };
+    let offset = scroll_offset(sel, h);
     for (side, (rows, sys)) in [a, b].into_iter().enumerate() {
         let rect = halves[side];
         let w = rect.width as usize;
@@ -235,7 +236,15 @@ pub fn side_by_side(
                     r.score,
                     fit(&bundle.corpus[r.corpus].id, id_w)
                 )),
-                Span::styled(fit(&kind, kw), if own { Style::default() } else { th.dim }),
+                // The role where a few letters of it fit (not a column of lone `…`).
+                Span::styled(
+                    if kw >= 4 {
+                        fit(&kind, kw)
+                    } else {
+                        String::new()
+                    },
+                    if own { Style::default() } else { th.dim },
+                ),
                 Span::styled(
                     if p { " ✓ " } else { " ✗ " },
                     if p { th.good } else { th.bad },

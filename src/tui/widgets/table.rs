@@ -8,6 +8,7 @@ use crate::report::{Align, Cell, Table};
 use crate::tui::actions::Hit;
 use crate::tui::theme::Theme;
 use crate::tui::view::Hits;
+use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -183,6 +184,15 @@ impl TableView<'_> {
             total += w + 2;
             cols.push(c);
         }
+        // A column too wide to fit even alone beside the frozen ones is shown shortened (its
+        // texts end in `…`) rather than not at all.
+        if cols.len() == frozen && start < ncol {
+            let room = budget.saturating_sub(total + if start > frozen { 2 } else { 0 });
+            if room >= 4 {
+                width[start] = room;
+                cols.push(start);
+            }
+        }
         let hidden_left = start > frozen;
         let hidden_right = cols.last().is_some_and(|&c| c + 1 < ncol);
         // Header.
@@ -217,10 +227,7 @@ impl TableView<'_> {
         let mut lines = vec![Line::from(spans)];
         // Rows.
         let body = area.height.saturating_sub(1) as usize;
-        let offset = match self.selected {
-            Some(s) if body > 0 && s >= body => s + 1 - body,
-            _ => 0,
-        };
+        let offset = self.selected.map_or(0, |s| scroll_offset(s, body));
         for (pos, &r) in self.order.iter().enumerate().skip(offset).take(body) {
             let row = &t.rows[r];
             let selected = self.selected == Some(pos);
@@ -269,6 +276,37 @@ impl TableView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A focused column wider than the room beside the frozen ones is shown shortened with
+    /// `…`, not left out (the header read `domain ‹ ›` with no column at all).
+    #[test]
+    fn a_column_too_wide_for_the_room_is_shortened() {
+        let mut t = Table::new("t", "t")
+            .column("domain", "d", Align::Left)
+            .column("a", "a", Align::Right)
+            .column("multilingual-e5-small", "m", Align::Right);
+        t.push(vec![
+            Cell::text("geometry"),
+            Cell::num(0.5, 3),
+            Cell::num(0.25, 3),
+        ]);
+        let order = [0];
+        let view = TableView {
+            focus_col: Some(2),
+            ..TableView::plain(&t, &order, 1, 0)
+        };
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(22, 2)).unwrap();
+        let theme = Theme::new(crate::tui::ThemeKind::Dark, true);
+        let hits = Hits::default();
+        term.draw(|f| {
+            view.render(f, f.area(), &theme, &hits);
+        })
+        .unwrap();
+        let buf = term.backend().buffer();
+        let line = |y: u16| (0..22).map(|x| buf[(x, y)].symbol()).collect::<String>();
+        assert_eq!(line(0), "domain    ‹ multili…  ");
+        assert_eq!(line(1), "geometry       0.250  ");
+    }
 
     #[test]
     fn sorts_by_value_then_text_nan_last() {

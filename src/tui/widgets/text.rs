@@ -2,7 +2,8 @@
 //! shortened at a word boundary where possible and ends in `…`, so the reader sees it was
 //! abbreviated (panes that abbreviate system names also show a legend).
 
-use ratatui::text::Span;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
 
 /// `s` in at most `w` characters: unchanged when it fits, otherwise shortened with a trailing `…`
 /// (at the last `-`, `_`, ` ` or `/` boundary that keeps at least half the width, else mid-word).
@@ -90,6 +91,31 @@ pub fn wrap_words(s: &str, w: usize) -> Vec<String> {
     lines
 }
 
+/// Paragraphs (text, style) wrapped at spaces into at most `h` lines of at most `w` characters.
+/// When they need more, the last line shown ends in `…` (shortened at a word boundary), so
+/// text that does not fit never stops silently mid-sentence.
+pub fn wrap_clip(paras: &[(String, Style)], w: usize, h: usize) -> Vec<Line<'static>> {
+    let mut lines: Vec<(String, Style)> = paras
+        .iter()
+        .flat_map(|(t, st)| wrap_words(t, w).into_iter().map(move |l| (l, *st)))
+        .collect();
+    if lines.len() > h {
+        let rest = lines[h..]
+            .iter()
+            .map(|(l, _)| l.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        lines.truncate(h);
+        if let Some((last, _)) = lines.last_mut() {
+            *last = fit(&format!("{last} {rest}"), w);
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(l, st)| Line::styled(l, st))
+        .collect()
+}
+
 /// Short distinct labels for a list of names: `A`, `B`, … for a legend when the names do not fit.
 pub fn letter(i: usize) -> String {
     let mut i = i;
@@ -145,6 +171,28 @@ mod tests {
             text(&fit_spans(s(), 33)),
             " tiny edited c_0001 under toy-cos"
         );
+    }
+
+    #[test]
+    fn wrap_clip_by_hand() {
+        let st = Style::default();
+        let text = |v: &[Line]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let paras = [
+            ("one two three".to_string(), st),
+            ("four five six seven".to_string(), st),
+        ];
+        // Room for all: wrapped, nothing added.
+        assert_eq!(
+            text(&wrap_clip(&paras, 9, 10)),
+            ["one two", "three", "four five", "six seven"]
+        );
+        // Two rows: the second ends in `…` at a word boundary.
+        assert_eq!(text(&wrap_clip(&paras, 9, 2)), ["one two", "three…"]);
+        assert_eq!(
+            text(&wrap_clip(&paras, 9, 3)),
+            ["one two", "three", "four…"]
+        );
+        assert!(wrap_clip(&paras, 9, 0).is_empty());
     }
 
     #[test]

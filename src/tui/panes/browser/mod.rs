@@ -10,9 +10,17 @@
 //! edits and, below it, every system's score and rank of the edited snippets before → after and
 //! the oracle's per-test verdict. `u` undoes. Both come from [`crate::probe::probe`], the function
 //! behind `execscope probe`.
+//!
+//! Files: this one holds the pane's state, its key handling and the layout of its areas;
+//! `query_list` draws the left column (queries, the selected query), `ranking_panel` the ranking
+//! and its title, `snippet` the code panel below it; `edit` the inline and external editors and
+//! `probe` the probing service and the edit report.
 
 mod edit;
 mod probe;
+mod query_list;
+mod ranking_panel;
+mod snippet;
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
@@ -24,9 +32,7 @@ use crate::tui::frame::block;
 use crate::tui::fuzzy;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::ranking::{self, RankRow};
-use crate::tui::widgets::text::fit_spans;
-use crate::tui::widgets::{code, diff};
-use probe::{live_rows, report_rows, status_spans};
+use probe::{live_rows, report_rows};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -145,6 +151,11 @@ impl BrowserPane {
             cx.shared.query = q;
         }
     }
+
+    /// The selected position in a ranking of `n` rows.
+    fn rank_index(&self, n: usize) -> usize {
+        self.rank_sel.min(n.saturating_sub(1))
+    }
 }
 
 impl Pane for BrowserPane {
@@ -156,17 +167,7 @@ impl Pane for BrowserPane {
         let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;
         };
-        let nav = matches!(
-            action,
-            Action::Up
-                | Action::Down
-                | Action::PageUp
-                | Action::PageDown
-                | Action::Top
-                | Action::Bottom
-                | Action::ScrollUp
-                | Action::ScrollDown
-        );
+        let nav = action.moves_selection();
         let live = cx.shared.live.is_some();
         match action {
             _ if nav && (self.focus == Focus::Ranking || live) => {
@@ -323,99 +324,9 @@ impl Pane for BrowserPane {
         let rank_h = (rows.len() as u16 + 3).max(6).min(right.height * 45 / 100);
         let [rank_area, code_area] =
             Layout::vertical([Constraint::Length(rank_h), Constraint::Min(4)]).areas(right);
-        let sel = self.rank_sel.min(rows.len().saturating_sub(1));
-        let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
+        let sel = self.rank_index(rows.len());
+        self.draw_ranking(f, rank_area, v, &rows, want.is_some(), state.as_ref());
         let q = v.shared.query;
-        // The title stays inside the top border: what does not fit is abbreviated, never cut.
-        let title_w = rank_area.width.saturating_sub(2) as usize;
-        let title = match &v.shared.live {
-            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
-                Span::styled(" live BM25: ", th.title),
-                Span::raw(format!("\"{text}\" ")),
-            ]),
-            Some((text, _)) => {
-                let mut spans = vec![
-                    Span::styled(" live: ", th.title),
-                    Span::raw(format!("\"{text}\" ")),
-                    Span::styled(
-                        format!("under {} ", v.system_id(v.shared.system)),
-                        th.accent,
-                    ),
-                ];
-                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.extend(status_spans(
-                    d,
-                    v,
-                    state.as_ref(),
-                    title_w.saturating_sub(used),
-                ));
-                Line::from(spans)
-            }
-            None if self.session.count(q) > 0 => {
-                let mut spans = vec![
-                    Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
-                    Span::styled(
-                        format!("under {} ", v.system_id(v.shared.system)),
-                        th.accent,
-                    ),
-                    Span::styled(format!("(k={}) ", v.k()), th.dim),
-                ];
-                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.extend(status_spans(
-                    d,
-                    v,
-                    state.as_ref(),
-                    title_w.saturating_sub(used),
-                ));
-                Line::from(spans)
-            }
-            None => Line::from(vec![
-                Span::styled(format!(" {} ", b.queries[q].id), th.title),
-                Span::styled(
-                    format!("under {} ", v.system_id(v.shared.system)),
-                    th.accent,
-                ),
-                Span::styled(format!("(k={}) ", v.k()), th.dim),
-            ]),
-        };
-        let title = Line::from(fit_spans(title.spans, title_w));
-        let blk = block(title, focused, th);
-        let inner = blk.inner(rank_area);
-        f.render_widget(blk, rank_area);
-        self.page_rank.set(inner.height.saturating_sub(1) as usize);
-        if self.compare && v.shared.live.is_none() {
-            let other = query_ranking(d, v.shared.compare, q);
-            ranking::side_by_side(
-                f,
-                inner,
-                v,
-                d,
-                (rows.as_slice(), v.shared.system),
-                (other.as_slice(), v.shared.compare),
-                sel,
-                RANKING,
-            );
-        } else if rows.is_empty() && want.is_some() {
-            let sid = v.system_id(v.shared.system).to_string();
-            let why = match state.as_ref() {
-                Some(st) => match (st.busy.as_deref(), &st.report, &st.error) {
-                    (Some(b), _, _) => format!("{} {b} …", v.spinner),
-                    (None, Some(r), _) => r
-                        .systems
-                        .iter()
-                        .find(|x| x.id == sid)
-                        .and_then(|x| x.reason.clone())
-                        .map_or_else(|| format!("{sid}: no results"), |w| format!("{sid}: {w}")),
-                    (None, None, Some(e)) => e.clone(),
-                    _ => String::new(),
-                },
-                None => format!("{} ranking …", v.spinner),
-            };
-            message(f, inner, &why, th.dim);
-        } else {
-            let query = v.shared.live.is_none().then_some(q);
-            ranking::render(f, inner, v, d, query, &rows, sel, focused, RANKING);
-        }
         let report = state.as_ref().and_then(|s| s.report.as_ref());
         if let Some(ed) = &self.editing {
             self.draw_editor(f, code_area, v, d, ed);
@@ -424,328 +335,5 @@ impl Pane for BrowserPane {
         } else if let Some(r) = rows.get(sel) {
             self.draw_code(f, code_area, v, d, r.corpus);
         }
-    }
-}
-
-impl BrowserPane {
-    fn draw_list(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
-        let th = v.theme;
-        let b = &d.engine.bundle();
-        let list = filtered(d, &self.filter);
-        let title = if self.filter.is_empty() {
-            Line::from(vec![
-                Span::styled(" Queries ", th.title),
-                Span::styled(format!("{} ", list.len()), th.dim),
-            ])
-        } else {
-            Line::from(vec![
-                Span::styled(" /", th.accent),
-                Span::raw(format!("{} ", self.filter)),
-                Span::styled(format!("{}/{} ", list.len(), b.queries.len()), th.dim),
-            ])
-        };
-        let blk = block(
-            title,
-            self.focus == Focus::Queries && v.shared.live.is_none(),
-            th,
-        );
-        let inner = blk.inner(area);
-        f.render_widget(blk, area);
-        let h = inner.height.saturating_sub(1) as usize;
-        self.page_list.set(h);
-        let k = v.k();
-        let ki = v.shared.k_index;
-        let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
-        let mut lines = vec![Line::styled(
-            crate::tui::widgets::text::fit(
-                &format!(" id       exec@{k} function"),
-                inner.width as usize,
-            ),
-            th.header,
-        )];
-        let pos = list.iter().position(|&q| q == v.shared.query);
-        let offset = match pos {
-            Some(p) if h > 0 && p >= h => p + 1 - h,
-            _ => 0,
-        };
-        let w = inner.width as usize;
-        for (i, &q) in list.iter().enumerate().skip(offset).take(h) {
-            let query = &b.queries[q];
-            let val = eval.per_query.get(q).map_or(f64::NAN, |e| e.exec[ki]);
-            let (mark, st) = if val == 1.0 {
-                ("  ✓  ", th.good)
-            } else if val == 0.0 {
-                ("  ✗  ", th.bad)
-            } else {
-                ("", th.warn)
-            };
-            let mark = if mark.is_empty() {
-                format!("{val:>5.2}")
-            } else {
-                mark.to_string()
-            };
-            let name = if query.function_name.is_empty() {
-                query.domain.as_str()
-            } else {
-                query.function_name.as_str()
-            };
-            let head = format!(" {:<8} ", query.id);
-            let rest_w = w.saturating_sub(head.chars().count() + 6);
-            let mut line = Line::from(vec![
-                Span::raw(head),
-                Span::styled(mark, st),
-                Span::raw(format!(" {}", crate::tui::widgets::text::fit(name, rest_w))),
-            ]);
-            if Some(i) == pos {
-                line = line.style(if self.focus == Focus::Queries {
-                    th.selected
-                } else {
-                    th.selected_unfocused
-                });
-            }
-            v.hits.push(
-                Rect::new(inner.x, inner.y + 1 + (i - offset) as u16, inner.width, 1),
-                Hit::Row {
-                    list: QUERIES,
-                    index: i,
-                },
-            );
-            lines.push(line);
-        }
-        if list.is_empty() {
-            lines.push(Line::styled(" no query matches", th.dim));
-        }
-        f.render_widget(Paragraph::new(lines), inner);
-    }
-
-    /// The selected query: id, domain and function, its text, its tests and pool, and every
-    /// system's exec@k on it (the current system marked).
-    fn draw_query_detail(&self, f: &mut Frame, area: Rect, v: &View, d: &Data) {
-        let th = v.theme;
-        let b = d.engine.bundle();
-        let Some(query) = b.queries.get(v.shared.query) else {
-            return;
-        };
-        let ki = v.shared.k_index;
-        let mut lines = vec![
-            Line::from(vec![
-                Span::styled(format!("{} ", query.function_name), th.accent),
-                Span::styled(query.domain.clone(), th.dim),
-            ]),
-            Line::raw(query.text.clone()),
-            Line::styled(
-                format!(
-                    "{} tests · {} paired distractors",
-                    query.tests.len(),
-                    query.paired.len()
-                ),
-                th.dim,
-            ),
-            Line::styled(format!("exec@{} per system", v.k()), th.header),
-        ];
-        for (s, (sys, ev)) in d.engine.scores().iter().zip(d.engine.evals()).enumerate() {
-            let val = ev
-                .per_query
-                .get(v.shared.query)
-                .map_or(f64::NAN, |e| e.exec[ki]);
-            let (mark, st) = if val == 1.0 {
-                ("✓", th.good)
-            } else if val == 0.0 {
-                ("✗", th.bad)
-            } else {
-                ("~", th.warn)
-            };
-            let mut line = Line::from(vec![
-                Span::styled(format!(" {mark} "), st),
-                Span::raw(format!("{val:.2} ")),
-                Span::raw(sys.id.clone()),
-            ]);
-            if s == v.shared.system {
-                line = line.style(th.selected_unfocused);
-            }
-            lines.push(line);
-        }
-        let title = Line::styled(format!(" {} ", query.id), th.title);
-        f.render_widget(
-            Paragraph::new(lines)
-                .wrap(ratatui::widgets::Wrap { trim: true })
-                .block(block(title, false, th)),
-            area,
-        );
-    }
-
-    fn draw_code(&self, f: &mut Frame, area: Rect, v: &View, d: &Data, c: usize) {
-        fn canon_of_query(v: &View, b: &crate::bundle::Bundle) -> Option<usize> {
-            b.queries
-                .get(v.shared.query)
-                .and_then(|q| q.correct.first().copied())
-        }
-        let th = v.theme;
-        let b = &d.engine.bundle();
-        let snip = &b.corpus[c];
-        let meta = d.index.distractor.get(&snip.id).map(|&i| &b.distractors[i]);
-        let canon = if v.shared.live.is_none() {
-            b.queries[v.shared.query].correct.first().copied()
-        } else {
-            None
-        };
-        let kind = snip
-            .bug_type
-            .clone()
-            .unwrap_or_else(|| snip.label.as_str().to_string());
-        if self.diff {
-            // A distractor is compared with its own canonical (the edit its metadata describes),
-            // even when it was retrieved for another query; anything else with this query's.
-            let own = meta.and_then(|m| b.corpus_row(&m.canonical_id));
-            let Some(canon) = own.or(canon) else {
-                let blk = block(" diff ", false, th);
-                let inner = blk.inner(area);
-                f.render_widget(blk, area);
-                message(f, inner, "no canonical to compare with", th.dim);
-                return;
-            };
-            let size = crate::analysis::deception::edit_size(&b.corpus[canon].code, &snip.code);
-            let title = Line::from(vec![
-                Span::styled(" diff ", th.title),
-                Span::styled(format!("{} ", b.corpus[canon].id), th.diff_del),
-                Span::styled(
-                    if own.is_some() && own != canon_of_query(v, b) {
-                        "(its own canonical) "
-                    } else {
-                        ""
-                    },
-                    th.dim,
-                ),
-                Span::raw("→ "),
-                Span::styled(format!("{} ", snip.id), th.diff_add),
-                Span::styled(
-                    format!(
-                        "({kind}, edit size {size}{}) ",
-                        meta.map_or(String::new(), |m| format!(", {}", m.operator))
-                    ),
-                    th.dim,
-                ),
-            ]);
-            let blk = block(title, false, th);
-            let mut lines = Vec::new();
-            if canon == c {
-                lines.push(Line::styled(
-                    "the canonical itself — select a distractor to see its edit",
-                    th.dim,
-                ));
-            } else {
-                if let Some(m) = meta {
-                    lines.push(Line::styled(m.bug_description.clone(), th.warn));
-                }
-                lines.extend(diff::diff_lines(&b.corpus[canon].code, &snip.code, th));
-            }
-            f.render_widget(Paragraph::new(lines).block(blk), area);
-            return;
-        }
-        let key = (c, th.kind == crate::tui::theme::ThemeKind::Dark, th.mono);
-        let mut cache = self.code_cache.borrow_mut();
-        if cache.as_ref().is_none_or(|(k, _)| *k != key) {
-            *cache = Some((key, code::numbered(code::highlight(&snip.code, th), th)));
-        }
-        let mut lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
-        // Below the code: the query's tests with this snippet's cached outcome on each.
-        if v.shared.live.is_none() {
-            let q = v.shared.query;
-            let query = &b.queries[q];
-            let outcomes = d.index.outcomes(&d.engine, q, c);
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                format!(
-                    "{}'s tests{}",
-                    query.id,
-                    if outcomes.is_some() {
-                        " (this snippet's outcome)"
-                    } else {
-                        " (not in the execution cache for this snippet)"
-                    }
-                ),
-                th.header,
-            ));
-            for (i, t) in query.tests.iter().enumerate() {
-                let (g, st) = match outcomes.and_then(|o| o.get(i)) {
-                    Some(o) => ranking::outcome_glyph(o, v),
-                    None => ('·', th.dim),
-                };
-                lines.push(Line::from(vec![
-                    Span::styled(format!(" {g} "), st),
-                    Span::styled(t.clone(), th.dim),
-                ]));
-            }
-            // Where every system ranks this snippet on the query (rank 1 = best; ties shared).
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                format!("{} on {} under every system", snip.id, query.id),
-                th.header,
-            ));
-            let idw = d
-                .engine
-                .scores()
-                .iter()
-                .map(|s| s.id.chars().count())
-                .max()
-                .unwrap_or(4);
-            for (s, sys) in d.engine.scores().iter().enumerate() {
-                let row = sys.row(q);
-                let sc = row[c];
-                let above = row.iter().filter(|&&x| x > sc).count();
-                let tied = row.iter().filter(|&&x| x == sc).count();
-                let tie = if tied > 1 {
-                    format!(" (tie of {tied})")
-                } else {
-                    String::new()
-                };
-                let mut line = Line::from(vec![
-                    Span::styled(format!(" {:<idw$} ", sys.id), th.accent),
-                    Span::raw(format!("rank {}{tie}  score {sc:.4}", above + 1)),
-                ]);
-                if s == v.shared.system {
-                    line = line.style(th.selected_unfocused);
-                }
-                lines.push(line);
-            }
-            // Then the edits that make the query's paired distractors (the changed lines only;
-            // cut at the panel's bottom on a small screen): what the systems had to tell apart.
-            if let Some(&canon) = query.correct.first() {
-                for &p in query.paired.iter().filter(|&&p| p != c) {
-                    let ps = &b.corpus[p];
-                    let desc = d.index.distractor.get(&ps.id).map_or(String::new(), |&i| {
-                        format!(" — {}", b.distractors[i].bug_description)
-                    });
-                    lines.push(Line::raw(""));
-                    lines.push(Line::from(vec![
-                        Span::styled(format!("{} → {} ", b.corpus[canon].id, ps.id), th.header),
-                        Span::styled(
-                            format!("{}{desc}", ps.bug_type.as_deref().unwrap_or("")),
-                            th.dim,
-                        ),
-                    ]));
-                    lines.extend(
-                        diff::diff_lines(&b.corpus[canon].code, &ps.code, th)
-                            .into_iter()
-                            .filter(|l| {
-                                l.spans
-                                    .first()
-                                    .is_some_and(|s| s.content.starts_with(['-', '+']))
-                            }),
-                    );
-                }
-            }
-        }
-        let title = Line::from(vec![
-            Span::styled(format!(" {} ", snip.id), th.title),
-            Span::styled(
-                format!(
-                    "{kind}{} ",
-                    meta.map_or(String::new(), |m| format!(" — {}", m.bug_description))
-                ),
-                th.dim,
-            ),
-        ]);
-        f.render_widget(Paragraph::new(lines).block(block(title, false, th)), area);
     }
 }

@@ -1,0 +1,76 @@
+//! How an oracle is asked to run: the isolation to choose and the limits of every pair.
+
+use super::{DETECT_BACKSTOP, TEST_BUDGET};
+use std::time::Duration;
+
+/// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IsolationChoice {
+    #[default]
+    Auto,
+    Rlimits,
+    Netns,
+    Bubblewrap,
+    Userns,
+}
+
+impl std::str::FromStr for IsolationChoice {
+    type Err = String;
+    /// `auto`, `rlimits`, `netns`, `bubblewrap` or `userns` (as a CLI flag would spell them).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "auto" => IsolationChoice::Auto,
+            "rlimits" => IsolationChoice::Rlimits,
+            "netns" => IsolationChoice::Netns,
+            "bubblewrap" | "bwrap" => IsolationChoice::Bubblewrap,
+            "userns" => IsolationChoice::Userns,
+            _ => {
+                return Err(format!(
+                    "unknown isolation {s:?} (auto|rlimits|netns|bubblewrap|userns)"
+                ))
+            }
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OracleConfig {
+    /// Wall budget of each test of a suite (the clock restarts at each test; a test that runs
+    /// past it is killed and the next test runs in a fresh process).
+    pub timeout: Duration,
+    /// Wall backstop of the hang detector that re-runs a test which ran out of its budget
+    /// (zero: no detection, every such test is `TIMEOUT`).
+    pub detect: Duration,
+    /// Address-space limit of the process running a pair.
+    pub mem_bytes: u64,
+    /// Pre-warmed servers, i.e. pairs run at once.
+    pub workers: usize,
+    pub isolation: IsolationChoice,
+}
+
+impl Default for OracleConfig {
+    fn default() -> Self {
+        OracleConfig {
+            timeout: TEST_BUDGET,
+            detect: DETECT_BACKSTOP,
+            mem_bytes: 1 << 30,
+            workers: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            isolation: IsolationChoice::Auto,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isolation_choice_parses() {
+        assert_eq!("netns".parse(), Ok(IsolationChoice::Netns));
+        assert_eq!("bwrap".parse(), Ok(IsolationChoice::Bubblewrap));
+        assert_eq!("userns".parse(), Ok(IsolationChoice::Userns));
+        assert!("jail".parse::<IsolationChoice>().is_err());
+    }
+}

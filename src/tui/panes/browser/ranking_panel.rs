@@ -1,0 +1,113 @@
+//! The browser's ranking panel: the selected query's ranking under the current system (or a
+//! live query's, or two systems side by side with `c`), under a title that names the query, the
+//! system, k and the probing state, abbreviated to fit and never cut.
+
+use super::probe::status_spans;
+use super::{message, query_ranking, BrowserPane, Focus, RANKING};
+use crate::probe::live::LiveState;
+use crate::tui::frame::framed;
+use crate::tui::view::View;
+use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::widgets::text::fit_spans;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+impl BrowserPane {
+    /// The ranking `rows` in `area`; `waiting`: a probe was asked for, so an empty ranking says
+    /// what it waits for (or why there is none).
+    pub(super) fn draw_ranking(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        rows: &[RankRow],
+        waiting: bool,
+        state: Option<&LiveState>,
+    ) {
+        let th = v.theme;
+        let Some(d) = v.data else { return };
+        let b = d.engine.bundle();
+        let sel = self.rank_index(rows.len());
+        let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
+        let q = v.shared.query;
+        // The title stays inside the top border: what does not fit is abbreviated, never cut.
+        let title_w = area.width.saturating_sub(2) as usize;
+        let title = match &v.shared.live {
+            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
+                Span::styled(" live BM25: ", th.title),
+                Span::raw(format!("\"{text}\" ")),
+            ]),
+            Some((text, _)) => {
+                let mut spans = vec![
+                    Span::styled(" live: ", th.title),
+                    Span::raw(format!("\"{text}\" ")),
+                    Span::styled(
+                        format!("under {} ", v.system_id(v.shared.system)),
+                        th.accent,
+                    ),
+                ];
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
+                Line::from(spans)
+            }
+            None if self.session.count(q) > 0 => {
+                let mut spans = vec![
+                    Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
+                    Span::styled(
+                        format!("under {} ", v.system_id(v.shared.system)),
+                        th.accent,
+                    ),
+                    Span::styled(format!("(k={}) ", v.k()), th.dim),
+                ];
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
+                Line::from(spans)
+            }
+            None => Line::from(vec![
+                Span::styled(format!(" {} ", b.queries[q].id), th.title),
+                Span::styled(
+                    format!("under {} ", v.system_id(v.shared.system)),
+                    th.accent,
+                ),
+                Span::styled(format!("(k={}) ", v.k()), th.dim),
+            ]),
+        };
+        let title = Line::from(fit_spans(title.spans, title_w));
+        let inner = framed(f, area, title, focused, th);
+        self.page_rank.set(inner.height.saturating_sub(1) as usize);
+        if self.compare && v.shared.live.is_none() {
+            let other = query_ranking(d, v.shared.compare, q);
+            ranking::side_by_side(
+                f,
+                inner,
+                v,
+                d,
+                (rows, v.shared.system),
+                (other.as_slice(), v.shared.compare),
+                sel,
+                RANKING,
+            );
+        } else if rows.is_empty() && waiting {
+            let sid = v.system_id(v.shared.system).to_string();
+            let why = match state {
+                Some(st) => match (st.busy.as_deref(), &st.report, &st.error) {
+                    (Some(b), _, _) => format!("{} {b} …", v.spinner),
+                    (None, Some(r), _) => r
+                        .systems
+                        .iter()
+                        .find(|x| x.id == sid)
+                        .and_then(|x| x.reason.clone())
+                        .map_or_else(|| format!("{sid}: no results"), |w| format!("{sid}: {w}")),
+                    (None, None, Some(e)) => e.clone(),
+                    _ => String::new(),
+                },
+                None => format!("{} ranking …", v.spinner),
+            };
+            message(f, inner, &why, th.dim);
+        } else {
+            let query = v.shared.live.is_none().then_some(q);
+            ranking::render(f, inner, v, d, query, rows, sel, focused, RANKING);
+        }
+    }
+}
