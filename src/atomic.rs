@@ -20,6 +20,28 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// The whole lines of a journal (a file only ever appended to, a line at a time): its bytes up
+/// to the last newline, or nothing when it does not exist. A torn last line (an append cut short
+/// by a crash) is left out, and with `repair` cut off the file itself (made durable), so the
+/// next append starts a fresh line.
+pub fn read_journal(path: &Path, repair: bool) -> io::Result<Vec<u8>> {
+    let mut bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    if !bytes.is_empty() && bytes.last() != Some(&b'\n') {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        bytes.truncate(keep);
+        if repair {
+            let f = fs::OpenOptions::new().write(true).open(path)?;
+            f.set_len(keep as u64)?;
+            f.sync_all()?;
+        }
+    }
+    Ok(bytes)
+}
+
 /// The temporary file is created 0600; the result gets what a plain `File::create` would give
 /// (0666 less the umask), or the mode of the file it replaces.
 #[cfg(unix)]

@@ -18,19 +18,8 @@ const MEMO: &str = ".execscope-build-memo.jsonl";
 fn audit_cmd(dir: &Path, out: &str, tmp: &Path) -> Command {
     let mut c = common::execscope();
     c.current_dir(dir)
-        .args([
-            "audit",
-            "--pool",
-            "pool.jsonl",
-            "--tasks",
-            "tasks.jsonl",
-            "--draws",
-            "200",
-            "--timeout",
-            "3",
-            "--out",
-            out,
-        ])
+        .args(audit_pool::ARGS)
+        .args(["--timeout", "3", "--out", out])
         .env("TMPDIR", tmp)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -44,14 +33,7 @@ fn run_to_end(dir: &Path, out: &str, tmp: &Path) -> (Vec<u8>, String) {
     (o.stdout, err)
 }
 
-fn scratch_dirs(tmp: &Path) -> Vec<String> {
-    std::fs::read_dir(tmp)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.starts_with("execscope-oracle-"))
-        .collect()
-}
+use common::oracle_scratch_dirs as scratch_dirs;
 
 fn journal_rows(out: &Path) -> usize {
     std::fs::read_to_string(out.join(MEMO))

@@ -40,14 +40,7 @@ fn run_to_end(tasks: &Path, out: &Path, tmp: &Path) -> String {
 
 use common::bundle_bytes;
 
-fn scratch_dirs(tmp: &Path) -> Vec<String> {
-    std::fs::read_dir(tmp)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.starts_with("execscope-oracle-"))
-        .collect()
-}
+use common::oracle_scratch_dirs as scratch_dirs;
 
 /// "+N reused" from the build summary.
 fn reused(summary: &str) -> usize {

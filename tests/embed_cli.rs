@@ -5,7 +5,6 @@
 mod common;
 
 use execscope::bundle::npy::Npz;
-use execscope::embed::EmbedEnv;
 use std::path::Path;
 
 use common::embedded_bundle as bundle;
@@ -19,15 +18,7 @@ fn exe() -> std::process::Command {
     c
 }
 
-fn env_or_skip(test: &str) -> Option<EmbedEnv> {
-    let env = EmbedEnv::locate().ok()?;
-    if env.is_ready() {
-        Some(env)
-    } else {
-        common::skip(test, &env.absence());
-        None
-    }
-}
+use common::embed_env_or_skip as env_or_skip;
 
 use common::copy_dir;
 

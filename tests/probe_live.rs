@@ -5,7 +5,7 @@
 
 mod common;
 
-use execscope::embed::{EmbedEnv, ModelSpec, Role, Worker};
+use execscope::embed::{ModelSpec, Role, Worker};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -13,15 +13,7 @@ fn bundle() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/bundle")
 }
 
-fn env_or_skip(test: &str) -> Option<EmbedEnv> {
-    let env = EmbedEnv::locate().ok()?;
-    if env.is_ready() {
-        Some(env)
-    } else {
-        common::skip(test, &env.absence());
-        None
-    }
-}
+use common::embed_env_or_skip as env_or_skip;
 
 fn probe_json(env_dir: &Path, args: &[&str]) -> Value {
     let out = common::execscope()

@@ -342,15 +342,7 @@ fn driver_on_two_nodes_survives_a_killed_worker() {
     let aw = work.join("audit");
     std::fs::create_dir(&aw).unwrap();
     audit_pool::write(&aw, 4);
-    let audit_args = [
-        "audit",
-        "--pool",
-        "pool.jsonl",
-        "--tasks",
-        "tasks.jsonl",
-        "--draws",
-        "200",
-    ];
+    let audit_args = audit_pool::ARGS;
     let mut one = common::execscope();
     one.current_dir(&aw)
         .args(audit_args)

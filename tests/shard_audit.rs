@@ -12,17 +12,9 @@ use std::process::Output;
 
 fn audit(dir: &Path, extra: &[&str]) -> Output {
     let mut c = common::execscope();
-    c.current_dir(dir).args([
-        "audit",
-        "--pool",
-        "pool.jsonl",
-        "--tasks",
-        "tasks.jsonl",
-        "--draws",
-        "200",
-        "--timeout",
-        "3",
-    ]);
+    c.current_dir(dir)
+        .args(audit_pool::ARGS)
+        .args(["--timeout", "3"]);
     c.args(extra).output().unwrap()
 }
 

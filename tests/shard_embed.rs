@@ -8,18 +8,9 @@
 mod common;
 
 use execscope::bundle::npy::Npz;
-use execscope::embed::EmbedEnv;
 use std::path::{Path, PathBuf};
 
-fn env_or_skip(test: &str) -> Option<EmbedEnv> {
-    let env = EmbedEnv::locate().ok()?;
-    if env.is_ready() {
-        Some(env)
-    } else {
-        common::skip(test, &env.absence());
-        None
-    }
-}
+use common::embed_env_or_skip as env_or_skip;
 
 fn tiny(to: &Path) {
     common::copy_dir(

@@ -72,19 +72,7 @@ fn sharded_build(tasks: &Path, dir: &Path, n: u32) -> (PathBuf, usize) {
 use common::bundle_bytes;
 
 fn assert_same(a: &Path, b: &Path) {
-    let (x, y) = (bundle_bytes(a), bundle_bytes(b));
-    assert_eq!(
-        x.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-        y.iter().map(|(n, _)| n).collect::<Vec<_>>()
-    );
-    for ((name, p), (_, q)) in x.iter().zip(&y) {
-        assert!(
-            p == q,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
+    common::assert_same_files(&bundle_bytes(a), &bundle_bytes(b), a, b);
 }
 
 #[test]

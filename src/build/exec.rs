@@ -94,20 +94,7 @@ impl std::fmt::Display for Shard {
 /// Reads memo rows from `path`, cutting off a torn last line (a line without its newline) in
 /// the file itself when `repair` is set. Unparsable lines are skipped.
 pub fn read_memo(path: &Path, repair: bool) -> std::io::Result<Vec<MemoRow>> {
-    let mut bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
-    };
-    if !bytes.is_empty() && bytes.last() != Some(&b'\n') {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        bytes.truncate(keep);
-        if repair {
-            let f = std::fs::OpenOptions::new().write(true).open(path)?;
-            f.set_len(keep as u64)?;
-            f.sync_all()?;
-        }
-    }
+    let bytes = crate::atomic::read_journal(path, repair)?;
     Ok(String::from_utf8_lossy(&bytes)
         .lines()
         .filter_map(|l| serde_json::from_str::<MemoRow>(l).ok())

@@ -67,20 +67,8 @@ fn unhex(s: &str) -> Option<Vec<f32>> {
 /// Reads a shard's rows, cutting a torn last line off the file when `repair` is set. A line
 /// that does not parse is an error naming the file and line.
 pub fn read_rows(path: &Path, repair: bool) -> anyhow::Result<Vec<RowLine>> {
-    let mut bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if !bytes.is_empty() && bytes.last() != Some(&b'\n') {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        bytes.truncate(keep);
-        if repair {
-            let f = std::fs::OpenOptions::new().write(true).open(path)?;
-            f.set_len(keep as u64)?;
-            f.sync_all()?;
-        }
-    }
+    let bytes = crate::atomic::read_journal(path, repair)
+        .with_context(|| format!("reading {}", path.display()))?;
     let text =
         String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
     text.lines()

@@ -21,11 +21,10 @@ use crate::audit::generated::{self, Runner as PairRunner};
 use crate::audit::{AuditError, Mode, PoolSet};
 use crate::build::exec::{ProgressFn, Runner, MEMO_FILE};
 use crate::oracle::lazy::BatchError;
-use crate::oracle::{IsolationLevel, Oracle, SuiteResult};
+use crate::oracle::{Oracle, SuiteResult};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The two execution phases of a generated-pool audit, in order.
 pub const PHASES: [&str; 2] = ["screen, inline and suites", "module supply"];
@@ -208,20 +207,7 @@ pub(super) fn merge_audit(
     write_memo(out, &rows)?;
     let specs = generated::read_tasks(&a.tasks)?;
     let pool_rows = generated::read_pool(&a.pool)?;
-    let isolation: IsolationLevel =
-        serde_json::from_value(serde_json::Value::String(m0.isolation.clone())).map_err(|e| {
-            ShardError::NotAShard {
-                path: ms[0].0.clone(),
-                reason: format!("isolation: {e}"),
-            }
-        })?;
-    let mut runner = Runner::replay(
-        m0.runner.clone(),
-        isolation,
-        Duration::from_millis(m0.budget_ms),
-    );
-    runner.load_memo(out);
-    let cell = RefCell::new(runner);
+    let cell = RefCell::new(super::replay_runner(m0, &ms[0].0, out)?);
     let result = audit_with(&a, &specs, &pool_rows, &cell);
     let runner = cell.into_inner();
     match result {

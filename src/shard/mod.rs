@@ -411,6 +411,29 @@ fn write_memo(out: &Path, rows: &MemoUnion) -> Result<(), ShardError> {
 }
 
 /// Refuses an input file whose content changed since the shards recorded its hash.
+/// The runner a merge replays a build or audit through: no oracle, the shards' runner string,
+/// isolation level and budget, and the union memo at `out` (a pair it lacks is left pending).
+fn replay_runner(
+    m0: &Manifest,
+    manifest_dir: &Path,
+    out: &Path,
+) -> Result<Runner<'static>, ShardError> {
+    let isolation: IsolationLevel =
+        serde_json::from_value(serde_json::Value::String(m0.isolation.clone())).map_err(|e| {
+            ShardError::NotAShard {
+                path: manifest_dir.to_path_buf(),
+                reason: format!("isolation: {e}"),
+            }
+        })?;
+    let mut runner = Runner::replay(
+        m0.runner.clone(),
+        isolation,
+        Duration::from_millis(m0.budget_ms),
+    );
+    runner.load_memo(out);
+    Ok(runner)
+}
+
 fn check_inputs_file(path: &Path, then: &str) -> Result<(), ShardError> {
     let now = sha256_file(path)?;
     if now != then {
@@ -449,19 +472,7 @@ fn merge_build(
         reuse: true,
         ..BuildOptions::default()
     };
-    let isolation: IsolationLevel =
-        serde_json::from_value(serde_json::Value::String(m0.isolation.clone())).map_err(|e| {
-            ShardError::NotAShard {
-                path: ms[0].0.clone(),
-                reason: format!("isolation: {e}"),
-            }
-        })?;
-    let mut runner = Runner::replay(
-        m0.runner.clone(),
-        isolation,
-        Duration::from_millis(m0.budget_ms),
-    );
-    runner.load_memo(out);
+    let mut runner = replay_runner(m0, &ms[0].0, out)?;
     match build::build_with(
         &tasks_path,
         &m0.source,

@@ -160,6 +160,14 @@ pub struct TieAveraged {
 /// If the vectors differ in length.
 pub fn mcnemar_tie_averaged(a: &[f64], b: &[f64], alpha: f64) -> TieAveraged {
     assert_eq!(a.len(), b.len(), "paired vectors differ in length");
+    let (a0, b0, uncertain) = discordant_parts(a, b);
+    let w = uncertain.len() + 1;
+    tie_average(&discordance_distribution(&uncertain), w, a0, b0, alpha)
+}
+
+/// The certain A-only and B-only counts, and (P[A-only], P[B-only]) of every query whose
+/// outcome depends on the tie order. Values are clamped to [0, 1]; NaN counts as 0.
+fn discordant_parts(a: &[f64], b: &[f64]) -> (u64, u64, Vec<(f64, f64)>) {
     let clamp = |x: f64| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     let (mut a0, mut b0) = (0u64, 0u64);
     let mut uncertain: Vec<(f64, f64)> = Vec::new();
@@ -175,8 +183,12 @@ pub fn mcnemar_tie_averaged(a: &[f64], b: &[f64], alpha: f64) -> TieAveraged {
             uncertain.push((pa, pb));
         }
     }
-    let w = uncertain.len() + 1;
-    let dist = discordance_distribution(&uncertain);
+    (a0, b0, uncertain)
+}
+
+/// The expected exact-McNemar p-value and the probability that it is ≤ `alpha`, over the
+/// distribution `dist` (`w` × `w`) of extra discordant counts (see [`discordance_distribution`]).
+fn tie_average(dist: &[f64], w: usize, a0: u64, b0: u64, alpha: f64) -> TieAveraged {
     let (mut mean_p, mut rejecting) = (0.0, 0.0);
     for i in 0..w {
         for j in 0..w - i {
@@ -336,20 +348,7 @@ mod tests {
 
     /// The cell-by-cell recurrence the row form replaced (the reference for its bits).
     fn tie_averaged_cells(a: &[f64], b: &[f64], alpha: f64) -> TieAveraged {
-        let clamp = |x: f64| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
-        let (mut a0, mut b0) = (0u64, 0u64);
-        let mut uncertain: Vec<(f64, f64)> = Vec::new();
-        for (&x, &y) in a.iter().zip(b) {
-            let (x, y) = (clamp(x), clamp(y));
-            let (pa, pb) = (x * (1.0 - y), y * (1.0 - x));
-            if pa == 1.0 {
-                a0 += 1;
-            } else if pb == 1.0 {
-                b0 += 1;
-            } else if pa > 0.0 || pb > 0.0 {
-                uncertain.push((pa, pb));
-            }
-        }
+        let (a0, b0, uncertain) = discordant_parts(a, b);
         let w = uncertain.len() + 1;
         let mut dist = vec![0.0f64; w * w];
         dist[0] = 1.0;
@@ -367,24 +366,7 @@ mod tests {
                 }
             }
         }
-        let (mut mean_p, mut rejecting) = (0.0, 0.0);
-        for i in 0..w {
-            for j in 0..w - i {
-                let v = dist[i * w + j];
-                if v == 0.0 {
-                    continue;
-                }
-                let p = mcnemar_exact(a0 + i as u64, b0 + j as u64);
-                mean_p += v * p;
-                if p <= alpha {
-                    rejecting += v;
-                }
-            }
-        }
-        TieAveraged {
-            mean_p: mean_p.min(1.0),
-            rejecting: rejecting.min(1.0),
-        }
+        tie_average(&dist, w, a0, b0, alpha)
     }
 
     #[test]

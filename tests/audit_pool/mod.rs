@@ -7,6 +7,17 @@
 
 use std::path::{Path, PathBuf};
 
+/// `execscope audit` over the pool [`write`] makes, before the options a test adds.
+pub const ARGS: [&str; 7] = [
+    "audit",
+    "--pool",
+    "pool.jsonl",
+    "--tasks",
+    "tasks.jsonl",
+    "--draws",
+    "200",
+];
+
 /// Writes `tasks.jsonl` and `pool.jsonl` for the first `n` tasks into `dir`; returns their
 /// names relative to `dir` (the audit records them as given).
 pub fn write(dir: &Path, n: usize) -> (PathBuf, PathBuf) {
@@ -84,16 +95,5 @@ pub fn assert_same(a: &Path, b: &Path) {
         a.display(),
         x.len()
     );
-    assert_eq!(
-        x.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-        y.iter().map(|(n, _)| n).collect::<Vec<_>>()
-    );
-    for ((name, p), (_, q)) in x.iter().zip(&y) {
-        assert!(
-            p == q,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
+    super::common::assert_same_files(&x, &y, a, b);
 }

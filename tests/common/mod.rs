@@ -108,3 +108,46 @@ pub fn task_file(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
     std::fs::write(&p, some.join("\n") + "\n").unwrap();
     p
 }
+
+/// The execution oracles' scratch directories (`execscope-oracle-*`) left in `tmp`.
+pub fn oracle_scratch_dirs(tmp: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with("execscope-oracle-"))
+        .collect()
+}
+
+/// The embedding environment when it is ready; else the test `test` says by name that it
+/// skipped, and None.
+pub fn embed_env_or_skip(test: &str) -> Option<execscope::embed::EmbedEnv> {
+    let env = execscope::embed::EmbedEnv::locate().ok()?;
+    if env.is_ready() {
+        Some(env)
+    } else {
+        skip(test, &env.absence());
+        None
+    }
+}
+
+/// Fails unless `x` (the files of `a`) and `y` (those of `b`) are the same files, byte for byte.
+pub fn assert_same_files(
+    x: &[(String, Vec<u8>)],
+    y: &[(String, Vec<u8>)],
+    a: &std::path::Path,
+    b: &std::path::Path,
+) {
+    assert_eq!(
+        x.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        y.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
+    for ((name, p), (_, q)) in x.iter().zip(y) {
+        assert!(
+            p == q,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
