@@ -214,6 +214,9 @@ impl App {
                 gen: d.gen,
                 engine: d.engine.clone(),
             });
+            self.jobs.push(Job::Rows {
+                engine: d.engine.clone(),
+            });
         }
     }
 
@@ -309,6 +312,7 @@ impl App {
                     d.anatomy = Some(*anatomy);
                 }
             }
+            JobResult::Rows => self.done("score rows"),
             JobResult::Bm25(idx) => {
                 self.done("BM25 index");
                 if let Some(d) = self.data.as_mut() {

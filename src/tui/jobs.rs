@@ -126,6 +126,12 @@ pub enum Job {
     Bm25 {
         engine: Arc<Engine>,
     },
+    /// Bring every system's score matrix into memory (from the rank cache, or computed again
+    /// from the bundle where a headless report stored none), so the first browser view does
+    /// not wait for them on the UI thread.
+    Rows {
+        engine: Arc<Engine>,
+    },
     Audit {
         request: AuditRequest,
         engine: Arc<Engine>,
@@ -172,6 +178,7 @@ impl Job {
             Job::Audit { .. } => "retrieval audit",
             Job::Anatomy { .. } => "failure anatomy",
             Job::Bm25 { .. } => "BM25 index",
+            Job::Rows { .. } => "score rows",
         }
     }
 
@@ -262,6 +269,12 @@ impl Job {
                     .collect();
                 JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
             }
+            Job::Rows { engine } => {
+                for s in engine.scores() {
+                    let _ = s.scores.dim();
+                }
+                JobResult::Rows
+            }
         }
     }
 }
@@ -300,6 +313,8 @@ pub enum JobResult {
         anatomy: Box<(Anatomy, AnatomyTables)>,
     },
     Bm25(Arc<Bm25Index>),
+    /// Every score matrix of the engine is in memory.
+    Rows,
     Significance {
         gen: u64,
         sig: Arc<Significance>,

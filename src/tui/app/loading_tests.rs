@@ -1,6 +1,7 @@
 //! The dashboard's loading, tested end to end: partial leaderboards while a bundle loads.
 use super::*;
 use crate::bundle::{synthetic, write, SynthSpec};
+use crate::rank::RankCache;
 use crate::tui::jobs::JobResult;
 use crate::tui::theme::ThemeKind;
 
@@ -62,5 +63,49 @@ fn leaderboard_rows_arrive_before_the_whole_engine() {
     let e = &app.data.as_ref().unwrap().engine;
     for (a, b) in e.evals().iter().zip(whole.evals()) {
         assert_eq!(a.per_query, b.per_query);
+    }
+}
+
+/// After a headless report (which stores evaluations, no score matrix), the dashboard opens
+/// warm, and its background jobs bring every system's score matrix into memory (computed again
+/// from the bundle, the same bits as a plain open) before a pane asks for a row.
+#[test]
+fn rows_are_brought_in_after_a_report_stored_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("b");
+    let spec = SynthSpec {
+        n_queries: 30,
+        n_corpus_extra: 5,
+        distractors_per_query: 3,
+        dims: vec![8, 12],
+        seed: 9,
+        tie_rate: 0.1,
+    };
+    write(&synthetic(&spec), &root).unwrap();
+    std::thread::sleep(crate::rank::memo::SETTLED * 2);
+    let cache = RankCache::new(dir.path().join("cache"));
+    let mut lean = EngineOptions::default();
+    lean.rank.keep_rows = false;
+    Engine::open_with(&root, &lean, Some(&cache), &|_| {}).unwrap();
+    assert!(!cache.dir.join("scores").exists());
+    let mut app = App::new(
+        root.clone(),
+        EngineOptions::default(),
+        Theme::new(ThemeKind::Dark, false),
+    )
+    .with_rank_cache(Some(cache.clone()));
+    app.run_jobs_inline();
+    let e = &app.data.as_ref().unwrap().engine;
+    assert!(
+        e.bundle().systems.iter().all(|s| s.corpus.ncols() == 0),
+        "opened warm"
+    );
+    let whole = Engine::open(&root, &EngineOptions::default()).unwrap();
+    for (s, w) in e.scores().iter().zip(whole.scores()) {
+        assert!(s.scores.is_loaded(), "{} not brought in", s.id);
+        let bits = |m: &crate::rank::SystemScores| -> Vec<u32> {
+            m.scores.iter().map(|v| v.to_bits()).collect()
+        };
+        assert_eq!(bits(s), bits(w), "{}", s.id);
     }
 }
