@@ -100,12 +100,7 @@ fn killed_audits_resume_to_the_same_bytes_and_leave_no_scratch() {
     assert!(grew, "no killed audit committed a pair to its journal");
     assert!(before < pairs, "the killed audits finished everything");
     // A kill mid-append: a torn last line.
-    let mut memo = std::fs::OpenOptions::new()
-        .append(true)
-        .open(out.join(MEMO))
-        .unwrap();
-    std::io::Write::write_all(&mut memo, b"{\"code_sha256\":\"abc").unwrap();
-    drop(memo);
+    common::append_torn_line(&out.join(MEMO));
 
     let (stdout, stderr) = run_to_end(dir, "killed", &tmp);
     let n = reused(&stderr);

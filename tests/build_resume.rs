@@ -94,12 +94,7 @@ fn killed_builds_resume_to_the_same_bytes_and_leave_no_scratch() {
     }
     assert!(grew, "no killed run committed a pair to the memo");
     // A kill mid-append: a torn last line.
-    let mut memo = std::fs::OpenOptions::new()
-        .append(true)
-        .open(out.join(MEMO))
-        .unwrap();
-    std::io::Write::write_all(&mut memo, b"{\"code_sha256\":\"abc").unwrap();
-    drop(memo);
+    common::append_torn_line(&out.join(MEMO));
 
     let summary = run_to_end(&tasks, &out, &tmp);
     assert!(

@@ -6,7 +6,7 @@ use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::generated::{self, Runner};
 use crate::audit::view::AuditView;
 use crate::audit::{retrieval, Mode, PoolSet};
-use crate::build::exec::{Progress, ProgressFn, MEMO_FILE};
+use crate::build::exec::{Progress, ProgressFn};
 use crate::oracle::lazy::LazyOracle;
 use crate::oracle::Oracle;
 use crate::oracle::{IsolationChoice, OracleConfig};
@@ -231,22 +231,11 @@ fn journaled(
     .with_context(|| format!("auditing {} into {}", pool.display(), dir.display()))?;
     let m = &run.run.manifest;
     if args.shard.is_some() {
-        println!(
-            "shard {}: executed {} pairs, reused {} ({} memo rows loaded); isolation {}",
-            m.shard, m.executed, m.reused, run.run.memo_rows, m.isolation
-        );
-        match &m.phase {
-            Some(phase) => println!(
-                "{} pair(s) of phase {phase} belong to other shards: merge this round's shards, \
-                 then run again with --memo-from <merge output>",
-                m.pending
-            ),
-            None => println!("every phase ran: merge the shards to write the audit"),
-        }
-        println!(
-            "wrote {} (manifest {})",
-            dir.join(MEMO_FILE).display(),
-            dir.join(crate::shard::MANIFEST_FILE).display()
+        super::merge::print_shard_run(
+            m,
+            run.run.memo_rows,
+            dir,
+            "every phase ran: merge the shards to write the audit",
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -55,22 +55,11 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         let run = crate::shard::build_shard(&args.tasks, &args.out, &oracle, &opts)
             .with_context(|| format!("building shard into {}", args.out.display()))?;
         let m = &run.manifest;
-        println!(
-            "shard {}: executed {} pairs, reused {} ({} memo rows loaded); isolation {}",
-            m.shard, m.executed, m.reused, run.memo_rows, m.isolation
-        );
-        match &m.phase {
-            Some(phase) => println!(
-                "{} pair(s) of phase {phase} belong to other shards: merge this round's shards, \
-                 then run again with --memo-from <merge output>",
-                m.pending
-            ),
-            None => println!("every gate ran: merge the shards to write the bundle"),
-        }
-        println!(
-            "wrote {} (manifest {})",
-            args.out.join(build::exec::MEMO_FILE).display(),
-            args.out.join(crate::shard::MANIFEST_FILE).display()
+        super::merge::print_shard_run(
+            m,
+            run.memo_rows,
+            &args.out,
+            "every gate ran: merge the shards to write the bundle",
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -79,3 +79,30 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         }
     })
 }
+
+/// What a `build` or `audit --pool` shard prints when it stops: its counts, what is left to the
+/// other shards (or `all_ran` when every phase ran), and the files it wrote into `dir`.
+pub(super) fn print_shard_run(
+    m: &crate::shard::Manifest,
+    memo_rows: usize,
+    dir: &std::path::Path,
+    all_ran: &str,
+) {
+    println!(
+        "shard {}: executed {} pairs, reused {} ({} memo rows loaded); isolation {}",
+        m.shard, m.executed, m.reused, memo_rows, m.isolation
+    );
+    match &m.phase {
+        Some(phase) => println!(
+            "{} pair(s) of phase {phase} belong to other shards: merge this round's shards, \
+             then run again with --memo-from <merge output>",
+            m.pending
+        ),
+        None => println!("{all_ran}"),
+    }
+    println!(
+        "wrote {} (manifest {})",
+        dir.join(crate::build::exec::MEMO_FILE).display(),
+        dir.join(crate::shard::MANIFEST_FILE).display()
+    );
+}

@@ -151,3 +151,9 @@ pub fn assert_same_files(
         );
     }
 }
+
+/// A journal append cut short by a kill: half a memo row, no newline.
+pub fn append_torn_line(path: &std::path::Path) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    std::io::Write::write_all(&mut f, b"{\"code_sha256\":\"abc").unwrap();
+}
