@@ -530,7 +530,9 @@ fn report_over_a_garbage_cache_warns_and_prints_the_same() {
     for f in eval_files(&cache) {
         std::fs::write(f, b"\0\0garbage").unwrap();
     }
-    let sig: Vec<_> = std::fs::read_dir(cache.join("significance"))
+    // A report stores the leaderboard's significance (no system pairs: it prints none).
+    assert!(!cache.join("pairwise").exists());
+    let sig: Vec<_> = std::fs::read_dir(cache.join("significance-core"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -544,7 +546,7 @@ fn report_over_a_garbage_cache_warns_and_prints_the_same() {
         "{warned}"
     );
     assert!(
-        warned.contains("damaged significance cache entry"),
+        warned.contains("damaged significance-core cache entry"),
         "{warned}"
     );
     let (last, quiet) = run();
@@ -576,10 +578,29 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
         format!("{:?}", Significance::compute(&w, other)),
         format!("{:?}", Significance::from_evals(cold.evals(), other))
     );
-    let n = std::fs::read_dir(dir.path().join("cache/significance"))
-        .unwrap()
-        .count();
-    assert_eq!(n, 2, "one entry per setting");
+    for kind in ["significance-core", "pairwise"] {
+        let n = std::fs::read_dir(dir.path().join("cache").join(kind))
+            .unwrap()
+            .count();
+        assert_eq!(n, 2, "one {kind} entry per setting");
+    }
+    // The leaderboard's part alone is the same tables without the pairs, and is what a warm
+    // open reads back; the pairs are added to it from their own entry.
+    let lb = Significance::compute_leaderboard(&w, cfg);
+    assert!(lb.pairs.is_none());
+    let mut full = Significance::from_evals(cold.evals(), cfg);
+    let pairs = full.pairs.take();
+    assert_eq!(format!("{lb:?}"), format!("{full:?}"));
+    let mut lb = lb;
+    lb.add_pairs(&w);
+    assert_eq!(lb.pairs, pairs);
+    // A damaged pairs entry is recomputed, never trusted.
+    for e in std::fs::read_dir(dir.path().join("cache/pairwise")).unwrap() {
+        let p = e.unwrap().path();
+        let bytes = std::fs::read(&p).unwrap();
+        std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+    }
+    assert_eq!(format!("{:?}", Significance::compute(&w, cfg)), fresh);
     let s = Significance::from_evals(cold.evals(), cfg);
     let bytes = s.encode();
     assert_eq!(

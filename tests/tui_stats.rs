@@ -92,6 +92,18 @@ fn leaderboard_shows_ellipsis_until_the_bootstrap_is_done() {
         let r = j.run();
         a.on_result(r);
     }
+    // The intervals are in; the pairs follow as a job of their own.
+    let s = screen(&a, 100, 30);
+    assert!(s.contains("p … · Δ 95% CI …"), "{s}");
+    loop {
+        let jobs = a.take_jobs();
+        if jobs.is_empty() {
+            break;
+        }
+        for j in jobs {
+            a.on_result(j.run());
+        }
+    }
     let s = screen(&a, 100, 30);
     assert!(!s.contains("Δ 95% CI …"), "{s}");
 }

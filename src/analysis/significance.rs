@@ -104,28 +104,59 @@ pub struct Significance {
     /// `wilson[cell][system]` for exec@k cells (successes rounded to whole queries under
     /// `expected`).
     pub wilson: Vec<Vec<Option<(f64, f64)>>>,
-    /// Every pair (a < b by system index) with one result per cell.
-    pub pairs: Vec<PairRow>,
+    /// Every pair (a < b by system index) with one result per cell; `None` when only the
+    /// leaderboard's part was computed ([`Significance::compute_leaderboard`]: the 276 pairs of
+    /// 24 systems cost more than everything else here, and a leaderboard reads none of them).
+    pub pairs: Option<Vec<PairRow>>,
     /// One tier per exec@k cell (index into `cells`).
     pub tiers: Vec<(usize, Tier)>,
 }
 
 impl Significance {
-    /// Through the engine's cache when it has one ([`Engine::memoized`]): reopening an unchanged
-    /// bundle under the same settings reads the stored tables (every number bit for bit) instead
-    /// of resampling again.
+    /// Everything, pairs included, through the engine's cache when it has one
+    /// ([`Engine::memoized`]): reopening an unchanged bundle under the same settings reads the
+    /// stored tables (every number bit for bit) instead of resampling again. The leaderboard's
+    /// part and the pairs are stored apart, so a report that filled the first computes only the
+    /// pairs here.
     pub fn compute(engine: &Engine, cfg: SigConfig) -> Significance {
-        let mut what = Vec::new();
-        what.extend_from_slice(&(cfg.replicates as u64).to_le_bytes());
-        what.extend_from_slice(&cfg.seed.to_le_bytes());
+        let mut s = Significance::compute_leaderboard(engine, cfg);
+        s.add_pairs(engine);
+        s
+    }
+
+    /// Intervals, Wilson intervals and tiers, without the pairs (`pairs` is `None`).
+    pub fn compute_leaderboard(engine: &Engine, cfg: SigConfig) -> Significance {
         let n = engine.evals().len();
         engine.memoized(
-            "significance",
-            &what,
-            || Significance::from_evals(engine.evals(), cfg),
+            "significance-core",
+            &sig_key(cfg),
+            || Significance::from_evals_without_pairs(engine.evals(), cfg),
             Significance::encode,
-            |b| Significance::decode(b, n).filter(|s| s.config == cfg),
+            |b| Significance::decode(b, n).filter(|s| s.config == cfg && s.pairs.is_none()),
         )
+    }
+
+    /// Compute the pairs if they are missing (through the engine's cache, like
+    /// [`Significance::compute`]).
+    pub fn add_pairs(&mut self, engine: &Engine) {
+        if self.pairs.is_some() {
+            return;
+        }
+        let (cfg, n, cells) = (self.config, engine.evals().len(), self.cells.len());
+        self.pairs = Some(engine.memoized(
+            "pairwise",
+            &sig_key(cfg),
+            || pairs_from_evals(engine.evals(), cfg),
+            |p| {
+                let mut w = Writer::default();
+                encode_pairs(&mut w, p);
+                w.0
+            },
+            |b| {
+                let mut r = Reader(b);
+                decode_pairs(&mut r, n, cells).filter(|_| r.done())
+            },
+        ));
     }
 
     /// The exact binary form kept by the cache (see [`crate::rank::codec`]).
@@ -173,24 +204,9 @@ impl Significance {
                 }
             }
         }
-        w.usize(self.pairs.len());
-        for p in &self.pairs {
-            w.usize(p.a);
-            w.usize(p.b);
-            w.usize(p.cells.len());
-            for r in &p.cells {
-                for v in [r.a_only, r.b_only, r.both, r.neither] {
-                    w.u64(v);
-                }
-                for v in [r.a_rate, r.b_rate, r.delta] {
-                    w.f64(v);
-                }
-                w.opt_f64(r.mcnemar_exact_p);
-                w.opt_f64(r.mcnemar_tie_averaged_p);
-                w.opt_f64(r.tie_orders_rejecting);
-                w.f64(r.bootstrap_ci_95[0]);
-                w.f64(r.bootstrap_ci_95[1]);
-            }
+        w.flag(self.pairs.is_some());
+        if let Some(p) = &self.pairs {
+            encode_pairs(&mut w, p);
         }
         w.usize(self.tiers.len());
         for (ci, t) in &self.tiers {
@@ -278,38 +294,10 @@ impl Significance {
             }
             wilson.push(row);
         }
-        let n_pairs = r.count(24)?;
-        if n_pairs != n_systems * n_systems.saturating_sub(1) / 2 {
-            return None;
-        }
-        let mut pairs = Vec::with_capacity(n_pairs);
-        for _ in 0..n_pairs {
-            let (a, b) = (r.usize()?, r.usize()?);
-            if r.usize()? != n_cells {
-                return None;
-            }
-            let mut results = Vec::with_capacity(n_cells);
-            for _ in 0..n_cells {
-                results.push(PairResult {
-                    a_only: r.u64()?,
-                    b_only: r.u64()?,
-                    both: r.u64()?,
-                    neither: r.u64()?,
-                    a_rate: r.f64()?,
-                    b_rate: r.f64()?,
-                    delta: r.f64()?,
-                    mcnemar_exact_p: r.opt_f64()?,
-                    mcnemar_tie_averaged_p: r.opt_f64()?,
-                    tie_orders_rejecting: r.opt_f64()?,
-                    bootstrap_ci_95: [r.f64()?, r.f64()?],
-                });
-            }
-            pairs.push(PairRow {
-                a,
-                b,
-                cells: results,
-            });
-        }
+        let pairs = match r.flag()? {
+            true => Some(decode_pairs(&mut r, n_systems, n_cells)?),
+            false => None,
+        };
         let n_tiers = r.count(8)?;
         let mut tiers = Vec::with_capacity(n_tiers);
         for _ in 0..n_tiers {
@@ -341,44 +329,20 @@ impl Significance {
         })
     }
 
-    /// From evaluations of the same queries (all under one configuration).
+    /// From evaluations of the same queries (all under one configuration), pairs included.
     pub fn from_evals(evals: &[SystemEval], cfg: SigConfig) -> Significance {
+        let mut s = Significance::from_evals_without_pairs(evals, cfg);
+        s.pairs = Some(pairs_from_evals(evals, cfg));
+        s
+    }
+
+    /// [`Significance::from_evals`] without the pairs.
+    pub fn from_evals_without_pairs(evals: &[SystemEval], cfg: SigConfig) -> Significance {
         let ecfg = evals.first().map(|e| e.config.clone()).unwrap_or_default();
-        let deterministic = ecfg.policy.is_deterministic();
-        let columns: Vec<Vec<Vec<f64>>> = metric_keys(&ecfg.ks)
-            .iter()
-            .map(|(metric, ki, _)| evals.iter().map(|e| e.column(*metric, *ki)).collect())
-            .collect();
-        let cells: Vec<CellKey> = metric_keys(&ecfg.ks)
-            .into_iter()
-            .zip(&columns)
-            .map(|((metric, ki, key), cols)| {
-                let zero_one = cols.iter().all(|v| stats::is_zero_one(v));
-                CellKey {
-                    metric,
-                    ki,
-                    key,
-                    binary: metric.is_binary() && deterministic,
-                    test: match (metric.is_binary(), zero_one) {
-                        (false, _) => PairTest::BootstrapOnly,
-                        (true, true) => PairTest::ExactMcNemar,
-                        (true, false) => PairTest::TieAveragedMcNemar,
-                    },
-                }
-            })
-            .collect();
+        let (cells, columns) = cells_of(evals);
         let n = evals.first().map_or(0, |e| e.per_query.len());
         let plan = Resamples::new(n, cfg.replicates, cfg.seed);
-        let metric_cells: Vec<MetricCell<'_>> = cells
-            .iter()
-            .zip(&columns)
-            .map(|(c, cols)| MetricCell {
-                binary: c.test.has_p(),
-                per_system: cols.iter().map(Vec::as_slice).collect(),
-            })
-            .collect();
-        let intervals = stats::intervals_all(&metric_cells, &plan);
-        let pairs = stats::pairwise_all(&metric_cells, &plan);
+        let intervals = stats::intervals_all(&metric_cells(&cells, &columns), &plan);
         let wilson = cells
             .iter()
             .zip(&columns)
@@ -444,7 +408,7 @@ impl Significance {
             cells,
             intervals,
             wilson,
-            pairs,
+            pairs: None,
             tiers,
         }
     }
@@ -466,4 +430,120 @@ fn mean(v: &[f64]) -> f64 {
     } else {
         v.iter().sum::<f64>() / v.len() as f64
     }
+}
+
+/// What besides the evaluations keys the cached tables: the bootstrap's replicates and seed.
+fn sig_key(cfg: SigConfig) -> Vec<u8> {
+    let mut what = Vec::new();
+    what.extend_from_slice(&(cfg.replicates as u64).to_le_bytes());
+    what.extend_from_slice(&cfg.seed.to_le_bytes());
+    what
+}
+
+/// Every metric cell of the evaluations with its test, and `columns[cell][system]`: each
+/// system's per-query values on it.
+fn cells_of(evals: &[SystemEval]) -> (Vec<CellKey>, Vec<Vec<Vec<f64>>>) {
+    let ecfg = evals.first().map(|e| e.config.clone()).unwrap_or_default();
+    let deterministic = ecfg.policy.is_deterministic();
+    let columns: Vec<Vec<Vec<f64>>> = metric_keys(&ecfg.ks)
+        .iter()
+        .map(|(metric, ki, _)| evals.iter().map(|e| e.column(*metric, *ki)).collect())
+        .collect();
+    let cells = metric_keys(&ecfg.ks)
+        .into_iter()
+        .zip(&columns)
+        .map(|((metric, ki, key), cols)| {
+            let zero_one = cols.iter().all(|v| stats::is_zero_one(v));
+            CellKey {
+                metric,
+                ki,
+                key,
+                binary: metric.is_binary() && deterministic,
+                test: match (metric.is_binary(), zero_one) {
+                    (false, _) => PairTest::BootstrapOnly,
+                    (true, true) => PairTest::ExactMcNemar,
+                    (true, false) => PairTest::TieAveragedMcNemar,
+                },
+            }
+        })
+        .collect();
+    (cells, columns)
+}
+
+fn metric_cells<'a>(cells: &[CellKey], columns: &'a [Vec<Vec<f64>>]) -> Vec<MetricCell<'a>> {
+    cells
+        .iter()
+        .zip(columns)
+        .map(|(c, cols)| MetricCell {
+            binary: c.test.has_p(),
+            per_system: cols.iter().map(Vec::as_slice).collect(),
+        })
+        .collect()
+}
+
+/// Every system pair on every cell.
+fn pairs_from_evals(evals: &[SystemEval], cfg: SigConfig) -> Vec<PairRow> {
+    let (cells, columns) = cells_of(evals);
+    let n = evals.first().map_or(0, |e| e.per_query.len());
+    let plan = Resamples::new(n, cfg.replicates, cfg.seed);
+    stats::pairwise_all(&metric_cells(&cells, &columns), &plan)
+}
+
+fn encode_pairs(w: &mut Writer, pairs: &[PairRow]) {
+    w.usize(pairs.len());
+    for p in pairs {
+        w.usize(p.a);
+        w.usize(p.b);
+        w.usize(p.cells.len());
+        for r in &p.cells {
+            for v in [r.a_only, r.b_only, r.both, r.neither] {
+                w.u64(v);
+            }
+            for v in [r.a_rate, r.b_rate, r.delta] {
+                w.f64(v);
+            }
+            w.opt_f64(r.mcnemar_exact_p);
+            w.opt_f64(r.mcnemar_tie_averaged_p);
+            w.opt_f64(r.tie_orders_rejecting);
+            w.f64(r.bootstrap_ci_95[0]);
+            w.f64(r.bootstrap_ci_95[1]);
+        }
+    }
+}
+
+/// [`encode_pairs`]'s form for `n_systems` systems and `n_cells` cells; None if malformed.
+fn decode_pairs(r: &mut Reader, n_systems: usize, n_cells: usize) -> Option<Vec<PairRow>> {
+    let n_pairs = r.count(24)?;
+    if n_pairs != n_systems * n_systems.saturating_sub(1) / 2 {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(n_pairs);
+    for _ in 0..n_pairs {
+        let (a, b) = (r.usize()?, r.usize()?);
+        if r.usize()? != n_cells {
+            return None;
+        }
+        let mut results = Vec::with_capacity(n_cells);
+        for _ in 0..n_cells {
+            results.push(PairResult {
+                a_only: r.u64()?,
+                b_only: r.u64()?,
+                both: r.u64()?,
+                neither: r.u64()?,
+                a_rate: r.f64()?,
+                b_rate: r.f64()?,
+                delta: r.f64()?,
+                mcnemar_exact_p: r.opt_f64()?,
+                mcnemar_tie_averaged_p: r.opt_f64()?,
+                tie_orders_rejecting: r.opt_f64()?,
+                bootstrap_ci_95: [r.f64()?, r.f64()?],
+            });
+        }
+        pairs.push(PairRow {
+            a,
+            b,
+            cells: results,
+        });
+    }
+    Some(pairs)
 }

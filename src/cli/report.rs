@@ -80,10 +80,21 @@ impl<'a> Tables<'a> {
             .get_or_insert_with(|| leaderboard::build(self.engine))
     }
 
+    /// The leaderboard's significance (intervals, tiers): no pairs.
     fn sig(&mut self) -> &Significance {
         let (engine, cfg) = (self.engine, self.sig_cfg);
         self.sig
-            .get_or_insert_with(|| Significance::compute(engine, cfg))
+            .get_or_insert_with(|| Significance::compute_leaderboard(engine, cfg))
+    }
+
+    /// The significance with every system pair (the pairs table).
+    fn sig_with_pairs(&mut self) -> &Significance {
+        let (engine, cfg) = (self.engine, self.sig_cfg);
+        let sig = self
+            .sig
+            .get_or_insert_with(|| Significance::compute_leaderboard(engine, cfg));
+        sig.add_pairs(engine);
+        sig
     }
 
     fn anatomy(&mut self) -> &Anatomy {
@@ -102,7 +113,7 @@ impl<'a> Tables<'a> {
             }
             TableKind::Domains => leaderboard::domain_table(self.lb()),
             TableKind::Pairs => {
-                let sig = self.sig();
+                let sig = self.sig_with_pairs();
                 pairs::pairs_table(engine, sig, &metric).with_context(|| {
                     format!(
                         "unknown metric {metric:?} for --table pairs (one of: {})",

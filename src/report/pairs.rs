@@ -48,11 +48,13 @@ impl PairRow {
     }
 }
 
-/// Every pair on one cell (index into `sig.cells`), sorted by (A, B) in byte order.
+/// Every pair on one cell (index into `sig.cells`), sorted by (A, B) in byte order; none when
+/// `sig` was computed without its pairs ([`Significance::compute`] has them).
 pub fn named_pairs(engine: &Engine, sig: &Significance, cell: usize) -> Vec<PairRow> {
     let mut out: Vec<PairRow> = sig
         .pairs
         .iter()
+        .flatten()
         .map(|row| {
             let (a, b) = (&engine.scores()[row.a].id, &engine.scores()[row.b].id);
             let r = row.cells[cell];

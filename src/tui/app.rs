@@ -209,6 +209,7 @@ impl App {
             self.jobs.push(Job::Significance {
                 gen: d.gen,
                 engine: d.engine.clone(),
+                base: None,
             });
             self.jobs.push(Job::Anatomy {
                 gen: d.gen,
@@ -287,8 +288,20 @@ impl App {
                 }
             }
             JobResult::Significance { gen, sig } => {
-                self.done("bootstrap intervals");
+                let pairs = sig.pairs.is_some();
+                self.done(if pairs {
+                    "system pairs"
+                } else {
+                    "bootstrap intervals"
+                });
                 if let Some(d) = self.data.as_mut().filter(|d| d.gen == gen) {
+                    if !pairs {
+                        self.jobs.push(Job::Significance {
+                            gen,
+                            engine: d.engine.clone(),
+                            base: Some(sig.clone()),
+                        });
+                    }
                     d.sig = Some(sig);
                 }
                 self.refresh_leaderboard_table();

@@ -115,9 +115,12 @@ pub enum Job {
         gen: u64,
         engine: Arc<Engine>,
     },
+    /// The leaderboard's intervals and tiers (`base` None), then the system pairs added to them
+    /// (`base`: the first result), so the leaderboard's intervals do not wait for the pairs.
     Significance {
         gen: u64,
         engine: Arc<Engine>,
+        base: Option<Arc<Significance>>,
     },
     Anatomy {
         gen: u64,
@@ -174,7 +177,8 @@ impl Job {
         match self {
             Job::Load { .. } => "loading bundle",
             Job::Leaderboard { .. } => "leaderboard",
-            Job::Significance { .. } => "bootstrap intervals",
+            Job::Significance { base: None, .. } => "bootstrap intervals",
+            Job::Significance { base: Some(_), .. } => "system pairs",
             Job::Audit { .. } => "retrieval audit",
             Job::Anatomy { .. } => "failure anatomy",
             Job::Bm25 { .. } => "BM25 index",
@@ -236,10 +240,20 @@ impl Job {
                     lb: Box::new((lb, table, domains)),
                 }
             }
-            Job::Significance { gen, engine } => JobResult::Significance {
-                gen,
-                sig: Arc::new(Significance::compute(&engine, SigConfig::default())),
-            },
+            Job::Significance { gen, engine, base } => {
+                let sig = match base {
+                    None => Significance::compute_leaderboard(&engine, SigConfig::default()),
+                    Some(base) => {
+                        let mut sig = Arc::unwrap_or_clone(base);
+                        sig.add_pairs(&engine);
+                        sig
+                    }
+                };
+                JobResult::Significance {
+                    gen,
+                    sig: Arc::new(sig),
+                }
+            }
             Job::Audit {
                 request,
                 engine,

@@ -7,7 +7,7 @@ pub(super) const PER_QUERY_W: u16 = 74;
 
 impl PairsPane {
     /// Systems `a` and `b` compared on every metric cell: the report's results once the
-    /// bootstrap is in (the cells of `execscope report --table pairs --metric …`), else the
+    /// pairs are in (the cells of `execscope report --table pairs --metric …`), else the
     /// counts and Δ from the engine's per-query columns, untested.
     pub fn pair_cells(&self, v: &View, a: usize, b: usize) -> Vec<(String, PairCell, PairTest)> {
         let Some(d) = v.data else {
@@ -17,7 +17,7 @@ impl PairsPane {
         if a.max(b) >= evals.len() {
             return Vec::new();
         }
-        if let Some(sig) = d.sig.as_ref() {
+        if let Some(sig) = d.sig.as_ref().filter(|s| s.pairs.is_some()) {
             return sig
                 .cells
                 .iter()

@@ -62,7 +62,11 @@ pub fn counts(a: &[f64], b: &[f64]) -> PairResult {
 /// The report's result for ordered pair (a, b) on cell `ci` (`None` for a = b or a missing pair).
 pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<PairResult> {
     let (lo, hi) = (a.min(b), a.max(b));
-    let row = sig.pairs.iter().find(|r| r.a == lo && r.b == hi)?;
+    let row = sig
+        .pairs
+        .as_ref()?
+        .iter()
+        .find(|r| r.a == lo && r.b == hi)?;
     let r = row.cells.get(ci)?;
     Some(if a < b { *r } else { flipped(r) })
 }
@@ -136,7 +140,8 @@ impl PairsPane {
         let ki = v.shared.k_index;
         let key = metric.key(v.k());
         let n = e.evals().len();
-        if let Some((sig, ci)) = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?))) {
+        let with_pairs = d.sig.as_ref().filter(|s| s.pairs.is_some());
+        if let Some((sig, ci)) = with_pairs.and_then(|s| Some((s, s.cell_index(&key)?))) {
             let cells = (0..n)
                 .map(|a| {
                     (0..n)
