@@ -118,37 +118,65 @@ impl QueryEval {
 
 /// Evaluate one query from its score row.
 pub fn eval_query(row: &[f32], passing: &[u32], relevant: &[u32], cfg: &EvalConfig) -> QueryEval {
-    let pass_layout = layout::layout(row, passing);
-    let rel_layout = layout::layout(row, relevant);
+    eval_from_layout(row, &layout::layout(row, passing), passing, relevant, cfg)
+}
+
+/// [`eval_query`] given the passing snippets' layout (`pass_layout` = `layout(row, passing)`).
+fn eval_from_layout(
+    row: &[f32],
+    pass_layout: &[layout::TargetGroup],
+    passing: &[u32],
+    relevant: &[u32],
+    cfg: &EvalConfig,
+) -> QueryEval {
+    let rel_owned;
+    let rel_layout = if relevant == passing {
+        pass_layout
+    } else {
+        rel_owned = layout::layout(row, relevant);
+        &rel_owned
+    };
     let p = cfg.policy;
-    let top = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     QueryEval {
         exec: cfg
             .ks
             .iter()
-            .map(|&k| layout::exec_at(&pass_layout, k, p))
+            .map(|&k| layout::exec_at(pass_layout, k, p))
             .collect(),
         execp: cfg
             .ks
             .iter()
-            .map(|&k| layout::execp_at(&pass_layout, k, p))
+            .map(|&k| layout::execp_at(pass_layout, k, p))
             .collect(),
         ndcg: cfg
             .ks
             .iter()
-            .map(|&k| layout::ndcg_at(&rel_layout, k, p))
+            .map(|&k| layout::ndcg_at(rel_layout, k, p))
             .collect(),
-        mrr: layout::reciprocal_rank(&pass_layout, p),
+        mrr: layout::reciprocal_rank(pass_layout, p),
         tie_at_cutoff: cfg
             .ks
             .iter()
             .map(|&k| {
-                layout::exec_at(&pass_layout, k, TiePolicy::Pessimistic)
-                    != layout::exec_at(&pass_layout, k, TiePolicy::Optimistic)
+                layout::exec_at(pass_layout, k, TiePolicy::Pessimistic)
+                    != layout::exec_at(pass_layout, k, TiePolicy::Optimistic)
             })
             .collect(),
-        top1_tied: row.iter().filter(|&&s| s == top).count() > 1,
+        top1_tied: top_is_tied(row),
     }
+}
+
+/// More than one snippet has the row's highest score (NaN ignored, as `f32::max` does).
+fn top_is_tied(row: &[f32]) -> bool {
+    let (mut top, mut count) = (f32::NEG_INFINITY, 0usize);
+    for &s in row {
+        if s > top {
+            (top, count) = (s, 1);
+        } else if s == top {
+            count += 1;
+        }
+    }
+    count > 1
 }
 
 /// Counts of score ties for one system.
@@ -213,11 +241,6 @@ pub fn exec_at_policies(
     tie_eps: f32,
     k: usize,
 ) -> [f64; 3] {
-    const POLICIES: [TiePolicy; 3] = [
-        TiePolicy::Pessimistic,
-        TiePolicy::Expected,
-        TiePolicy::Optimistic,
-    ];
     let per_query: Vec<[f64; 3]> = (0..bundle.queries.len())
         .into_par_iter()
         .map(|q| {
@@ -228,8 +251,7 @@ pub fn exec_at_policies(
                 snap_row(&mut snapped, tie_eps);
                 row = &snapped;
             }
-            let l = layout::layout(row, truth.passing(q));
-            POLICIES.map(|p| layout::exec_at(&l, k, p))
+            exec_under_policies(&layout::layout(row, truth.passing(q)), k)
         })
         .collect();
     [0, 1, 2].map(|i| mean_of(per_query.iter().map(|v| v[i])))
@@ -255,36 +277,59 @@ pub fn evaluate(
     scores: &SystemScores,
     cfg: &EvalConfig,
 ) -> SystemEval {
-    let n = bundle.queries.len();
-    let results: Vec<(QueryEval, usize, usize)> = (0..n)
+    let results: Vec<(QueryEval, usize, usize)> = (0..bundle.queries.len())
         .into_par_iter()
         .map(|q| {
-            let mut snapped;
-            let mut row = scores.row(q);
-            if cfg.tie_eps > 0.0 {
-                snapped = row.to_vec();
-                snap_row(&mut snapped, cfg.tie_eps);
-                row = &snapped;
-            }
-            let eval = eval_query(row, truth.passing(q), truth.relevant(q), cfg);
-            let query = &bundle.queries[q];
-            let (mut tied, mut pairs) = (0, 0);
-            if let Some(&canon) = query.correct.first() {
-                for &d in &query.paired {
-                    pairs += 1;
-                    if row[d] == row[canon] {
-                        tied += 1;
-                    }
-                }
-            }
+            let (eval, _, tied, pairs) = query_parts(bundle, truth, scores.row(q), q, cfg);
             (eval, tied, pairs)
         })
         .collect();
+    system_eval(scores, cfg, results)
+}
+
+/// One query's evaluation, the passing layout it came from, and its (tied, all) paired
+/// distractor counts, from its score row (snapped to `cfg.tie_eps` first).
+fn query_parts(
+    bundle: &Bundle,
+    truth: &Truth,
+    raw: &[f32],
+    q: usize,
+    cfg: &EvalConfig,
+) -> (QueryEval, Vec<layout::TargetGroup>, usize, usize) {
+    let snapped;
+    let mut row = raw;
+    if cfg.tie_eps > 0.0 {
+        let mut v = raw.to_vec();
+        snap_row(&mut v, cfg.tie_eps);
+        snapped = v;
+        row = &snapped;
+    }
+    let pass_layout = layout::layout(row, truth.passing(q));
+    let eval = eval_from_layout(row, &pass_layout, truth.passing(q), truth.relevant(q), cfg);
+    let query = &bundle.queries[q];
+    let (mut tied, mut pairs) = (0, 0);
+    if let Some(&canon) = query.correct.first() {
+        for &d in &query.paired {
+            pairs += 1;
+            if row[d] == row[canon] {
+                tied += 1;
+            }
+        }
+    }
+    (eval, pass_layout, tied, pairs)
+}
+
+/// The per-query results gathered in query order, with the tie counts summed.
+fn system_eval(
+    scores: &SystemScores,
+    cfg: &EvalConfig,
+    results: Vec<(QueryEval, usize, usize)>,
+) -> SystemEval {
     let mut ties = TieCounts {
         at_cutoff: vec![0; cfg.ks.len()],
         ..TieCounts::default()
     };
-    let mut per_query = Vec::with_capacity(n);
+    let mut per_query = Vec::with_capacity(results.len());
     for (e, tied, pairs) in results {
         ties.tied_pairs += tied;
         ties.pairs += pairs;
@@ -303,33 +348,60 @@ pub fn evaluate(
     }
 }
 
+/// exec@k under the pessimistic, expected and optimistic orders, from a passing layout.
+fn exec_under_policies(pass_layout: &[layout::TargetGroup], k: usize) -> [f64; 3] {
+    [
+        TiePolicy::Pessimistic,
+        TiePolicy::Expected,
+        TiePolicy::Optimistic,
+    ]
+    .map(|p| layout::exec_at(pass_layout, k, p))
+}
+
+/// Label fallbacks among one score row's top `k`.
+fn row_fallbacks(truth: &Truth, row: &[f32], q: usize, k: usize) -> usize {
+    crate::rank::top_k(row, k)
+        .into_iter()
+        .filter(|&c| truth.source(q, c as usize) == PassSource::Label)
+        .count()
+}
+
 /// Per system: how many (query, snippet) pairs in its top `k` got their PASS verdict from the
 /// label fallback instead of the execution cache.
 pub fn label_fallbacks(truth: &Truth, scores: &SystemScores, k: usize) -> usize {
     (0..truth.n_queries())
         .into_par_iter()
-        .map(|q| {
-            crate::rank::top_k(scores.row(q), k)
-                .into_iter()
-                .filter(|&c| truth.source(q, c as usize) == PassSource::Label)
-                .count()
-        })
+        .map(|q| row_fallbacks(truth, scores.row(q), q, k))
         .sum()
 }
 
 /// [`evaluate`] with the leaderboard's extra columns ([`cache::Evaluated`]): exec@1 under the
-/// three tie orders and the label fallbacks in the top [`cache::FALLBACK_DEPTH`].
+/// three tie orders and the label fallbacks in the top [`cache::FALLBACK_DEPTH`]. One pass per
+/// score row does all of it; every number is what [`evaluate`], [`exec_at_policies`] and
+/// [`label_fallbacks`] give one by one (the same per-query values, summed in the same order).
 pub fn evaluate_full(
     bundle: &Bundle,
     truth: &Truth,
     scores: &SystemScores,
     cfg: &EvalConfig,
 ) -> cache::Evaluated {
-    let e = evaluate(bundle, truth, scores, cfg);
+    let results: Vec<((QueryEval, usize, usize), [f64; 3], usize)> = (0..bundle.queries.len())
+        .into_par_iter()
+        .map(|q| {
+            let raw = scores.row(q);
+            let (eval, pass_layout, tied, pairs) = query_parts(bundle, truth, raw, q, cfg);
+            let bounds = exec_under_policies(&pass_layout, 1);
+            let fallbacks = row_fallbacks(truth, raw, q, cache::FALLBACK_DEPTH);
+            ((eval, tied, pairs), bounds, fallbacks)
+        })
+        .collect();
+    let exec1_bounds = [0, 1, 2].map(|i| mean_of(results.iter().map(|r| r.1[i])));
+    let label_fallbacks = results.iter().map(|r| r.2).sum();
+    let e = system_eval(scores, cfg, results.into_iter().map(|r| r.0).collect());
     cache::Evaluated {
         per_query: e.per_query,
         ties: e.ties,
-        exec1_bounds: exec_at_policies(bundle, truth, scores, cfg.tie_eps, 1),
-        label_fallbacks: label_fallbacks(truth, scores, cache::FALLBACK_DEPTH),
+        exec1_bounds,
+        label_fallbacks,
     }
 }
