@@ -277,7 +277,7 @@ pub fn evaluate(
     scores: &SystemScores,
     cfg: &EvalConfig,
 ) -> SystemEval {
-    let results: Vec<(QueryEval, usize, usize)> = (0..bundle.queries.len())
+    let results: Vec<QueryResult> = (0..bundle.queries.len())
         .into_par_iter()
         .map(|q| {
             let (eval, _, tied, pairs) = query_parts(bundle, truth, scores.row(q), q, cfg);
@@ -286,6 +286,9 @@ pub fn evaluate(
         .collect();
     system_eval(scores, cfg, results)
 }
+
+/// One query's evaluation with its (tied, all) paired distractor counts.
+type QueryResult = (QueryEval, usize, usize);
 
 /// One query's evaluation, the passing layout it came from, and its (tied, all) paired
 /// distractor counts, from its score row (snapped to `cfg.tie_eps` first).
@@ -320,11 +323,7 @@ fn query_parts(
 }
 
 /// The per-query results gathered in query order, with the tie counts summed.
-fn system_eval(
-    scores: &SystemScores,
-    cfg: &EvalConfig,
-    results: Vec<(QueryEval, usize, usize)>,
-) -> SystemEval {
+fn system_eval(scores: &SystemScores, cfg: &EvalConfig, results: Vec<QueryResult>) -> SystemEval {
     let mut ties = TieCounts {
         at_cutoff: vec![0; cfg.ks.len()],
         ..TieCounts::default()
@@ -385,7 +384,7 @@ pub fn evaluate_full(
     scores: &SystemScores,
     cfg: &EvalConfig,
 ) -> cache::Evaluated {
-    let results: Vec<((QueryEval, usize, usize), [f64; 3], usize)> = (0..bundle.queries.len())
+    let results: Vec<(QueryResult, [f64; 3], usize)> = (0..bundle.queries.len())
         .into_par_iter()
         .map(|q| {
             let raw = scores.row(q);
