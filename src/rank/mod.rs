@@ -521,16 +521,42 @@ pub fn top_k(row: &[f32], k: usize) -> Vec<u32> {
     }
     if k <= SCAN_TOP_K && k < n {
         let mut best: Vec<u32> = Vec::with_capacity(k + 1);
-        for (i, &v) in row.iter().enumerate() {
+        let offer = |best: &mut Vec<u32>, i: usize| {
+            let v = row[i];
             if best.len() == k {
                 let worst = row[best[k - 1] as usize];
                 if v.total_cmp(&worst) != Ordering::Greater {
-                    continue;
+                    return;
                 }
                 best.pop();
             }
             let at = best.partition_point(|&b| rank_cmp(row, b, i as u32) == Ordering::Less);
             best.insert(at, i as u32);
+        };
+        let mut i = 0;
+        while i < n {
+            // Once k rows are held, skip whole chunks in which every score is below the k-th
+            // (`v < worst` implies `total_cmp` Less; a NaN, a tie or ±0 falls through to `offer`):
+            // one vector compare per chunk instead of a `total_cmp` per row.
+            if best.len() == k && i + SKIP_CHUNK <= n {
+                let worst = row[best[k - 1] as usize];
+                let chunk: &[f32; SKIP_CHUNK] = row[i..i + SKIP_CHUNK].try_into().unwrap();
+                let mut any = false;
+                for &v in chunk {
+                    any |= v >= worst || v.is_nan();
+                }
+                if !any {
+                    i += SKIP_CHUNK;
+                    continue;
+                }
+                for j in i..i + SKIP_CHUNK {
+                    offer(&mut best, j);
+                }
+                i += SKIP_CHUNK;
+                continue;
+            }
+            offer(&mut best, i);
+            i += 1;
         }
         return best;
     }
@@ -542,6 +568,9 @@ pub fn top_k(row: &[f32], k: usize) -> Vec<u32> {
     idx.sort_unstable_by(|&a, &b| rank_cmp(row, a, b));
     idx
 }
+
+/// Rows [`top_k`] checks at once against its current k-th score.
+const SKIP_CHUNK: usize = 16;
 
 /// Up to this k, [`top_k`] scans instead of selecting.
 const SCAN_TOP_K: usize = 64;
@@ -621,6 +650,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The chunked scan orders +0 above −0 (total order) and finds a late NaN and a late
+    /// maximum, as the full sort does.
+    #[test]
+    fn top_k_chunk_skip_keeps_the_total_order() {
+        let mut row = vec![-0.0f32; 70];
+        row[37] = 0.0;
+        assert_eq!(top_k(&row, 1), vec![37]);
+        assert_eq!(top_k(&row, 2), vec![37, 0]);
+        let mut row: Vec<f32> = (0..100).map(|i| -(i as f32)).collect();
+        row[95] = f32::NAN;
+        row[64] = 5.0;
+        let mut all: Vec<u32> = (0..100).collect();
+        all.sort_by(|&a, &b| rank_cmp(&row, a, b));
+        assert_eq!(top_k(&row, 3), all[..3].to_vec());
+        assert_eq!(top_k(&row, 3), vec![95, 64, 0]);
     }
 
     /// The tiled cosine equals the product of normalised copies bit for bit, over several tiles
