@@ -142,6 +142,20 @@ impl<'a> Operand<'a> {
                 .map(|r| self.m.row(r).to_slice().map(|x| &x[k0..k0 + kc]))
                 .collect();
             match (srcs, self.scale) {
+                #[cfg(target_arch = "x86_64")]
+                (Some(srcs), scale) if w == NR && srcs.len() == NR => {
+                    for half in 0..2 {
+                        let rows: &[&[f32]; 8] = srcs[half * 8..half * 8 + 8].try_into().unwrap();
+                        let f = scale.map(|s| -> &[f32; 8] {
+                            s[first + half * 8..first + half * 8 + 8]
+                                .try_into()
+                                .unwrap()
+                        });
+                        // SAFETY: `pack` runs only inside `x86::product`, whose caller checked
+                        // AVX2/FMA; `pack8` stays inside `out` (kc rows of w = 16).
+                        unsafe { x86::pack8(out, w, half * 8, rows, f, kc) };
+                    }
+                }
                 (Some(srcs), None) => {
                     for (k, o) in out.chunks_exact_mut(w).enumerate() {
                         for (o, src) in o.iter_mut().zip(&srcs) {
@@ -222,6 +236,74 @@ mod x86 {
                 tile(kc, a, b, dst, n, MR.min(rows - i0), cols, first);
             }
         }
+    }
+
+    /// Eight contiguous rows' `kc` values (each times its factor, one f32 multiply, when `f` is
+    /// given) into columns `col..col + 8` of a k-major panel of width `w`: 8 × 8 blocks are
+    /// loaded a row at a time, transposed in registers and stored a k at a time.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn pack8(
+        out: &mut [f32],
+        w: usize,
+        col: usize,
+        rows: &[&[f32]; 8],
+        f: Option<&[f32; 8]>,
+        kc: usize,
+    ) {
+        assert!(col + 8 <= w && out.len() >= kc * w && rows.iter().all(|r| r.len() >= kc));
+        let scale = f.map(|f| f.map(|x| _mm256_set1_ps(x)));
+        let full = kc / 8 * 8;
+        for k in (0..full).step_by(8) {
+            let mut r: [__m256; 8] =
+                std::array::from_fn(|i| _mm256_loadu_ps(rows[i].as_ptr().add(k)));
+            if let Some(sc) = &scale {
+                for (r, s) in r.iter_mut().zip(sc) {
+                    *r = _mm256_mul_ps(*r, *s);
+                }
+            }
+            let t = transpose8(r);
+            for (j, v) in t.iter().enumerate() {
+                _mm256_storeu_ps(out.as_mut_ptr().add((k + j) * w + col), *v);
+            }
+        }
+        for k in full..kc {
+            for (i, row) in rows.iter().enumerate() {
+                let x = row[k];
+                out[k * w + col + i] = f.map_or(x, |f| x * f[i]);
+            }
+        }
+    }
+
+    /// Columns of an 8 × 8 block given as its rows: `out[j][i] = r[i][j]`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn transpose8(r: [__m256; 8]) -> [__m256; 8] {
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+        let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+        let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+        let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+        let s0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+        let s1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+        let s2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+        let s3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+        let s4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+        let s5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+        let s6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+        let s7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+        [
+            _mm256_permute2f128_ps::<0x20>(s0, s4),
+            _mm256_permute2f128_ps::<0x20>(s1, s5),
+            _mm256_permute2f128_ps::<0x20>(s2, s6),
+            _mm256_permute2f128_ps::<0x20>(s3, s7),
+            _mm256_permute2f128_ps::<0x31>(s0, s4),
+            _mm256_permute2f128_ps::<0x31>(s1, s5),
+            _mm256_permute2f128_ps::<0x31>(s2, s6),
+            _mm256_permute2f128_ps::<0x31>(s3, s7),
+        ]
     }
 
     /// One 6 × 16 tile over one k-block: accumulate, then store (`first`: acc + 0) or add to
