@@ -321,6 +321,13 @@ mod x86 {
         cols: usize,
         first: bool,
     ) {
+        // The tile's output lines are read back (or first written) after the k loop: fetch them
+        // now, while the loop runs (they are usually out of L2 by then).
+        for r in 0..rows {
+            let p = dst.add(r * ld);
+            _mm_prefetch::<_MM_HINT_T0>(p.cast());
+            _mm_prefetch::<_MM_HINT_T0>(p.add(cols - 1).cast());
+        }
         let mut acc = [[_mm256_setzero_ps(); 2]; MR];
         for k in 0..kc {
             let b0 = _mm256_loadu_ps(b.add(k * NR));
