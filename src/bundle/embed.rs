@@ -100,8 +100,16 @@ pub fn validate_matrix(
     similarity: Similarity,
 ) -> Result<(), BundleError> {
     for (row, r) in m.axis_iter(Axis(0)).enumerate() {
-        // Branch-free folds over the row (they vectorise); the position only on a failure.
-        if !r.fold(true, |ok, v| ok & v.is_finite()) {
+        // One branch-free pass over the row (it vectorises); the position only on a failure.
+        let (finite, nonzero) = match r.as_slice() {
+            Some(s) => s.iter().fold((true, false), |(ok, any), &v| {
+                (ok & v.is_finite(), any | (v != 0.0))
+            }),
+            None => r.fold((true, false), |(ok, any), &v| {
+                (ok & v.is_finite(), any | (v != 0.0))
+            }),
+        };
+        if !finite {
             let column = r.iter().position(|v| !v.is_finite()).unwrap_or(0);
             return Err(BundleError::NonFinite {
                 path: path.to_path_buf(),
@@ -113,7 +121,7 @@ pub fn validate_matrix(
         }
         // A finite row has norm 0 exactly when every value is 0 (the square of the smallest
         // f32 is still positive in f64).
-        if similarity == Similarity::Cos && !r.fold(false, |any, &v| any | (v != 0.0)) {
+        if similarity == Similarity::Cos && !nonzero {
             return Err(BundleError::ZeroNorm {
                 path: path.to_path_buf(),
                 array: array.to_string(),

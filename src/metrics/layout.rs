@@ -92,14 +92,11 @@ pub fn layout(row: &[f32], targets: &[u32]) -> Vec<TargetGroup> {
     values
         .into_iter()
         .map(|v| {
-            let mut above = 0usize;
-            let mut size = 0usize;
+            // Branch-free counts (they vectorise).
+            let (mut above, mut size) = (0usize, 0usize);
             for &s in row {
-                if s > v {
-                    above += 1;
-                } else if s == v {
-                    size += 1;
-                }
+                above += usize::from(s > v);
+                size += usize::from(s == v);
             }
             let mut row_offsets: Vec<usize> = targets
                 .iter()

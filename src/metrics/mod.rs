@@ -168,15 +168,22 @@ fn eval_from_layout(
 
 /// More than one snippet has the row's highest score (NaN ignored, as `f32::max` does).
 fn top_is_tied(row: &[f32]) -> bool {
-    let (mut top, mut count) = (f32::NEG_INFINITY, 0usize);
-    for &s in row {
-        if s > top {
-            (top, count) = (s, 1);
-        } else if s == top {
-            count += 1;
+    // The maximum over 8 lanes, then the count of equal scores: both loops vectorise.
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let chunks = row.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for (m, &s) in lanes.iter_mut().zip(c) {
+            if s > *m {
+                *m = s;
+            }
         }
     }
-    count > 1
+    let top = lanes
+        .into_iter()
+        .chain(rest.iter().copied())
+        .fold(f32::NEG_INFINITY, f32::max);
+    row.iter().filter(|&&s| s == top).count() > 1
 }
 
 /// Counts of score ties for one system.

@@ -393,7 +393,46 @@ fn inv_norm(row: ndarray::ArrayView1<f32>) -> Option<f32> {
         .map(|&x| (x as f64) * (x as f64))
         .sum::<f64>()
         .sqrt();
+    factor(norm)
+}
+
+fn factor(norm: f64) -> Option<f32> {
     (norm > 0.0).then(|| (1.0 / norm) as f32)
+}
+
+/// [`inv_norm`] of every row (1 for a zero row), the same bits: each row's squares are summed
+/// in its own order, four rows at a time so the four chains of additions overlap.
+fn inv_norms(m: ArrayView2<f32>) -> Vec<f32> {
+    let Some(data) = m.as_slice() else {
+        return m
+            .axis_iter(Axis(0))
+            .into_par_iter()
+            .map(|r| inv_norm(r).unwrap_or(1.0))
+            .collect();
+    };
+    let d = m.ncols().max(1);
+    let mut out = vec![1.0f32; m.nrows()];
+    out.par_chunks_mut(4)
+        .zip(data.par_chunks(4 * d))
+        .for_each(|(out, rows)| {
+            let mut acc = [0f64; 4];
+            let rows: Vec<&[f32]> = rows.chunks(d).collect();
+            if rows.len() == 4 {
+                for k in 0..d {
+                    for (a, r) in acc.iter_mut().zip(&rows) {
+                        *a += (r[k] as f64) * (r[k] as f64);
+                    }
+                }
+            } else {
+                for (a, r) in acc.iter_mut().zip(&rows) {
+                    *a = r.iter().map(|&x| (x as f64) * (x as f64)).sum();
+                }
+            }
+            for (o, a) in out.iter_mut().zip(acc) {
+                *o = factor(a.sqrt()).unwrap_or(1.0);
+            }
+        });
+    out
 }
 
 /// L2-normalise every row (cosine); a zero row stays zero (the loader refuses those under cosine).
@@ -420,13 +459,7 @@ pub fn dense_scores(sys: &DenseSystem) -> Array2<f32> {
 fn product_of(sim: Similarity, q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2<f32> {
     match sim {
         Similarity::Cos => {
-            let inv = |m: ArrayView2<f32>| -> Vec<f32> {
-                m.axis_iter(Axis(0))
-                    .into_par_iter()
-                    .map(|r| inv_norm(r).unwrap_or(1.0))
-                    .collect()
-            };
-            let (qi, ci) = (inv(q), inv(c));
+            let (qi, ci) = (inv_norms(q), inv_norms(c));
             tiled_product(q, c, Some((&qi, &ci)))
         }
         Similarity::Dot => block_product(q, c),
@@ -550,7 +583,11 @@ pub fn top_k(row: &[f32], k: usize) -> Vec<u32> {
                     continue;
                 }
                 for j in i..i + SKIP_CHUNK {
-                    offer(&mut best, j);
+                    // `worst` only rises within the chunk, so a row below it needs no offer.
+                    let v = row[j];
+                    if v >= row[best[k - 1] as usize] || v.is_nan() {
+                        offer(&mut best, j);
+                    }
                 }
                 i += SKIP_CHUNK;
                 continue;
@@ -667,6 +704,24 @@ mod tests {
         all.sort_by(|&a, &b| rank_cmp(&row, a, b));
         assert_eq!(top_k(&row, 3), all[..3].to_vec());
         assert_eq!(top_k(&row, 3), vec![95, 64, 0]);
+    }
+
+    /// The four-row norms are each row's own norm, bit for bit (zero rows, a short last group,
+    /// a strided view).
+    #[test]
+    fn inv_norms_match_one_row_at_a_time() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut m = Array2::from_shape_fn((11, 37), |_| rng.random_range(-3.0f32..3.0));
+        m.row_mut(5).fill(0.0);
+        let want: Vec<f32> = m
+            .axis_iter(Axis(0))
+            .map(|r| inv_norm(r).unwrap_or(1.0))
+            .collect();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&inv_norms(m.view())), bits(&want));
+        let t = m.t().to_owned();
+        assert_eq!(bits(&inv_norms(t.t())), bits(&want));
     }
 
     /// The tiled cosine equals the product of normalised copies bit for bit, over several tiles
