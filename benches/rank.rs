@@ -183,7 +183,14 @@ fn side_by_side() {
                 divan::black_box(rank::block_product(q.view(), c.view()).len());
                 best = best.min(t.elapsed().as_secs_f64());
             }
-            println!("    execscope gemm768_seconds {best:.6} (matrixmultiply through ndarray)");
+            println!(
+                "    execscope gemm768_seconds {best:.6} (rank::block_product: {})",
+                if rank::gemm::preferred() {
+                    "the AVX2/FMA kernel"
+                } else {
+                    "matrixmultiply"
+                }
+            );
             Ok(f)
         }
         Err(why) => {
