@@ -73,8 +73,8 @@ pub struct EvalArgs {
     /// With --execute: append the new rows to the bundle's data/execution_cache.jsonl.
     #[arg(long = "save-cache", requires = "execute")]
     pub save_cache: bool,
-    /// Neither read nor write the rank cache (scores kept under the platform cache directory, or
-    /// $EXECSCOPE_CACHE_DIR).
+    /// Neither read nor write the rank cache (evaluations, significance tables and, where rows
+    /// are read, score matrices, kept under the platform cache directory or $EXECSCOPE_CACHE_DIR).
     #[arg(long = "no-cache")]
     pub no_cache: bool,
 }
