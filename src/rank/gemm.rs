@@ -20,7 +20,7 @@
 //!
 //! For each 256-wide block of k, the corpus is packed once into 16-row panels (k-major, 16 KB a
 //! panel; 4.8 MB for 4,695 rows, shared by the threads, in L3), the threads splitting the panels.
-//! Then each thread packs its blocks of at most [`MC`] query rows into 6-row panels (in L2) and
+//! Then each thread packs its blocks of at most `MC` = 240 query rows into 6-row panels (in L2) and
 //! walks every corpus panel (in L1 while it meets all the block's query panels).
 
 use ndarray::{ArrayView2, ArrayViewMut2};
