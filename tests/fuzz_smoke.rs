@@ -228,6 +228,16 @@ fn npz_reader() {
     drive("npz", &seeds, &fuzz::npz);
 }
 
+/// Inputs the coverage-guided fuzzer once crashed on, kept as regression tests: an npy header
+/// whose dtype kind is a multi-byte character (`'descr': '´2'`) panicked slicing inside it.
+#[test]
+fn npz_regressions() {
+    quiet();
+    let crash = std::fs::read(p("tests/fixtures/npy/regress-descr-multibyte.npz")).unwrap();
+    let r = catch_unwind(AssertUnwindSafe(|| fuzz::npz(&crash)));
+    assert!(r.is_ok(), "fuzz::npz panics on its regression input");
+}
+
 #[test]
 fn npy_header() {
     quiet();

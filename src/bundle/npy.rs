@@ -111,10 +111,12 @@ fn parse_descr(descr: &str) -> Dtype {
         Some('>') => (true, &descr[1..]),
         _ => (false, descr),
     };
-    let (kind, size) = rest.split_at(rest.len().min(1));
-    match (kind, size.parse::<usize>()) {
-        ("f", Ok(b @ (2 | 4 | 8))) => Dtype::Float { bytes: b, big },
-        ("U", Ok(n)) => Dtype::Unicode { chars: n, big },
+    // The kind is the first character, whatever its width (a header is untrusted text).
+    let mut chars = rest.chars();
+    let kind = chars.next();
+    match (kind, chars.as_str().parse::<usize>()) {
+        (Some('f'), Ok(b @ (2 | 4 | 8))) => Dtype::Float { bytes: b, big },
+        (Some('U'), Ok(n)) => Dtype::Unicode { chars: n, big },
         _ => Dtype::Other(descr.to_string()),
     }
 }
@@ -519,4 +521,32 @@ pub fn write_npz<W: Write + std::io::Seek>(
     let mut out = zip.finish().map_err(|e| e.to_string())?;
     out.flush().map_err(|e| e.to_string())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A descr whose kind is a multi-byte character is another dtype, not a panic (the fuzz
+    /// target `npz` found `´2`).
+    #[test]
+    fn descr_kinds_of_any_width() {
+        assert_eq!(
+            parse_descr("<f4"),
+            Dtype::Float {
+                bytes: 4,
+                big: false
+            }
+        );
+        assert_eq!(
+            parse_descr(">U7"),
+            Dtype::Unicode {
+                chars: 7,
+                big: true
+            }
+        );
+        for odd in ["´2", "<´2", "é", "", "<", "f", "<f3"] {
+            assert_eq!(parse_descr(odd), Dtype::Other(odd.to_string()), "{odd:?}");
+        }
+    }
 }
