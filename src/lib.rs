@@ -1,33 +1,19 @@
 //! execscope: evaluate code retrieval and generation by execution.
 //!
-//! Data flows one way: [`bundle`] (load, validate, write) → [`rank`] (similarity, BM25, ties)
-//! → [`metrics`], [`stats`], [`analysis`], [`audit`] → [`report`] | [`tui`].
-//! The construction pipeline is [`mutate`] + [`oracle`] + [`build`].
-//! Nothing below `report`/`tui` knows about the terminal.
+//! This crate holds the front ends (the CLI, the dashboard, the report formats and the figures)
+//! over the workspace's layers, re-exported here under their module names:
+//! [`record`] (outcomes, keys, atomic files) → [`oracle`] (the sandbox and the judge) →
+//! the core ([`bundle`], [`rank`], [`metrics`], [`stats`], [`analysis`], [`audit`], [`engine`],
+//! [`systems`]) → [`build`] ([`mutate`], [`shard`]) and [`embed`] ([`probe`]) →
+//! [`report`] | [`tui`] | [`plot`] | [`cli`]. See docs/architecture.md.
 
-pub mod analysis;
-pub mod atomic;
-pub mod audit;
-pub mod build;
-pub mod bundle;
+pub use execscope_build::{self as build, fuzz, mutate, shard};
+pub use execscope_core::{analysis, audit, bundle, engine, metrics, rank, stats, systems};
+pub use execscope_embed::{self as embed, probe};
+pub use execscope_oracle as oracle;
+pub use execscope_record::{self as record, atomic, version};
+
 pub mod cli;
-pub mod embed;
-pub mod engine;
-pub mod fuzz;
-pub mod metrics;
-pub mod mutate;
-pub mod oracle;
 pub mod plot;
-pub mod probe;
-pub mod rank;
-pub mod record;
 pub mod report;
-pub mod shard;
-pub mod stats;
-pub mod systems;
 pub mod tui;
-
-/// The crate version, shown by `--version` and written into runner strings.
-pub fn version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
-}

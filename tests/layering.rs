@@ -1,33 +1,42 @@
-//! Layering: the core (load → rank → score/analyse) knows nothing of the front ends, and no two
-//! modules depend on each other.
+//! Layering: what the compiler cannot say about the workspace's layers.
 //!
-//! The test reads every source file under `src/`. Every top-level module that is not a front end
-//! (`report`, `tui`, `cli`, `plot`, and the binary's `main.rs`) is core, so a module added later
-//! (`systems`, `embed`, `probe`, …) is held to the rule without editing this file. A core file
-//! fails when a line of code names the report, the dashboard, the CLI, the plots or a terminal crate
-//! (ratatui, crossterm, indicatif). Separately, the graph of `crate::<module>` references between
-//! top-level modules must have no cycle (as `bundle` ↔ `oracle` once had: shared types belong in
-//! a lower module, here `record`).
+//! The crates are the layers (docs/architecture.md), so a cycle between layers cannot compile.
+//! What remains to check here: that the core's whole dependency closure (read from `Cargo.lock`,
+//! so a crate pulled in through another counts too) names no front-end, terminal, figure or
+//! sandbox crate; that the record crate stays a leaf; that inside each crate no two top-level
+//! modules depend on each other (as `bundle` ↔ `oracle` once did); that the lower layers' errors
+//! are typed; and that integration tests start the binary only through `common::execscope()`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Top-level modules that present results; everything else under `src/` is core.
-const FRONT_MODULES: [&str; 5] = ["report", "tui", "cli", "plot", "main"];
-/// What a core line must not name.
-const FRONT: [&str; 7] = [
-    "crate::report",
-    "crate::tui",
-    "crate::cli",
-    "crate::plot",
+/// Crates the core must never build with: the front ends, terminals, figures, argument
+/// parsing, progress bars and the sandbox (and the workspace's own upper layers).
+const NOT_IN_CORE: [&str; 15] = [
+    "execscope",
+    "execscope-oracle",
+    "execscope-build",
+    "execscope-embed",
     "ratatui",
     "crossterm",
+    "clap",
+    "clap_complete",
+    "clap_mangen",
+    "plotters",
+    "png",
+    "syntect",
+    "seccompiler",
+    "landlock",
     "indicatif",
 ];
-/// Modules every core module is expected to contain (the test fails if the tree moved away).
-const KNOWN_CORE: [&str; 12] = [
-    "analysis", "atomic", "audit", "build", "bundle", "engine", "metrics", "mutate", "oracle",
-    "rank", "record", "stats",
+/// The workspace's source roots (a crate each), relative to the root package.
+const CRATE_SOURCES: [&str; 6] = [
+    "crates/record/src",
+    "crates/oracle/src",
+    "crates/core/src",
+    "crates/build/src",
+    "crates/embed/src",
+    "src",
 ];
 
 fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
@@ -52,22 +61,6 @@ fn code(line: &str) -> &str {
 
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
-}
-
-/// The forbidden paths a line of code names.
-fn offences(line: &str) -> Vec<&'static str> {
-    let code = code(line);
-    FRONT
-        .iter()
-        .copied()
-        .filter(|f| {
-            code.match_indices(f).any(|(i, _)| {
-                let before = code[..i].chars().next_back();
-                let after = code[i + f.len()..].chars().next();
-                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-            })
-        })
-        .collect()
 }
 
 /// Top-level modules a line of code refers to: `crate::m…` and `crate::{m, n::…}`.
@@ -109,14 +102,18 @@ fn module_of(rel: &Path) -> String {
     first.trim_end_matches(".rs").to_string()
 }
 
-/// Every top-level module's source files.
-fn modules() -> BTreeMap<String, Vec<PathBuf>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The workspace root (the root package's manifest directory).
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every top-level module's source files in one crate's source root.
+fn modules(src: &Path) -> BTreeMap<String, Vec<PathBuf>> {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
     let mut by: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for f in files {
-        let m = module_of(f.strip_prefix(&src).unwrap());
+        let m = module_of(f.strip_prefix(src).unwrap());
         if m != "lib" {
             by.entry(m).or_default().push(f);
         }
@@ -167,47 +164,79 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     None
 }
 
-#[test]
-fn core_modules_import_no_front_end() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mods = modules();
-    let core: Vec<&String> = mods
-        .keys()
-        .filter(|m| !FRONT_MODULES.contains(&m.as_str()))
-        .collect();
-    for k in KNOWN_CORE {
-        assert!(core.iter().any(|m| *m == k), "core module {k} not found");
-    }
-    let mut bad = Vec::new();
-    let mut n_files = 0;
-    for m in &core {
-        for f in &mods[*m] {
-            n_files += 1;
-            let text = std::fs::read_to_string(f).unwrap();
-            for (n, line) in text.lines().enumerate() {
-                for o in offences(line) {
-                    bad.push(format!(
-                        "{}:{}: {o}: {}",
-                        f.strip_prefix(&src).unwrap().display(),
-                        n + 1,
-                        line.trim()
-                    ));
+/// Each package's dependencies as `Cargo.lock` records them (every target and feature, and
+/// the workspace members' dev-dependencies too: a strict superset of what a build links).
+fn lock_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for pkg in lock.split("[[package]]").skip(1) {
+        let name = pkg
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .unwrap()
+            .trim_matches('"')
+            .to_string();
+        let deps = graph.entry(name).or_default();
+        if let Some(list) = pkg.split("dependencies = [").nth(1) {
+            for d in list.split(']').next().unwrap().split(',') {
+                // `"name"` or `"name version"` when several versions are locked.
+                let d = d.trim().trim_matches('"');
+                if let Some(n) = d.split(' ').next().filter(|n| !n.is_empty()) {
+                    deps.insert(n.to_string());
                 }
             }
         }
     }
-    assert!(n_files > 40, "found only {n_files} core files");
-    assert!(
-        bad.is_empty(),
-        "core modules import front ends:\n{}",
-        bad.join("\n")
-    );
+    graph
 }
 
-/// Core modules whose errors are typed (thiserror enums the front ends add context to).
-const TYPED_ERRORS: [&str; 13] = [
-    "analysis", "atomic", "audit", "build", "bundle", "engine", "metrics", "mutate", "oracle",
-    "rank", "record", "shard", "stats",
+/// Every package `from` reaches in `graph`, `from` excluded.
+fn closure(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(n) = todo.pop() {
+        for d in graph.get(&n).into_iter().flatten() {
+            if seen.insert(d.clone()) {
+                todo.push(d.clone());
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn the_core_builds_with_no_front_end_or_sandbox_crate() {
+    let graph = lock_graph();
+    let core = closure(&graph, "execscope-core");
+    assert!(
+        core.contains("execscope-record") && core.contains("ndarray"),
+        "the lock scan found no core dependencies: {core:?}"
+    );
+    let bad: Vec<&str> = NOT_IN_CORE
+        .iter()
+        .copied()
+        .filter(|c| core.contains(*c))
+        .collect();
+    assert!(bad.is_empty(), "execscope-core builds with {bad:?}");
+    let record = closure(&graph, "execscope-record");
+    let upper: Vec<&String> = record
+        .iter()
+        .filter(|c| c.starts_with("execscope"))
+        .collect();
+    assert!(
+        upper.is_empty(),
+        "the record crate is not a leaf: {upper:?}"
+    );
+    // The binary is the only package with the terminal and figure crates.
+    let bin = closure(&graph, "execscope");
+    assert!(bin.contains("ratatui") && bin.contains("execscope-core"));
+}
+
+/// Crates, and the core's modules, whose errors are typed (thiserror enums the front ends add
+/// context to).
+const TYPED_CRATES: [&str; 3] = ["crates/record/src", "crates/oracle/src", "crates/build/src"];
+const TYPED_CORE_MODULES: [&str; 7] = [
+    "analysis", "audit", "bundle", "engine", "metrics", "rank", "stats",
 ];
 
 /// Lines of `text` that name `anyhow` in code.
@@ -231,17 +260,22 @@ fn core_errors_are_typed() {
         anyhow_lines("use anyhow::bail;\n// anyhow in prose\nlet anyhow_x = 1;"),
         [1]
     );
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mods = modules();
-    let mut bad = Vec::new();
-    for m in TYPED_ERRORS {
-        let files = mods
+    let mut files = Vec::new();
+    for c in TYPED_CRATES {
+        rust_files(&root().join(c), &mut files);
+    }
+    let core = modules(&root().join("crates/core/src"));
+    for m in TYPED_CORE_MODULES {
+        let f = core
             .get(m)
             .unwrap_or_else(|| panic!("core module {m} not found"));
-        for f in files {
-            for n in anyhow_lines(&std::fs::read_to_string(f).unwrap()) {
-                bad.push(format!("{}:{n}", f.strip_prefix(&src).unwrap().display()));
-            }
+        files.extend(f.iter().cloned());
+    }
+    assert!(files.len() > 60, "found only {} files", files.len());
+    let mut bad = Vec::new();
+    for f in &files {
+        for n in anyhow_lines(&std::fs::read_to_string(f).unwrap()) {
+            bad.push(format!("{}:{n}", f.strip_prefix(root()).unwrap().display()));
         }
     }
     assert!(
@@ -252,64 +286,58 @@ fn core_errors_are_typed() {
 }
 
 #[test]
-fn no_two_modules_depend_on_each_other() {
-    let mods = modules();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    // Where each edge was seen, for the message.
-    let mut seen_at: BTreeMap<(String, String), String> = BTreeMap::new();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for (m, files) in &mods {
-        let edges = graph.entry(m.clone()).or_default();
-        for f in files {
-            let text = std::fs::read_to_string(f).unwrap();
-            for (n, line) in text.lines().enumerate() {
-                for r in references(line) {
-                    if &r != m && mods.contains_key(&r) {
-                        edges.insert(r.clone());
-                        seen_at.entry((m.clone(), r)).or_insert_with(|| {
-                            format!("{}:{}", f.strip_prefix(&src).unwrap().display(), n + 1)
-                        });
+fn no_two_modules_of_a_crate_depend_on_each_other() {
+    let mut checked_bundle_edge = false;
+    for c in CRATE_SOURCES {
+        let src = root().join(c);
+        let mods = modules(&src);
+        assert!(!mods.is_empty(), "no modules under {c}");
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        // Where each edge was seen, for the message.
+        let mut seen_at: BTreeMap<(String, String), String> = BTreeMap::new();
+        for (m, files) in &mods {
+            let edges = graph.entry(m.clone()).or_default();
+            for f in files {
+                let text = std::fs::read_to_string(f).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    for r in references(line) {
+                        if &r != m && mods.contains_key(&r) {
+                            edges.insert(r.clone());
+                            seen_at.entry((m.clone(), r)).or_insert_with(|| {
+                                format!("{}:{}", f.strip_prefix(root()).unwrap().display(), n + 1)
+                            });
+                        }
                     }
                 }
             }
         }
+        if c == "crates/core/src" {
+            assert!(
+                graph.get("engine").is_some_and(|e| e.contains("bundle")),
+                "the reference scan found no engine → bundle edge: {graph:?}"
+            );
+            checked_bundle_edge = true;
+        }
+        if let Some(cycle) = find_cycle(&graph) {
+            let hops: Vec<String> = cycle
+                .windows(2)
+                .map(|w| {
+                    format!(
+                        "{} → {} ({})",
+                        w[0],
+                        w[1],
+                        seen_at[&(w[0].clone(), w[1].clone())]
+                    )
+                })
+                .collect();
+            panic!("module dependency cycle in {c}:\n{}", hops.join("\n"));
+        }
     }
-    assert!(
-        graph.get("bundle").is_some_and(|e| e.contains("record")),
-        "the reference scan found no bundle → record edge: {graph:?}"
-    );
-    if let Some(cycle) = find_cycle(&graph) {
-        let hops: Vec<String> = cycle
-            .windows(2)
-            .map(|w| {
-                format!(
-                    "{} → {} ({})",
-                    w[0],
-                    w[1],
-                    seen_at[&(w[0].clone(), w[1].clone())]
-                )
-            })
-            .collect();
-        panic!("module dependency cycle:\n{}", hops.join("\n"));
-    }
+    assert!(checked_bundle_edge);
 }
 
 #[test]
 fn the_checks_bite() {
-    assert_eq!(
-        offences("use crate::report::table::Table;"),
-        ["crate::report"]
-    );
-    assert_eq!(
-        offences("    let b = indicatif::ProgressBar::hidden();"),
-        ["indicatif"]
-    );
-    assert_eq!(offences("use ratatui::{Frame};"), ["ratatui"]);
-    assert_eq!(offences("crate::plot::forest(&rows)"), ["crate::plot"]);
-    assert!(offences("// see crate::report for the tables").is_empty());
-    assert!(offences("use crate::reporting::x;").is_empty());
-    assert!(offences("let tui_state = 1;").is_empty());
-
     let refs = |l: &str| references(l).into_iter().collect::<Vec<_>>();
     assert_eq!(
         refs("use crate::{bundle::Bundle, oracle, self};"),
@@ -336,6 +364,8 @@ fn the_checks_bite() {
     let long = find_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])).unwrap();
     assert_eq!(long.len(), 4);
     assert_eq!(long.first(), long.last());
+    let g = graph(&[("a", "b"), ("b", "c"), ("x", "a")]);
+    assert_eq!(closure(&g, "a").into_iter().collect::<Vec<_>>(), ["b", "c"]);
     assert_eq!(
         find_cycle(&graph(&[
             ("bundle", "record"),
@@ -351,7 +381,7 @@ fn the_checks_bite() {
 /// into `target/`; a test that names the binary itself would write into the user's `~/.cache`.
 #[test]
 fn tests_start_the_binary_only_through_common() {
-    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let tests = root().join("tests");
     let mut files = Vec::new();
     rust_files(&tests, &mut files);
     let needle = concat!("CARGO_BIN_EXE_", "execscope");

@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `invocation_table`: see execscope::fuzz::invocation_table.
+//! Fuzz target `invocation_table`: see execscope_build::fuzz::invocation_table.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::invocation_table(data);
+    execscope_build::fuzz::invocation_table(data);
 });

@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `jsonl`: see execscope::fuzz::jsonl.
+//! Fuzz target `jsonl`: see execscope_build::fuzz::jsonl.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::jsonl(data);
+    execscope_build::fuzz::jsonl(data);
 });

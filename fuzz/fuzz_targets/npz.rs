@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `npz`: see execscope::fuzz::npz.
+//! Fuzz target `npz`: see execscope_build::fuzz::npz.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::npz(data);
+    execscope_build::fuzz::npz(data);
 });

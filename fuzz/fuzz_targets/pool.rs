@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `pool`: see execscope::fuzz::pool.
+//! Fuzz target `pool`: see execscope_build::fuzz::pool.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::pool(data);
+    execscope_build::fuzz::pool(data);
 });

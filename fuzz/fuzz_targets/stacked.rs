@@ -4,20 +4,20 @@
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-fn bundle() -> &'static execscope::bundle::Bundle {
-    static B: OnceLock<execscope::bundle::Bundle> = OnceLock::new();
+fn bundle() -> &'static execscope_core::bundle::Bundle {
+    static B: OnceLock<execscope_core::bundle::Bundle> = OnceLock::new();
     B.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/bundle");
-        let opts = execscope::bundle::LoadOptions {
+        let opts = execscope_core::bundle::LoadOptions {
             verify_checksums: false,
             systems: None,
             skip_embeddings: true,
         };
-        execscope::bundle::load(&root, &opts).expect("the embedded bundle loads")
+        execscope_core::bundle::load(&root, &opts).expect("the embedded bundle loads")
     })
 }
 
 fuzz_target!(|data: &[u8]| {
     let b = bundle();
-    execscope::fuzz::stacked_rows(data, &b.queries, &b.corpus);
+    execscope_build::fuzz::stacked_rows(data, &b.queries, &b.corpus);
 });

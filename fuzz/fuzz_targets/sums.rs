@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `sums`: see execscope::fuzz::sums.
+//! Fuzz target `sums`: see execscope_build::fuzz::sums.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::sums(data);
+    execscope_build::fuzz::sums(data);
 });

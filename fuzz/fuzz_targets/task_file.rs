@@ -1,7 +1,7 @@
 #![no_main]
-//! Fuzz target `task_file`: see execscope::fuzz::task_file.
+//! Fuzz target `task_file`: see execscope_build::fuzz::task_file.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    execscope::fuzz::task_file(data);
+    execscope_build::fuzz::task_file(data);
 });

@@ -1,0 +1,592 @@
+//! Gates 3–5 (paper §3.3) over tasks that passed gates 1–2: canonical execution, distractor
+//! execution and selection, corpus integrity (cross-query name collisions); between 3 and 4, the
+//! independent implementation's execution. Each gate runs its pairs for all tasks in one oracle
+//! batch; deciding is pure given the results.
+//!
+//! Before execution, gate 4 refuses every mutant whose single edit lies in a `def` signature
+//! (a default value, a parameter, the return annotation) unless the query states the original
+//! text ([`signature_unstated`]): such a mutant is only wrong against a detail the reader of the
+//! query cannot know.
+
+use super::ast::{self, SignatureSpot};
+use super::exec::Runner;
+use super::task::{Gate, Refusal, Task};
+use crate::mutate::{self, Candidate, DropReason, Mutant};
+use execscope_oracle::SuiteResult;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Fewest distractors a task may keep.
+pub const MIN_KEEP: usize = 3;
+
+/// A task that cleared gates 1–4: its canonical result and the distractors chosen.
+#[derive(Clone, Debug)]
+pub struct Admitted {
+    pub task: Task,
+    /// Kept mutants, in ascending order of their position in the mutant list.
+    pub kept: Vec<Mutant>,
+    /// Per kept mutant, the 1-based numbers of the tests it fails.
+    pub kept_failing: Vec<Vec<usize>>,
+}
+
+/// What the gates record besides the tasks they pass on.
+#[derive(Clone, Debug, Default)]
+pub struct GateLog {
+    pub refusals: Vec<Refusal>,
+    pub dropped: Vec<Dropped>,
+    pub collisions: Vec<Collision>,
+    pub mutants_generated: usize,
+}
+
+/// A mutant that did not become a distractor.
+#[derive(Clone, Debug, Serialize)]
+pub struct Dropped {
+    pub task_id: String,
+    pub operator: String,
+    pub bug_type: String,
+    /// 1-based line of the edit in the canonical.
+    pub line: usize,
+    pub before: String,
+    pub after: String,
+    /// `signature_unstated` (not executed, see [`signature_unstated`]), `passes_all_tests`,
+    /// `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused`
+    /// (the task failed gate 4 or 5 after selection).
+    pub reason: String,
+    /// For duplicates: `operator@line` of the representative kept in the pool; for
+    /// `signature_unstated`: what the edit changes and what the query would have to state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub outcomes: Vec<String>,
+}
+
+fn dropped_row(
+    task_id: &str,
+    m: &Mutant,
+    reason: &str,
+    detail: Option<String>,
+    outcomes: Vec<String>,
+) -> Dropped {
+    Dropped {
+        task_id: task_id.to_string(),
+        operator: m.operator.clone(),
+        bug_type: m.bug_type.clone(),
+        line: m.line,
+        before: m.edit.before.clone(),
+        after: m.edit.after.clone(),
+        reason: reason.to_string(),
+        detail,
+        outcomes,
+    }
+}
+
+fn short(reason: &DropReason) -> &'static str {
+    match reason {
+        DropReason::PassesAllTests => "passes_all_tests",
+        DropReason::OnlyCrashes => "only_crashes",
+        DropReason::DuplicateOf(_) => "duplicate_behaviour",
+        DropReason::NotChosen => "not_chosen",
+    }
+}
+
+/// Per task, where the round-robin over bug types starts: SHA-256 of (seed, task_id), mod 6.
+pub fn rotation(seed: u64, task_id: &str) -> usize {
+    let mut h = Sha256::new();
+    h.update(seed.to_le_bytes());
+    h.update(b"bug-type-rotation\0");
+    h.update(task_id.as_bytes());
+    let d = h.finalize();
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&d[..8]);
+    (u64::from_le_bytes(b) % execscope_core::bundle::model::BUG_TYPES.len() as u64) as usize
+}
+
+fn outcomes_of(r: &SuiteResult) -> Vec<String> {
+    r.outcomes.iter().map(|o| o.to_string()).collect()
+}
+
+/// How many times a canonical's slowest test must fit into the per-test budget. A verdict is the
+/// same on any machine only if the code under test is far from the budget; mutants of a
+/// canonical cost about what it costs, so a canonical that needs more than a tenth of the budget
+/// (on the machine that builds) is refused rather than judged near the limit.
+pub const COST_MARGIN: u32 = 10;
+
+/// `Some(reason)` when the canonical's slowest test (wall ms per test, as the harness measured)
+/// does not fit [`COST_MARGIN`] times into `budget`.
+pub fn too_slow(test_ms: &[u32], budget: std::time::Duration) -> Option<String> {
+    let (k, &ms) = test_ms.iter().enumerate().max_by_key(|(_, &ms)| ms)?;
+    let budget_ms = budget.as_millis() as u64;
+    (u64::from(ms) * u64::from(COST_MARGIN) > budget_ms).then(|| {
+        format!(
+            "canonical too slow to judge the same on any machine: test {} took {ms} ms, more \
+             than 1/{COST_MARGIN} of the {budget_ms} ms per-test budget",
+            k + 1
+        )
+    })
+}
+
+/// Gate 3: run every canonical against its suite; those that fail a test, or whose slowest
+/// test is too close to the per-test budget ([`too_slow`]), are refused.
+pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
+    let jobs: Vec<(String, Vec<String>)> = tasks
+        .iter()
+        .map(|t| (t.canonical.clone(), t.tests.clone()))
+        .collect();
+    let results = runner.run("canonicals", &jobs);
+    let budget = runner.test_budget();
+    let mut out = Vec::new();
+    for (t, r) in tasks.into_iter().zip(results) {
+        let reason = match r {
+            Err(e) => Some(format!("oracle error: {e}")),
+            Ok(r) if r.passes_all() => too_slow(&r.test_ms, budget),
+            Ok(r) => {
+                let failing: Vec<String> = r
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.is_pass())
+                    .map(|(i, o)| format!("test {} {o}", i + 1))
+                    .collect();
+                Some(format!(
+                    "canonical fails {} of {} tests: {}",
+                    failing.len(),
+                    t.tests.len(),
+                    failing.join(", ")
+                ))
+            }
+        };
+        match reason {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::CanonicalExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
+/// The gate between 3 and 4: a task's `independent` implementation (written from the query alone)
+/// must define the function, differ from the canonical, and pass every test; a failing test means
+/// the suite checks something the query does not say (or the query is ambiguous), so the task is
+/// refused with the failing tests named. Tasks without the field pass.
+pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
+    let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
+    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut job_of: Vec<Option<usize>> = vec![None; tasks.len()];
+    for (i, t) in tasks.iter().enumerate() {
+        let Some(code) = &t.independent else {
+            continue;
+        };
+        let defs = ast::top_level_defs(code);
+        if !ast::parses(code) {
+            reasons[i] = Some("independent does not parse".into());
+        } else if !defs.iter().any(|d| d == &t.function_name) {
+            reasons[i] = Some(format!(
+                "independent does not define `{}` at top level",
+                t.function_name
+            ));
+        } else if code.trim() == t.canonical.trim() {
+            reasons[i] = Some("independent is a copy of the canonical".into());
+        } else {
+            job_of[i] = Some(jobs.len());
+            jobs.push((code.clone(), t.tests.clone()));
+        }
+    }
+    let results = runner.run("independents", &jobs);
+    for (i, t) in tasks.iter().enumerate() {
+        let Some(j) = job_of[i] else { continue };
+        reasons[i] = match &results[j] {
+            Err(e) => Some(format!("oracle error on the independent: {e}")),
+            Ok(r) if r.passes_all() => None,
+            Ok(r) => {
+                let failing: Vec<String> = r
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !o.is_pass())
+                    .map(|(k, o)| format!("test {} {o}: {}", k + 1, t.tests[k]))
+                    .collect();
+                Some(format!(
+                    "independent fails {} of {} tests: {}",
+                    failing.len(),
+                    t.tests.len(),
+                    failing.join("; ")
+                ))
+            }
+        };
+    }
+    let mut out = Vec::new();
+    for (t, reason) in tasks.into_iter().zip(reasons) {
+        match reason {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::IndependentExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
+/// Characters around a stated default within which the word "default" must occur.
+pub const DEFAULT_WINDOW: usize = 60;
+
+/// Byte offsets of `needle` in `hay` as a whole token: not inside a longer identifier or number.
+fn token_matches(hay: &str, needle: &str) -> Vec<usize> {
+    token_matches_with(hay, needle, false)
+}
+
+/// [`token_matches`]; with `unit`, letters may follow (`5` in `5s`, `30` in `30kg`), digits not.
+fn token_matches_with(hay: &str, needle: &str, unit: bool) -> Vec<usize> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    hay.match_indices(needle)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let before = hay[..i].chars().next_back();
+            let mut after = hay[i + needle.len()..].chars();
+            let (a1, a2) = (after.next(), after.next());
+            let starts_word = needle.chars().next().is_some_and(word);
+            let ends_word = needle.chars().next_back().is_some_and(word);
+            let glued_before = starts_word && before.is_some_and(word);
+            // `4` inside `4.5`, `-1` preceded by a digit, ...
+            let glued_after = ends_word
+                && (a1.is_some_and(|c| {
+                    if unit {
+                        c.is_numeric() || c == '_'
+                    } else {
+                        word(c)
+                    }
+                }) || (a1 == Some('.') && a2.is_some_and(|c| c.is_ascii_digit())));
+            !glued_before && !glued_after
+        })
+        .collect()
+}
+
+/// Does the query state this default: the literal as a whole token with the word "default" (any
+/// form) at most [`DEFAULT_WINDOW`] characters before or after it?
+pub fn states_default(query: &str, value: &str) -> bool {
+    // ASCII lower-casing keeps byte offsets.
+    let lower = query.to_ascii_lowercase();
+    let defaults: Vec<usize> = lower.match_indices("default").map(|(i, _)| i).collect();
+    let chars_between = |a: usize, b: usize| query[a.min(b)..a.max(b)].chars().count();
+    token_matches(query, value).into_iter().any(|v| {
+        defaults.iter().any(|&d| {
+            let gap = if d < v {
+                chars_between(d + "default".len(), v)
+            } else {
+                chars_between(v + value.len(), d)
+            };
+            gap <= DEFAULT_WINDOW
+        })
+    })
+}
+
+/// `Some(why)` when `m`'s edit lies in a `def` signature of `t`'s canonical and the query does not
+/// state what it changes: for a default value, the default's literal near the word "default"
+/// ([`states_default`]), or, for an element of a composite default such as a tuple of
+/// thresholds, that element as a number anywhere in the query (units may follow: `5s`); for any
+/// other signature edit, the original text verbatim.
+pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
+    let spot = ast::signature_spot(&t.canonical, m.edit.start, m.edit.end)?;
+    let change = format!("`{}` → `{}`", m.edit.before, m.edit.after);
+    match spot {
+        SignatureSpot::Default {
+            function,
+            parameter,
+            value,
+        } => {
+            // A composite default (a tuple of thresholds, say) states the edited element when
+            // the query gives it as a number, units allowed: "up to 5 kg", "yellow for 5s".
+            let element = value != m.edit.before
+                && !token_matches_with(&t.query, &m.edit.before, true).is_empty();
+            let stated = element || states_default(&t.query, &value);
+            (!stated).then(|| {
+                format!(
+                    "edits only the default of `{parameter}` in `def {function}` ({change}); \
+                     the query does not state the default `{value}` (within {DEFAULT_WINDOW} \
+                     characters of \"default\")"
+                )
+            })
+        }
+        SignatureSpot::Other { function } => {
+            token_matches(&t.query, &m.edit.before).is_empty().then(|| {
+                format!(
+                    "edits only the signature of `def {function}` ({change}); the query does \
+                     not quote `{}`",
+                    m.edit.before
+                )
+            })
+        }
+    }
+}
+
+/// Gate 4: every single-edit mutant of every canonical, executed in one batch, then selection
+/// (up to `max_keep`, seeded bug-type rotation per task). Fewer than [`MIN_KEEP`] kept refuses.
+pub fn distractor_gate(
+    runner: &mut Runner,
+    tasks: Vec<Task>,
+    max_keep: usize,
+    seed: u64,
+    log: &mut GateLog,
+) -> Vec<Admitted> {
+    let mut sig_drops: Vec<Vec<Dropped>> = Vec::with_capacity(tasks.len());
+    let all: Vec<Vec<Mutant>> = tasks
+        .iter()
+        .map(|t| {
+            let mut drops = Vec::new();
+            let ms = mutate::mutants(&t.canonical)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|m| match signature_unstated(t, m) {
+                    Some(why) => {
+                        let row =
+                            dropped_row(&t.task_id, m, "signature_unstated", Some(why), vec![]);
+                        drops.push(row);
+                        false
+                    }
+                    None => true,
+                })
+                .collect();
+            sig_drops.push(drops);
+            ms
+        })
+        .collect();
+    let jobs: Vec<(String, Vec<String>)> = tasks
+        .iter()
+        .zip(&all)
+        .flat_map(|(t, ms)| ms.iter().map(|m| (m.code.clone(), t.tests.clone())))
+        .collect();
+    log.mutants_generated += jobs.len() + sig_drops.iter().map(Vec::len).sum::<usize>();
+    let mut results = runner.run("mutants", &jobs).into_iter();
+    let mut out = Vec::new();
+    for ((t, ms), sig) in tasks.into_iter().zip(all).zip(sig_drops) {
+        let drop = |m: &Mutant, reason: &str, detail: Option<String>, outcomes: Vec<String>| {
+            dropped_row(&t.task_id, m, reason, detail, outcomes)
+        };
+        let mut cands: Vec<Candidate> = Vec::new();
+        let mut task_drops: Vec<Dropped> = sig;
+        for m in &ms {
+            match results.next() {
+                Some(Ok(r)) => cands.push(Candidate {
+                    mutant: m.clone(),
+                    outcomes: r.outcomes.clone(),
+                    observed: r.observed.clone(),
+                }),
+                Some(Err(e)) => task_drops.push(drop(m, "oracle_error", Some(e), Vec::new())),
+                None => task_drops.push(drop(m, "oracle_error", Some("no result".into()), vec![])),
+            }
+        }
+        let sel = mutate::select_rotated(&cands, max_keep, seed, rotation(seed, &t.task_id));
+        for (i, reason) in &sel.dropped {
+            let c = &cands[*i];
+            let detail = match reason {
+                DropReason::DuplicateOf(j) => Some(format!(
+                    "{}@{}",
+                    cands[*j].mutant.operator, cands[*j].mutant.line
+                )),
+                _ => None,
+            };
+            let outcomes = c.outcomes.iter().map(|o| o.to_string()).collect();
+            task_drops.push(drop(&c.mutant, short(reason), detail, outcomes));
+        }
+        let kept: Vec<Mutant> = sel.kept.iter().map(|&i| cands[i].mutant.clone()).collect();
+        if kept.len() < MIN_KEEP {
+            let count = |r: &str| task_drops.iter().filter(|d| d.reason == r).count();
+            log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::DistractorExecution,
+                reason: format!(
+                    "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
+                     {} signature edits the query does not state, {} pass all tests, {} only \
+                     crash, {} duplicate behaviour, {} oracle errors)",
+                    kept.len(),
+                    ms.len() + count("signature_unstated"),
+                    count("signature_unstated"),
+                    count("passes_all_tests"),
+                    count("only_crashes"),
+                    count("duplicate_behaviour"),
+                    count("oracle_error"),
+                ),
+            });
+            for c in sel.kept.iter().map(|&i| &cands[i]) {
+                let outcomes = c.outcomes.iter().map(|o| o.to_string()).collect();
+                task_drops.push(drop(&c.mutant, "task_refused", None, outcomes));
+            }
+        } else {
+            let kept_failing = sel
+                .kept
+                .iter()
+                .map(|&i| {
+                    let o = &cands[i].outcomes;
+                    (1..=o.len()).filter(|&k| !o[k - 1].is_pass()).collect()
+                })
+                .collect();
+            out.push(Admitted {
+                task: t,
+                kept,
+                kept_failing,
+            });
+        }
+        task_drops
+            .sort_by(|a, b| (a.line, &a.operator, &a.after).cmp(&(b.line, &b.operator, &b.after)));
+        log.dropped.extend(task_drops);
+    }
+    out
+}
+
+/// One cross-query execution of gate 5.
+#[derive(Clone, Debug, Serialize)]
+pub struct Collision {
+    /// Task whose snippet defines the other task's function.
+    pub task_id: String,
+    /// "canonical" or the distractor's `operator@line`.
+    pub snippet: String,
+    pub other_task_id: String,
+    pub function_name: String,
+    pub outcomes: Vec<String>,
+    pub passes_all_tests: bool,
+}
+
+/// Gate 5: every snippet (canonical or kept distractor) that defines at top level the function of
+/// ANOTHER admitted task is executed against that task's tests; one that passes them all refuses
+/// its own task.
+pub fn integrity_gate(
+    runner: &mut Runner,
+    admitted: Vec<Admitted>,
+    log: &mut GateLog,
+) -> Vec<Admitted> {
+    let owner: HashMap<&str, usize> = admitted
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.task.function_name.as_str(), i))
+        .collect();
+    // (task index, snippet label, other task index, code)
+    let mut probes: Vec<(usize, String, usize, String)> = Vec::new();
+    for (i, a) in admitted.iter().enumerate() {
+        let snippets = std::iter::once(("canonical".to_string(), &a.task.canonical)).chain(
+            a.kept
+                .iter()
+                .map(|m| (format!("{}@{}", m.operator, m.line), &m.code)),
+        );
+        for (label, code) in snippets {
+            for name in ast::top_level_defs(code) {
+                if let Some(&j) = owner.get(name.as_str()) {
+                    if j != i && !probes.iter().any(|p| p.0 == i && p.2 == j && &p.3 == code) {
+                        probes.push((i, label.clone(), j, code.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let jobs: Vec<(String, Vec<String>)> = probes
+        .iter()
+        .map(|(_, _, j, code)| (code.clone(), admitted[*j].task.tests.clone()))
+        .collect();
+    let results = runner.run("cross-query names", &jobs);
+    let mut bad: HashMap<usize, String> = HashMap::new();
+    for ((i, label, j, _), r) in probes.into_iter().zip(results) {
+        let (outcomes, passes) = match &r {
+            Ok(r) => (outcomes_of(r), r.passes_all()),
+            Err(e) => (vec![format!("oracle error: {e}")], false),
+        };
+        let other = &admitted[j].task;
+        if passes {
+            bad.entry(i).or_insert_with(|| {
+                format!(
+                    "{label} defines `{}`, the function of task `{}` (line {}), and passes all \
+                     of its tests",
+                    other.function_name, other.task_id, other.line
+                )
+            });
+        }
+        log.collisions.push(Collision {
+            task_id: admitted[i].task.task_id.clone(),
+            snippet: label,
+            other_task_id: other.task_id.clone(),
+            function_name: other.function_name.clone(),
+            outcomes,
+            passes_all_tests: passes,
+        });
+    }
+    admitted
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, a)| match bad.remove(&i) {
+            Some(reason) => {
+                log.refusals.push(Refusal {
+                    line: a.task.line,
+                    task_id: a.task.task_id.clone(),
+                    gate: Gate::CorpusIntegrity,
+                    reason,
+                });
+                for m in &a.kept {
+                    let row = dropped_row(&a.task.task_id, m, "task_refused", None, Vec::new());
+                    log.dropped.push(row);
+                }
+                None
+            }
+            None => Some(a),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_is_seeded_and_spread() {
+        assert_eq!(rotation(7, "a"), rotation(7, "a"));
+        let mut seen = [0usize; 6];
+        for i in 0..600 {
+            seen[rotation(20260510, &format!("task_{i}"))] += 1;
+        }
+        // 100 expected per start; a fair hash stays well inside 60..140.
+        assert!(seen.iter().all(|&n| (60..140).contains(&n)), "{seen:?}");
+        let differs = (0..20).any(|s| rotation(s, "a") != rotation(0, "a"));
+        assert!(differs);
+    }
+
+    #[test]
+    fn canonical_cost_margin() {
+        let b = std::time::Duration::from_secs(2);
+        assert_eq!(too_slow(&[], b), None);
+        assert_eq!(
+            too_slow(&[3, 200, 12], b),
+            None,
+            "200 ms x 10 = the budget: fits"
+        );
+        let r = too_slow(&[3, 201, 12], b).expect("201 ms x 10 > 2000 ms");
+        assert!(r.contains("test 2 took 201 ms"), "{r}");
+    }
+
+    #[test]
+    fn stated_defaults() {
+        // The literal as a whole token, "default" within 60 characters either side.
+        assert!(states_default("at least n characters (default 8)", "8"));
+        assert!(states_default("Defaults: sep is ' ', n is 4.", "' '"));
+        assert!(states_default("8 characters by default", "8"));
+        assert!(states_default("origin (default (0, 0))", "(0, 0)"));
+        // Not the token: 18, 8.5, n8; no "default"; too far away.
+        assert!(!states_default("default 18", "8"));
+        assert!(!states_default("default 8.5", "8"));
+        assert!(!states_default("default n8", "8"));
+        assert!(!states_default("at least 8 characters", "8"));
+        let far = format!("8{}default", " ".repeat(DEFAULT_WINDOW + 1));
+        assert!(!states_default(&far, "8"));
+        let near = format!("8{}default", " ".repeat(DEFAULT_WINDOW));
+        assert!(states_default(&near, "8"));
+        // A negative literal is its own token; non-ASCII text keeps offsets straight.
+        assert!(states_default("offset (default -1)", "-1"));
+        assert!(states_default("größe — default 4", "4"));
+    }
+}

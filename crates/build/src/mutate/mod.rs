@@ -1,0 +1,178 @@
+//! Mechanical single-edit mutation of Python functions, and the choice of which mutants become
+//! distractors (paper §3 and Appendix G.2).
+//!
+//! The pipeline is: [`mutants`] enumerates every single-edit mutant of a canonical (one byte-range
+//! splice per site, six operator families, one per bug type of
+//! [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES)); the oracle runs them; [`select`] keeps up to
+//! four behaviourally distinct, execution-failing ones; [`stacked_candidates`] composes kept
+//! mutants with disjoint line ranges for the stacking robustness analysis.
+//!
+//! Nothing here executes code: selection is a pure function of the oracle's outcomes.
+
+mod operators;
+pub(crate) mod parse;
+mod select;
+mod stack;
+mod structural;
+
+pub use parse::parses;
+pub use select::{select, select_rotated, Candidate, DropReason, Selection};
+pub use stack::{stack, stacked_candidates, StackedMutant};
+
+use execscope_core::bundle::model::Edit;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// How many distractors a canonical gets by default (the paper's "up to four").
+pub const DEFAULT_MAX_KEEP: usize = 4;
+
+/// One single-edit mutant of a source text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mutant {
+    /// The mutation rule, e.g. `Add->Sub`, `Lt->LtE`, `int+1`, `range_bound+1`,
+    /// `call_args(0,1)`, `swap_operands(Sub)`, `remove_guard`.
+    pub operator: String,
+    /// One of [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES).
+    pub bug_type: String,
+    /// The splice, with byte offsets into the ORIGINAL source.
+    pub edit: Edit,
+    /// The mutated source (the original with `edit` applied).
+    pub code: String,
+    /// 1-based line of `edit.start` in the original.
+    pub line: usize,
+    /// One generated sentence saying what changed (the `bug_description` of the release).
+    pub description: String,
+}
+
+/// Longest source [`mutants`] accepts, in lines. A function has about three mutation sites per
+/// line and every mutant is a full copy of the source that the builder executes, so work and
+/// memory grow with lines × sites; longer sources are refused with [`MutateError::TooLarge`]
+/// instead of running for hours.
+pub const MAX_LINES: usize = 1000;
+
+/// Longest source [`mutants`] accepts, in bytes (the same bound for sources of few long lines).
+pub const MAX_BYTES: usize = 64 * 1024;
+
+/// Most mutation sites [`mutants`] turns into mutants. A source with more sites (a function of
+/// some hundreds of lines) gets an evenly spaced, deterministic subset of its sites in offset
+/// order, so the mutants still cover the whole function while the work (each mutant is a full
+/// copy, re-parsed, then executed by the builder) stays bounded. The canonicals of the paper's
+/// benchmark have far fewer sites.
+pub const MAX_SITES: usize = 600;
+
+/// Why a source could not be mutated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MutateError {
+    /// The source is longer than [`MAX_LINES`] or [`MAX_BYTES`].
+    #[error(
+        "the source has {lines} lines ({bytes} bytes); mutation is limited to {MAX_LINES} lines \
+         and {} KiB, since every single-edit mutant is a full copy that gets executed",
+        MAX_BYTES / 1024
+    )]
+    TooLarge { lines: usize, bytes: usize },
+    /// The source does not parse as Python; line and column are 1-based.
+    #[error("Python parse error at line {line}, column {column}: {problem}")]
+    Parse {
+        line: usize,
+        column: usize,
+        problem: String,
+    },
+}
+
+/// Every single-edit mutant of `src` (of at most [`MAX_SITES`] sites, see there), one per
+/// (site, rule), in deterministic order: by byte offset
+/// of the edit, then operator name. Mutants that do not parse, or whose code equals the original or
+/// an earlier mutant's, are dropped (so the list is free of textual duplicates).
+pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
+    check_size(src)?;
+    let tree = parse::parse_tree(src);
+    if let Some(err) = parse::first_problem(&tree, src) {
+        return Err(err);
+    }
+    let mut sites = operators::sites(&tree, src);
+    sites.sort_by(|a, b| {
+        (a.start, &a.operator, a.end, &a.after).cmp(&(b.start, &b.operator, b.end, &b.after))
+    });
+    if sites.len() > MAX_SITES {
+        let n = sites.len();
+        let keep: std::collections::BTreeSet<usize> =
+            (0..MAX_SITES).map(|i| i * n / MAX_SITES).collect();
+        sites = sites
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
+    // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
+    // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
+    // subtree the splice does not touch, so a parse costs about the edit, not the source.
+    let mut seen: HashSet<[u8; 32]> = HashSet::new();
+    seen.insert(digest(src));
+    let mut reparse = parse::Reparser::new(&tree, src);
+    let mut out = Vec::with_capacity(sites.len());
+    for s in sites {
+        let code = splice(src, s.start, s.end, &s.after);
+        let d = digest(&code);
+        if seen.contains(&d) || !reparse.parses(s.start, s.end, &s.after, &code) {
+            continue;
+        }
+        seen.insert(d);
+        out.push(Mutant {
+            operator: s.operator,
+            bug_type: s.bug_type.to_string(),
+            edit: Edit {
+                start: s.start,
+                end: s.end,
+                before: src[s.start..s.end].to_string(),
+                after: s.after,
+            },
+            code,
+            line: line_of(src, s.start),
+            description: s.description,
+        });
+    }
+    Ok(out)
+}
+
+/// The first problem that keeps `src` from being mutated, if any: its size, else its first
+/// syntax error (one parse, no mutants).
+pub fn parse_problem(src: &str) -> Option<MutateError> {
+    if let Err(e) = check_size(src) {
+        return Some(e);
+    }
+    parse::first_problem(&parse::parse_tree(src), src)
+}
+
+fn check_size(src: &str) -> Result<(), MutateError> {
+    let lines = src.lines().count();
+    if lines > MAX_LINES || src.len() > MAX_BYTES {
+        return Err(MutateError::TooLarge {
+            lines,
+            bytes: src.len(),
+        });
+    }
+    Ok(())
+}
+
+fn digest(s: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(s.as_bytes()).into()
+}
+
+/// `src` with bytes `start..end` replaced by `after`.
+pub(crate) fn splice(src: &str, start: usize, end: usize, after: &str) -> String {
+    let mut out = String::with_capacity(src.len() + after.len());
+    out.push_str(&src[..start]);
+    out.push_str(after);
+    out.push_str(&src[end..]);
+    out
+}
+
+/// 1-based line number of byte offset `at`.
+pub(crate) fn line_of(src: &str, at: usize) -> usize {
+    1 + src.as_bytes()[..at.min(src.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}

@@ -1,0 +1,254 @@
+//! What a build did: the terminal summary (the paper's Tables 1 and 2 for the built bundle) and
+//! `BUNDLE/build_report.json` (the same plus every refusal, drop and collision).
+
+use super::gates::{Admitted, Collision, Dropped};
+use super::stacked::StackedStats;
+use super::task::{Gate, Refusal};
+use execscope_core::bundle::model::{Bundle, BUG_TYPES, DOMAINS};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The result of `build`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildReport {
+    pub builder: String,
+    pub source: String,
+    pub seed: u64,
+    pub tasks_read: usize,
+    pub tasks_kept: usize,
+    /// Refusals per gate, every gate listed.
+    pub refused_by_gate: BTreeMap<String, usize>,
+    pub refusals: Vec<Refusal>,
+    pub queries: usize,
+    pub corpus: usize,
+    /// Table 2: kept distractors by bug type (six mechanical types first, all listed).
+    pub distractors_by_bug_type: Vec<(String, usize)>,
+    /// Queries keeping 4 and 3 distractors.
+    pub queries_with_4: usize,
+    pub queries_with_3: usize,
+    /// Table 1: queries per domain (ten domains, then "" as "unknown" when present).
+    pub queries_by_domain: Vec<(String, usize)>,
+    /// Kept distractors by how many tests they fail: (tests failed, distractors), ascending.
+    pub distractors_by_failing_tests: Vec<(usize, usize)>,
+    /// Kept distractors failing exactly one test: their label rests on that one test.
+    pub distractors_failing_one_test: usize,
+    pub failing_one_test: Vec<SingleTest>,
+    /// Kept tasks that carry an `independent` implementation (all of which passed every test).
+    pub tasks_with_independent: usize,
+    pub mutants_generated: usize,
+    pub drops_by_reason: BTreeMap<String, usize>,
+    pub dropped: Vec<Dropped>,
+    pub collisions: Vec<Collision>,
+    pub stacked: Option<StackedStats>,
+    /// Pairs handed to the oracle, and the rows of the execution cache (pairs whose code the
+    /// bundle ships; dropped mutants' outcomes are in `dropped`).
+    pub pairs_executed: usize,
+    /// Pairs answered from an earlier build's memo instead of the oracle.
+    pub pairs_reused: usize,
+    pub cache_rows: usize,
+    pub oracle_seconds: f64,
+    pub pairs_per_second: f64,
+    pub isolation: String,
+    pub privileges: String,
+    pub runner: String,
+}
+
+/// A kept distractor that fails exactly one test.
+#[derive(Clone, Debug, Serialize)]
+pub struct SingleTest {
+    pub corpus_id: String,
+    pub query_id: String,
+    pub task_id: String,
+    /// 1-based number of the failing test, and its text.
+    pub test: usize,
+    pub test_text: String,
+}
+
+/// Kept distractors by number of failing tests, and those failing exactly one.
+pub struct FailingCounts {
+    pub histogram: Vec<(usize, usize)>,
+    pub one: Vec<SingleTest>,
+}
+
+/// Failing-test counts of the kept distractors; `admitted` is what `bundle` was assembled from
+/// (query `i` ↔ `admitted[i]`, paired rows ↔ kept mutants in order).
+pub fn failing_counts(admitted: &[Admitted], bundle: &Bundle) -> FailingCounts {
+    let mut histogram: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut one = Vec::new();
+    for (a, q) in admitted.iter().zip(&bundle.queries) {
+        for (failing, &row) in a.kept_failing.iter().zip(&q.paired) {
+            *histogram.entry(failing.len()).or_default() += 1;
+            if let [k] = failing.as_slice() {
+                one.push(SingleTest {
+                    corpus_id: bundle.corpus[row].id.clone(),
+                    query_id: q.id.clone(),
+                    task_id: a.task.task_id.clone(),
+                    test: *k,
+                    test_text: a.task.tests.get(k - 1).cloned().unwrap_or_default(),
+                });
+            }
+        }
+    }
+    FailingCounts {
+        histogram: histogram.into_iter().collect(),
+        one,
+    }
+}
+
+/// Named counts, in report order.
+pub type Counts = Vec<(String, usize)>;
+
+/// Table 2 (distractors by bug type) and Table 1 (queries by domain) of a built bundle.
+pub fn tables(b: &Bundle) -> (Counts, Counts) {
+    let mut by_type: Vec<(String, usize)> = BUG_TYPES.iter().map(|t| (t.to_string(), 0)).collect();
+    for s in &b.corpus {
+        if let Some(t) = &s.bug_type {
+            match by_type.iter_mut().find(|(n, _)| n == t) {
+                Some(e) => e.1 += 1,
+                None => by_type.push((t.clone(), 1)),
+            }
+        }
+    }
+    let mut by_domain: Vec<(String, usize)> = DOMAINS.iter().map(|d| (d.to_string(), 0)).collect();
+    for q in &b.queries {
+        let d = if q.domain.is_empty() {
+            "unknown"
+        } else {
+            &q.domain
+        };
+        match by_domain.iter_mut().find(|(n, _)| n == d) {
+            Some(e) => e.1 += 1,
+            None => by_domain.push((d.to_string(), 1)),
+        }
+    }
+    (by_type, by_domain)
+}
+
+/// Refusals per gate, with every gate present.
+pub fn by_gate(refusals: &[Refusal]) -> BTreeMap<String, usize> {
+    Gate::ALL
+        .iter()
+        .map(|g| {
+            (
+                g.as_str().to_string(),
+                refusals.iter().filter(|r| r.gate == *g).count(),
+            )
+        })
+        .collect()
+}
+
+fn pct(n: usize, total: usize) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / total as f64
+    }
+}
+
+impl fmt::Display for BuildReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "build {} (seed {}): {} tasks read, {} kept, {} refused",
+            self.source,
+            self.seed,
+            self.tasks_read,
+            self.tasks_kept,
+            self.refusals.len()
+        )?;
+        for g in Gate::ALL {
+            writeln!(
+                f,
+                "  refused at {:<22} {}",
+                g.as_str(),
+                self.refused_by_gate.get(g.as_str()).copied().unwrap_or(0)
+            )?;
+        }
+        writeln!(
+            f,
+            "queries {}, corpus {} ({} with 4 distractors, {} with 3)",
+            self.queries, self.corpus, self.queries_with_4, self.queries_with_3
+        )?;
+        writeln!(f, "Table 1: queries by domain")?;
+        for (d, n) in &self.queries_by_domain {
+            writeln!(f, "  {d:<22} {n:>5}")?;
+        }
+        let total: usize = self.distractors_by_bug_type.iter().map(|(_, n)| n).sum();
+        writeln!(f, "Table 2: distractors by bug type")?;
+        for (t, n) in &self.distractors_by_bug_type {
+            writeln!(f, "  {t:<22} {n:>5}  {:>5.1}%", pct(*n, total))?;
+        }
+        writeln!(f, "  {:<22} {total:>5}  100.0%", "total")?;
+        let kept: usize = self
+            .distractors_by_failing_tests
+            .iter()
+            .map(|(_, n)| n)
+            .sum();
+        writeln!(
+            f,
+            "distractors failing exactly one test: {} of {kept} ({:.1}%); tasks with an \
+             independent implementation: {} of {}",
+            self.distractors_failing_one_test,
+            pct(self.distractors_failing_one_test, kept),
+            self.tasks_with_independent,
+            self.tasks_kept
+        )?;
+        let drops: Vec<String> = self
+            .drops_by_reason
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        writeln!(
+            f,
+            "mutants generated {}; dropped: {}",
+            self.mutants_generated,
+            if drops.is_empty() {
+                "none".to_string()
+            } else {
+                drops.join(", ")
+            }
+        )?;
+        let passing = self
+            .collisions
+            .iter()
+            .filter(|c| c.passes_all_tests)
+            .count();
+        writeln!(
+            f,
+            "cross-query name collisions executed {}, passing {}",
+            self.collisions.len(),
+            passing
+        )?;
+        if let Some(s) = &self.stacked {
+            writeln!(
+                f,
+                "stacked: {} composed, {} kept (2/3/4 edits: {}/{}/{}), {} passed all tests, \
+                 {} queries covered",
+                s.composed,
+                s.kept,
+                s.kept_by_edits[0],
+                s.kept_by_edits[1],
+                s.kept_by_edits[2],
+                s.passed_all,
+                s.queries_covered
+            )?;
+        }
+        writeln!(
+            f,
+            "pairs executed {} (+{} reused from the previous build; {} cache rows) in {:.1} s: \
+             {:.1} pairs/s; isolation {} ({})",
+            self.pairs_executed,
+            self.pairs_reused,
+            self.cache_rows,
+            self.oracle_seconds,
+            self.pairs_per_second,
+            self.isolation,
+            self.privileges
+        )?;
+        for r in &self.refusals {
+            writeln!(f, "refused: {r}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,408 @@
+//! Reading the task file (docs/task-file.md) and gate 1, schema: fields and types, unique
+//! `task_id` and `function_name`, tests that are single-line `assert` statements, at least three.
+
+use super::ast;
+use execscope_core::bundle::model::DOMAINS;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
+
+/// Fewest tests a task may have (docs/task-file.md).
+pub const MIN_TESTS: usize = 3;
+
+/// The five gates of the paper (§3.3), in the order they run, plus `IndependentExecution`: the
+/// task's optional `independent` implementation must pass every test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gate {
+    Schema,
+    AstSemantics,
+    CanonicalExecution,
+    IndependentExecution,
+    DistractorExecution,
+    CorpusIntegrity,
+}
+
+impl Gate {
+    pub const ALL: [Gate; 6] = [
+        Gate::Schema,
+        Gate::AstSemantics,
+        Gate::CanonicalExecution,
+        Gate::IndependentExecution,
+        Gate::DistractorExecution,
+        Gate::CorpusIntegrity,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gate::Schema => "schema",
+            Gate::AstSemantics => "ast_semantics",
+            Gate::CanonicalExecution => "canonical_execution",
+            Gate::IndependentExecution => "independent_execution",
+            Gate::DistractorExecution => "distractor_execution",
+            Gate::CorpusIntegrity => "corpus_integrity",
+        }
+    }
+}
+
+impl fmt::Display for Gate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One task the builder turns into a query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// 1-based line in the task file.
+    pub line: usize,
+    pub task_id: String,
+    pub function_name: String,
+    pub query: String,
+    pub domain: String,
+    pub canonical: String,
+    pub tests: Vec<String>,
+    /// Optional second implementation written from the query alone (checked by
+    /// [`Gate::IndependentExecution`]).
+    pub independent: Option<String>,
+}
+
+/// A task the builder will not use, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    pub line: usize,
+    /// "" when the line has no readable `task_id`.
+    pub task_id: String,
+    pub gate: Gate,
+    pub reason: String,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let id = if self.task_id.is_empty() {
+            "(no task_id)"
+        } else {
+            &self.task_id
+        };
+        write!(
+            f,
+            "line {} `{}`: refused at gate {}: {}",
+            self.line, id, self.gate, self.reason
+        )
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+fn string_field(obj: &serde_json::Map<String, Value>, key: &str) -> Result<String, String> {
+    match obj.get(key) {
+        None => Err(format!("missing field `{key}`")),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(v) => Err(format!("field `{key}` must be a string, got {}", kind(v))),
+    }
+}
+
+use execscope_core::bundle::files::json_kind as kind;
+
+/// Parses one line into a task, or the schema problem (with whatever `task_id` was readable).
+fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| (String::new(), format!("invalid JSON: {e}")))?;
+    let Value::Object(obj) = v else {
+        return Err((String::new(), format!("not a JSON object but {}", kind(&v))));
+    };
+    let task_id = match obj.get("task_id") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let fail = |reason: String| (task_id.clone(), reason);
+    let id = string_field(&obj, "task_id").map_err(fail)?;
+    if id.trim().is_empty() {
+        return Err(fail("`task_id` is empty".into()));
+    }
+    let function_name = string_field(&obj, "function_name").map_err(fail)?;
+    if !is_identifier(&function_name) {
+        return Err(fail(format!(
+            "`function_name` {function_name:?} is not a Python identifier"
+        )));
+    }
+    let query = string_field(&obj, "query").map_err(fail)?;
+    if query.trim().is_empty() {
+        return Err(fail("`query` is empty".into()));
+    }
+    let domain = string_field(&obj, "domain").map_err(fail)?;
+    if !domain.is_empty() && !DOMAINS.contains(&domain.as_str()) {
+        return Err(fail(format!(
+            "`domain` {domain:?} is not one of the ten domains ({}) or \"\"",
+            DOMAINS.join(", ")
+        )));
+    }
+    let canonical = string_field(&obj, "canonical").map_err(fail)?;
+    if canonical.trim().is_empty() {
+        return Err(fail("`canonical` is empty".into()));
+    }
+    let independent = match obj.get("independent") {
+        None => None,
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            return Err(fail("`independent` is empty".into()))
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => {
+            return Err(fail(format!(
+                "field `independent` must be a string, got {}",
+                kind(v)
+            )))
+        }
+    };
+    // A prelude (e.g. the imports a prompt gives) becomes part of the snippet: the canonical and
+    // the independent implementation are stored and executed with it in front, so every
+    // snippet in the corpus runs as it is retrieved.
+    let (canonical, independent) = match obj.get("prelude") {
+        None => (canonical, independent),
+        Some(Value::String(p)) => (
+            execscope_oracle::with_prelude(p, &canonical),
+            independent.map(|i| execscope_oracle::with_prelude(p, &i)),
+        ),
+        Some(v) => {
+            return Err(fail(format!(
+                "field `prelude` must be a string, got {}",
+                kind(v)
+            )))
+        }
+    };
+    let tests = match obj.get("tests") {
+        None => return Err(fail("missing field `tests`".into())),
+        Some(Value::Array(items)) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, t) in items.iter().enumerate() {
+                match t {
+                    Value::String(s) => out.push(s.clone()),
+                    v => {
+                        return Err(fail(format!(
+                            "test {} must be a string, got {}",
+                            i + 1,
+                            kind(v)
+                        )))
+                    }
+                }
+            }
+            out
+        }
+        Some(v) => {
+            return Err(fail(format!(
+                "field `tests` must be a list of strings, got {}",
+                kind(v)
+            )))
+        }
+    };
+    if tests.len() < MIN_TESTS {
+        return Err(fail(format!(
+            "{} test(s); at least {MIN_TESTS} are required",
+            tests.len()
+        )));
+    }
+    for (i, t) in tests.iter().enumerate() {
+        ast::single_assert(t).map_err(|why| {
+            fail(format!(
+                "test {} is not a single assert statement: {why}",
+                i + 1
+            ))
+        })?;
+    }
+    Ok(Task {
+        line,
+        task_id: id,
+        function_name,
+        query,
+        domain,
+        canonical,
+        tests,
+        independent,
+    })
+}
+
+/// Gate 1 over a whole task file: the tasks that pass, in file order, and the refusals. Blank
+/// lines are skipped. A duplicate `task_id` or `function_name` refuses the later line (naming the
+/// earlier one).
+pub fn read_tasks(text: &str) -> (Vec<Task>, Vec<Refusal>) {
+    let mut tasks = Vec::new();
+    let mut refusals = Vec::new();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for (line, raw) in execscope_core::bundle::files::numbered_lines(text) {
+        match parse_line(line, raw) {
+            Err((task_id, reason)) => refusals.push(Refusal {
+                line,
+                task_id,
+                gate: Gate::Schema,
+                reason,
+            }),
+            Ok(t) => {
+                let dup = if let Some(&first) = ids.get(&t.task_id) {
+                    Some(format!("duplicate task_id (first on line {first})"))
+                } else {
+                    names.get(&t.function_name).map(|&first| {
+                        format!(
+                            "duplicate function_name `{}` (first on line {first})",
+                            t.function_name
+                        )
+                    })
+                };
+                match dup {
+                    Some(reason) => refusals.push(Refusal {
+                        line,
+                        task_id: t.task_id,
+                        gate: Gate::Schema,
+                        reason,
+                    }),
+                    None => {
+                        ids.insert(t.task_id.clone(), line);
+                        names.insert(t.function_name.clone(), line);
+                        tasks.push(t);
+                    }
+                }
+            }
+        }
+    }
+    (tasks, refusals)
+}
+
+/// Reads a task file: UTF-8 (an invalid byte is an error naming its line), a leading byte-order
+/// mark ignored as in every JSON file execscope reads, then [`read_tasks`]. Only an unreadable
+/// file is an error; bad lines are refusals.
+pub fn read_task_file(
+    path: &std::path::Path,
+) -> Result<(Vec<Task>, Vec<Refusal>), execscope_core::bundle::BundleError> {
+    let bytes = execscope_core::bundle::files::read(path)?;
+    let text = execscope_core::bundle::files::json_text(path, &bytes)?;
+    Ok(read_tasks(text))
+}
+
+/// Gate 2, AST semantics: the canonical is within the size the builder mutates, parses, defines
+/// `function_name` at top level, and every test calls it.
+pub fn ast_gate(t: &Task) -> Result<(), String> {
+    match crate::mutate::parse_problem(&t.canonical) {
+        None => {}
+        Some(crate::mutate::MutateError::Parse {
+            line,
+            column,
+            problem,
+        }) => {
+            return Err(format!(
+                "canonical does not parse: {problem} at line {line}, column {column}"
+            ))
+        }
+        Some(e @ crate::mutate::MutateError::TooLarge { .. }) => {
+            return Err(format!("canonical is too large to mutate: {e}"))
+        }
+    }
+    let defs = ast::top_level_defs(&t.canonical);
+    if !defs.iter().any(|d| d == &t.function_name) {
+        return Err(format!(
+            "canonical does not define `{}` at top level (defines: {})",
+            t.function_name,
+            if defs.is_empty() {
+                "nothing".to_string()
+            } else {
+                defs.join(", ")
+            }
+        ));
+    }
+    for (i, test) in t.tests.iter().enumerate() {
+        if !ast::calls(test, &t.function_name) {
+            return Err(format!(
+                "test {} does not call `{}`: {test}",
+                i + 1,
+                t.function_name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The message of a build whose every task was refused: how many, at which gates, and the first
+/// few reasons.
+pub fn all_refused(source: &str, refusals: &[Refusal]) -> String {
+    let mut by_gate: Vec<(Gate, usize)> = Vec::new();
+    for g in Gate::ALL {
+        let n = refusals.iter().filter(|r| r.gate == g).count();
+        if n > 0 {
+            by_gate.push((g, n));
+        }
+    }
+    let gates: Vec<String> = by_gate.iter().map(|(g, n)| format!("{n} at {g}")).collect();
+    let mut msg = format!(
+        "{source}: every one of its {} tasks was refused ({}); nothing to build",
+        refusals.len(),
+        gates.join(", ")
+    );
+    for r in refusals.iter().take(3) {
+        let id = if r.task_id.is_empty() {
+            "(no task_id)"
+        } else {
+            &r.task_id
+        };
+        msg.push_str(&format!(
+            "\n  {source}:{}: `{id}` refused at gate {}: {}",
+            r.line, r.gate, r.reason
+        ));
+    }
+    if refusals.len() > 3 {
+        msg.push_str(&format!("\n  … {} more", refusals.len() - 3));
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"task_id":"t1","function_name":"f","query":"q","domain":"","canonical":"def f(x):\n    return x\n","tests":["assert f(1) == 1","assert f(2) == 2","assert f(3) == 3"]}"#;
+
+    #[test]
+    fn schema_problems_name_the_line() {
+        let text = format!(
+            "{OK}\n\nnot json\n{}\n{}\n{}\n{OK}\n",
+            OK.replace("\"t1\"", "\"t2\"")
+                .replace("\"domain\":\"\"", "\"domain\":\"cooking\""),
+            OK.replace("\"t1\"", "\"t3\"")
+                .replace(",\"assert f(3) == 3\"", ""),
+            OK.replace("\"t1\"", "\"t4\"")
+                .replace("\"function_name\":\"f\"", "\"function_name\":\"g\"")
+        );
+        let (tasks, refusals) = read_tasks(&text);
+        assert_eq!(tasks.iter().map(|t| t.line).collect::<Vec<_>>(), vec![1, 6]);
+        let r: Vec<(usize, &str, &str)> = refusals
+            .iter()
+            .map(|r| (r.line, r.task_id.as_str(), r.reason.as_str()))
+            .collect();
+        assert_eq!(r[0].0, 3);
+        assert!(r[0].2.starts_with("invalid JSON"));
+        assert_eq!((r[1].0, r[1].1), (4, "t2"));
+        assert!(r[1].2.contains("cooking"));
+        assert!(r[2].2.contains("2 test(s)"));
+        assert_eq!((r[3].0, r[3].1), (7, "t1"));
+        assert_eq!(r[3].2, "duplicate task_id (first on line 1)");
+    }
+
+    #[test]
+    fn ast_gate_reasons() {
+        let (tasks, _) = read_tasks(OK);
+        let mut t = tasks[0].clone();
+        assert!(ast_gate(&t).is_ok());
+        t.canonical = "def g(x):\n    return x\n".into();
+        assert!(ast_gate(&t).unwrap_err().contains("does not define `f`"));
+        t.canonical = "def f(x)\n    return x\n".into();
+        assert!(ast_gate(&t).unwrap_err().contains("does not parse"));
+        t.canonical = "def f(x):\n    return x\n".into();
+        t.tests[1] = "assert 1 == 1".into();
+        assert!(ast_gate(&t)
+            .unwrap_err()
+            .starts_with("test 2 does not call"));
+    }
+}

@@ -1,0 +1,467 @@
+//! Generated pools: JSONL candidates with co-generated self-tests, executed in the oracle sandbox.
+//!
+//! Pool rows: `task_id`, `sample_index`, `code`, `self_tests`, optional `profile` / `cohort`.
+//! Task rows: `task_id`, `function_name`, `base_tests`, `plus_tests` (single-line asserts; a task
+//! row with only `tests` uses them as the base suite and has no plus suite), optional `prelude`
+//! (source the oracle runs before every candidate of the task, e.g. the prompt's imports, as
+//! HumanEval-style harnesses join prompt and completion).
+//! Evidence per candidate: C, S, E (inline), E* (restricted module supply), P_b, P+.
+
+use super::selftest::{self, Screen};
+use super::AuditError;
+use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
+use execscope_record::BatchError;
+use execscope_record::{Outcome, SuiteResult};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+/// One task of the task file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskSpec {
+    pub task_id: String,
+    pub function_name: String,
+    pub base: Vec<String>,
+    pub plus: Vec<String>,
+    /// Source prepended to every candidate of the task before it runs ("" for none).
+    pub prelude: String,
+}
+
+impl TaskSpec {
+    /// The code the oracle runs for `candidate`: the prelude, then the candidate.
+    pub fn program(&self, candidate: &str) -> String {
+        execscope_record::with_prelude(&self.prelude, candidate)
+    }
+}
+
+/// One candidate row of the pool file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolRow {
+    /// 1-based line in the pool file (for messages).
+    pub line: usize,
+    pub task_id: String,
+    pub sample_index: i64,
+    pub code: String,
+    pub self_tests: String,
+    pub cohort: String,
+}
+
+#[derive(Deserialize)]
+struct RawTask {
+    task_id: String,
+    function_name: String,
+    #[serde(default)]
+    base_tests: Option<Vec<String>>,
+    #[serde(default)]
+    plus_tests: Option<Vec<String>>,
+    #[serde(default)]
+    tests: Option<Vec<String>>,
+    #[serde(default)]
+    prelude: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawRow {
+    task_id: String,
+    sample_index: i64,
+    code: String,
+    self_tests: String,
+    #[serde(default)]
+    profile: Option<String>,
+    #[serde(default)]
+    cohort: Option<String>,
+}
+
+/// The non-blank lines of a JSON Lines file, read as every JSON file of execscope is (regular
+/// file, bounded read, UTF-8 errors with their line, byte-order mark ignored).
+fn lines(path: &Path) -> Result<String, AuditError> {
+    let bytes = crate::bundle::files::read(path)?;
+    Ok(crate::bundle::files::json_text(path, &bytes)?.to_string())
+}
+
+use crate::bundle::files::numbered_lines as numbered;
+
+/// Reads the task file; errors name the file and line. A file without tasks is an error.
+pub fn read_tasks(path: &Path) -> Result<Vec<TaskSpec>, AuditError> {
+    parse_tasks(path, &lines(path)?)
+}
+
+/// [`read_tasks`] on text already read (`path` names it in messages).
+pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError> {
+    let mut out: Vec<TaskSpec> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (n, l) in numbered(text) {
+        let at = || format!("{}:{n}", path.display());
+        let r: RawTask = serde_json::from_str(l)
+            .map_err(|e| AuditError::input(at(), format!("bad task: {e}")))?;
+        let base = match (r.base_tests, r.tests) {
+            (Some(b), _) => b,
+            (None, Some(t)) => t,
+            (None, None) => {
+                let msg = format!("task {} has no base_tests", r.task_id);
+                return Err(AuditError::input(at(), msg));
+            }
+        };
+        if base.is_empty() {
+            let msg = format!("task {} has an empty base suite", r.task_id);
+            return Err(AuditError::input(at(), msg));
+        }
+        if r.function_name.trim().is_empty() {
+            let msg = format!("task {} has no function_name", r.task_id);
+            return Err(AuditError::input(at(), msg));
+        }
+        if !seen.insert(r.task_id.clone()) {
+            let msg = format!("duplicate task_id {}", r.task_id);
+            return Err(AuditError::input(at(), msg));
+        }
+        out.push(TaskSpec {
+            task_id: r.task_id,
+            function_name: r.function_name,
+            base,
+            plus: r.plus_tests.unwrap_or_default(),
+            prelude: r.prelude.unwrap_or_default(),
+        });
+    }
+    if out.is_empty() {
+        return Err(AuditError::input(
+            path.display(),
+            "the task file holds no tasks (every line is blank); an audit needs the tasks its pool answers",
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads the pool file; errors name the file and line. A pool without rows is an error.
+pub fn read_pool(path: &Path) -> Result<Vec<PoolRow>, AuditError> {
+    parse_pool(path, &lines(path)?)
+}
+
+/// [`read_pool`] on text already read (`path` names it in messages).
+pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
+    let mut out = Vec::new();
+    let mut seen = HashMap::new();
+    for (n, l) in numbered(text) {
+        let r: RawRow = serde_json::from_str(l).map_err(|e| {
+            AuditError::input(
+                format!("{}:{n}", path.display()),
+                format!("bad candidate row: {e}"),
+            )
+        })?;
+        let cohort = match (r.cohort, r.profile) {
+            (Some(c), Some(p)) => format!("{c}/{p}"),
+            (Some(c), None) => c,
+            (None, Some(p)) => p,
+            (None, None) => "all".to_string(),
+        };
+        let key = (cohort.clone(), r.task_id.clone(), r.sample_index);
+        if let Some(first) = seen.insert(key, n) {
+            return Err(AuditError::input(
+                format!("{}:{n}", path.display()),
+                format!(
+                    "duplicate sample_index {} of task {} in cohort {cohort} (first at line {first})",
+                    r.sample_index, r.task_id
+                ),
+            ));
+        }
+        out.push(PoolRow {
+            line: n,
+            task_id: r.task_id,
+            sample_index: r.sample_index,
+            code: r.code,
+            self_tests: r.self_tests,
+            cohort,
+        });
+    }
+    if out.is_empty() {
+        return Err(AuditError::input(
+            path.display(),
+            "the pool holds no candidate rows (every line is blank); nothing to audit",
+        ));
+    }
+    Ok(out)
+}
+
+/// Runs pairs through the oracle (or anything equivalent), results in input order.
+pub type Runner<'a> = dyn Fn(&[(String, Vec<String>)]) -> Result<Vec<SuiteResult>, BatchError> + 'a;
+
+/// Runs `jobs`, checking the runner answered each one.
+pub(crate) fn run_checked(
+    runner: &Runner<'_>,
+    jobs: &[(String, Vec<String>)],
+) -> Result<Vec<SuiteResult>, BatchError> {
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = runner(jobs)?;
+    if out.len() != jobs.len() {
+        return Err(BatchError::Count {
+            got: out.len(),
+            want: jobs.len(),
+        });
+    }
+    for (r, (_, tests)) in out.iter().zip(jobs) {
+        if r.outcomes.len() != tests.len() || r.observed.len() != tests.len() {
+            return Err(BatchError::Outcomes {
+                got: r.outcomes.len(),
+                want: tests.len(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Deduplicated job list: identical (code, tests) pairs run once.
+#[derive(Default)]
+struct Jobs {
+    jobs: Vec<(String, Vec<String>)>,
+    index: HashMap<(String, Vec<String>), usize>,
+}
+
+impl Jobs {
+    fn add(&mut self, job: (String, Vec<String>)) -> usize {
+        if let Some(&i) = self.index.get(&job) {
+            return i;
+        }
+        self.jobs.push(job.clone());
+        self.index.insert(job, self.jobs.len() - 1);
+        self.jobs.len() - 1
+    }
+}
+
+/// `pass`, or the first non-passing test of `outcomes[range]` as `FAIL:ValueError on base test 3`.
+fn suite_reason(outcomes: &[Outcome], suite: &str, offset: usize) -> (bool, String) {
+    match outcomes.iter().position(|o| !o.is_pass()) {
+        None => (true, "pass".into()),
+        Some(i) => (
+            false,
+            format!("{} on {suite} test {}", outcomes[i], i + 1 + offset),
+        ),
+    }
+}
+
+/// The evidence vector of one candidate from its three executions.
+fn evidence(
+    screen: &Result<Screen, String>,
+    inline: &SuiteResult,
+    supply: Option<&SuiteResult>,
+    suite: &SuiteResult,
+    n_base: usize,
+) -> Vec<Verdict> {
+    let (c, s) = match screen {
+        Ok(sc) => (
+            Verdict::new(
+                sc.code_compiles,
+                match &sc.code_error {
+                    None => "pass".to_string(),
+                    Some(e) => e.clone(),
+                },
+            ),
+            Verdict::new(sc.passes(), sc.reason()),
+        ),
+        Err(e) => (
+            Verdict::new(false, e.clone()),
+            Verdict::new(false, e.clone()),
+        ),
+    };
+    let (e_ok, e_why) = selftest::run_from(inline, 1);
+    let e = Verdict::new(e_ok, e_why.clone());
+    let aliases = screen
+        .as_ref()
+        .map(|s| s.aliases.clone())
+        .unwrap_or_default();
+    let e_star = match supply {
+        Some(r) => {
+            let (ok, why) = selftest::run_from(r, 0);
+            Verdict::new(ok, format!("{why} (served {})", aliases.join(", ")))
+        }
+        None => Verdict::new(e_ok, format!("{e_why} (no candidate-named import: = E)")),
+    };
+    let (pb, pb_why) = suite_reason(&suite.outcomes[..n_base], "base", 0);
+    let (pp, pp_why) = if pb {
+        suite_reason(&suite.outcomes[n_base..], "plus", 0)
+    } else {
+        (false, format!("base: {pb_why}"))
+    };
+    vec![
+        c,
+        s,
+        e,
+        e_star,
+        Verdict::new(pb, pb_why),
+        Verdict::new(pp, pp_why),
+    ]
+}
+
+/// Evidence names of generated pools.
+pub const EVIDENCE: [&str; 6] = ["C", "S", "E", "E*", "P_b", "P+"];
+/// Predicates of generated pools, in display order.
+pub const PREDICATES: [&str; 7] = ["C", "S", "E", "A", "E*", "A*", "P_b"];
+
+/// Predicate values from the evidence vector (C, S, E, E*, P_b, P+).
+fn admissions(ev: &[Verdict]) -> Vec<bool> {
+    let (c, s, e, es, pb) = (ev[0].ok, ev[1].ok, ev[2].ok, ev[3].ok, ev[4].ok);
+    vec![c, s, e, s && e, es, s && es, pb]
+}
+
+/// Executes every candidate and assembles the pools. `runner` is called twice (screen + inline
+/// and suites, then module supply for candidates importing a candidate-named module).
+pub fn build(
+    tasks: &[TaskSpec],
+    rows: &[PoolRow],
+    runner: &Runner<'_>,
+    mode: Mode,
+) -> Result<PoolSet, AuditError> {
+    let by_id: HashMap<&str, &TaskSpec> = tasks.iter().map(|t| (t.task_id.as_str(), t)).collect();
+    let (pool_name, tasks_name) = match &mode {
+        Mode::Generated { pool, tasks } => (pool.as_str(), tasks.as_str()),
+        _ => ("pool", "the task file"),
+    };
+    if rows.is_empty() {
+        return Err(AuditError::input(
+            pool_name,
+            "the pool holds no candidate rows; nothing to audit",
+        ));
+    }
+    let mut specs = Vec::with_capacity(rows.len());
+    for r in rows {
+        let Some(t) = by_id.get(r.task_id.as_str()) else {
+            let mut known: Vec<&str> = by_id.keys().copied().collect();
+            known.sort_unstable();
+            let shown = known.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+            return Err(AuditError::input(
+                format!("{pool_name}:{}", r.line),
+                format!(
+                    "task {} is not in the task file {tasks_name} ({} tasks{}{})",
+                    r.task_id,
+                    known.len(),
+                    if known.is_empty() { "" } else { ": " },
+                    if known.len() > 5 {
+                        format!("{shown}, …")
+                    } else {
+                        shown
+                    }
+                ),
+            ));
+        };
+        specs.push(*t);
+    }
+    let mut first = Jobs::default();
+    let mut idx = Vec::with_capacity(rows.len());
+    for (r, t) in rows.iter().zip(&specs) {
+        let code = t.program(&r.code);
+        let a = first.add(selftest::inline_pair(
+            &code,
+            &r.self_tests,
+            &t.function_name,
+        ));
+        let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
+        let s = first.add((code, all));
+        idx.push((a, s));
+    }
+    let res1 = run_checked(runner, &first.jobs)?;
+    let screens: Vec<Result<Screen, String>> = idx
+        .iter()
+        .map(|&(a, _)| selftest::screen_from(&res1[a]))
+        .collect();
+    let mut second = Jobs::default();
+    let mut sidx = Vec::with_capacity(rows.len());
+    for ((r, t), sc) in rows.iter().zip(&specs).zip(&screens) {
+        sidx.push(match sc {
+            Ok(s) if !s.aliases.is_empty() => Some(second.add(selftest::supply_pair(
+                &t.program(&r.code),
+                &r.self_tests,
+                &t.function_name,
+            ))),
+            _ => None,
+        });
+    }
+    let res2 = run_checked(runner, &second.jobs)?;
+    // Group into cohorts → tasks → candidates in sample order.
+    let all_tasks: BTreeSet<&str> = rows.iter().map(|r| r.task_id.as_str()).collect();
+    let mut cohorts: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        cohorts.entry(r.cohort.as_str()).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for (name, members) in cohorts {
+        let positions: Vec<i64> = members
+            .iter()
+            .map(|&i| rows[i].sample_index)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut tasks_out = Vec::new();
+        for &tid in &all_tasks {
+            let spec = by_id[tid];
+            let mut mine: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&i| rows[i].task_id == tid)
+                .collect();
+            mine.sort_by_key(|&i| rows[i].sample_index);
+            let candidates = mine
+                .into_iter()
+                .map(|i| {
+                    let r = &rows[i];
+                    let (a, s) = idx[i];
+                    let suite = &res1[s];
+                    let ev = evidence(
+                        &screens[i],
+                        &res1[a],
+                        sidx[i].map(|j| &res2[j]),
+                        suite,
+                        spec.base.len(),
+                    );
+                    let tests = spec
+                        .base
+                        .iter()
+                        .map(|t| ("base", t))
+                        .chain(spec.plus.iter().map(|t| ("plus", t)))
+                        .zip(&suite.outcomes)
+                        .map(|((suite, t), o)| TestRun {
+                            suite,
+                            test: t.clone(),
+                            outcome: o.clone(),
+                        })
+                        .collect();
+                    Candidate {
+                        position: positions
+                            .binary_search(&r.sample_index)
+                            .expect("position of a member"),
+                        label: format!("sample {}", r.sample_index),
+                        code: r.code.clone(),
+                        self_tests: r.self_tests.clone(),
+                        admitted: admissions(&ev),
+                        pass: ev[5].ok,
+                        evidence: ev,
+                        tests,
+                    }
+                })
+                .collect();
+            tasks_out.push(TaskPool {
+                task_id: tid.to_string(),
+                function_name: spec.function_name.clone(),
+                candidates,
+            });
+        }
+        out.push(Cohort {
+            name: name.to_string(),
+            positions,
+            tasks: tasks_out,
+        });
+    }
+    let n_pairs = first.jobs.len() + second.jobs.len();
+    Ok(PoolSet {
+        mode,
+        evidence_names: EVIDENCE.iter().map(|s| s.to_string()).collect(),
+        predicates: PREDICATES.iter().map(|s| s.to_string()).collect(),
+        contrasts: vec![(0, 3), (3, 5)],
+        cohorts: out,
+        provenance: vec![format!(
+            "{} candidates; {n_pairs} oracle pairs run ({} screen+inline / suite, {} module supply)",
+            rows.len(),
+            first.jobs.len(),
+            second.jobs.len()
+        )],
+    })
+}

@@ -1,0 +1,172 @@
+//! Retrieval pools: a system's top k per query (rank order, row ties), the first m tests of the
+//! query's suite as the "self-tests", and the whole suite as the independent oracle.
+//!
+//! Predicates: `top-k` admits every pool candidate (its first-admitted return is plain exec@1
+//! under the row tie rule) and `V` admits candidates passing the visible tests (its return is
+//! exec-verified@1). One full-suite execution per pair answers both: its first m outcomes are the
+//! visible result. The bundle's execution cache answers the pairs it holds; the rest run through
+//! the runner (the oracle), and the provenance says how many.
+
+use super::generated::Runner;
+use super::AuditError;
+use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
+use crate::engine::Engine;
+use crate::metrics::TiePolicy;
+use crate::rank;
+use execscope_record::Outcome;
+use std::collections::HashMap;
+
+pub const EVIDENCE: [&str; 2] = ["V", "P+"];
+pub const PREDICATES: [&str; 2] = ["top-k", "V"];
+
+/// `pass` or the first failing test among `outcomes` (numbered from `offset + 1`).
+fn first_failure(outcomes: &[Outcome], what: &str) -> (bool, String) {
+    match outcomes.iter().position(|o| !o.is_pass()) {
+        None => (true, "pass".into()),
+        Some(i) => (false, format!("{} on {what} test {}", outcomes[i], i + 1)),
+    }
+}
+
+/// Builds the pools of `system` at cutoff `k` with `visible` self-tests per query.
+pub fn build(
+    engine: &Engine,
+    system: &str,
+    k: usize,
+    visible: usize,
+    runner: &Runner<'_>,
+) -> Result<PoolSet, AuditError> {
+    build_with_ties(engine, system, k, visible, TiePolicy::Row, runner)
+}
+
+/// [`build`] with the pool order inside score ties chosen by a tie policy: `row` (the release's
+/// order), `optimistic` / `pessimistic` (snippets that pass the whole suite first / last). The
+/// `expected` policy has no single order; the audit's order-sensitivity tables cover all orders.
+pub fn build_with_ties(
+    engine: &Engine,
+    system: &str,
+    k: usize,
+    visible: usize,
+    policy: TiePolicy,
+    runner: &Runner<'_>,
+) -> Result<PoolSet, AuditError> {
+    if policy == TiePolicy::Expected {
+        return Err(AuditError::Settings(
+            "the audit needs one pool order: use --ties row, pessimistic or optimistic (the order-sensitivity tables cover every order)"
+                .into(),
+        ));
+    }
+    let s = engine.system_index(system).ok_or_else(|| {
+        let names: Vec<&str> = engine.scores().iter().map(|s| s.id.as_str()).collect();
+        AuditError::Settings(format!("no system {system:?} (have: {})", names.join(", ")))
+    })?;
+    if k == 0 {
+        return Err(AuditError::Settings("--k must be at least 1".into()));
+    }
+    let bundle = &engine.bundle();
+    let scores = &engine.scores()[s];
+    let tops: Vec<Vec<u32>> = (0..bundle.queries.len())
+        .map(|q| match policy {
+            TiePolicy::Optimistic | TiePolicy::Pessimistic => rank::ties::top_k_by_verdict(
+                scores.row(q),
+                k,
+                engine.truth().passing(q),
+                policy == TiePolicy::Optimistic,
+            ),
+            _ => rank::top_k(scores.row(q), k),
+        })
+        .collect();
+    // Per (query, rank): cached outcomes, or the index of a job to run.
+    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut job_of: HashMap<(usize, u32), usize> = HashMap::new();
+    let mut outcomes: HashMap<(usize, u32), Vec<Outcome>> = HashMap::new();
+    let mut hits = 0usize;
+    for (q, top) in tops.iter().enumerate() {
+        let query = &bundle.queries[q];
+        for &c in top {
+            match engine.cache_index().outcomes(bundle, q, c as usize) {
+                Some(o) if o.len() == query.tests.len() => {
+                    let parsed = o
+                        .iter()
+                        .map(|x| x.parse::<Outcome>())
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|msg| AuditError::Cache {
+                            query: query.id.clone(),
+                            msg,
+                        })?;
+                    outcomes.insert((q, c), parsed);
+                    hits += 1;
+                }
+                _ => {
+                    job_of.insert((q, c), jobs.len());
+                    jobs.push((bundle.corpus[c as usize].code.clone(), query.tests.clone()));
+                }
+            }
+        }
+    }
+    let ran = super::generated::run_checked(runner, &jobs)?;
+    let positions: Vec<i64> = (1..=k.min(bundle.corpus.len()) as i64).collect();
+    let mut tasks = Vec::with_capacity(bundle.queries.len());
+    for (q, top) in tops.iter().enumerate() {
+        let query = &bundle.queries[q];
+        let m = visible.min(query.tests.len());
+        let candidates = top
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| {
+                let outs = match job_of.get(&(q, c)) {
+                    Some(&j) => ran[j].outcomes.clone(),
+                    None => outcomes[&(q, c)].clone(),
+                };
+                let (v_ok, v_why) = first_failure(&outs[..m], "visible");
+                let (p_ok, p_why) = first_failure(&outs, "suite");
+                let snippet = &bundle.corpus[c as usize];
+                Candidate {
+                    position: r,
+                    label: format!("rank {} {}", r + 1, snippet.id),
+                    code: snippet.code.clone(),
+                    self_tests: query.tests[..m].join("\n"),
+                    evidence: vec![Verdict::new(v_ok, v_why), Verdict::new(p_ok, p_why)],
+                    admitted: vec![true, v_ok],
+                    pass: p_ok,
+                    tests: query
+                        .tests
+                        .iter()
+                        .zip(outs)
+                        .enumerate()
+                        .map(|(i, (t, o))| TestRun {
+                            suite: if i < m { "visible" } else { "hidden" },
+                            test: t.clone(),
+                            outcome: o,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        tasks.push(TaskPool {
+            task_id: query.id.clone(),
+            function_name: query.function_name.clone(),
+            candidates,
+        });
+    }
+    tasks.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+    Ok(PoolSet {
+        mode: Mode::Retrieval {
+            system: system.to_string(),
+            k,
+            visible,
+        },
+        evidence_names: EVIDENCE.iter().map(|s| s.to_string()).collect(),
+        predicates: PREDICATES.iter().map(|s| s.to_string()).collect(),
+        contrasts: vec![(0, 1)],
+        cohorts: vec![Cohort {
+            name: system.to_string(),
+            positions,
+            tasks,
+        }],
+        provenance: vec![format!(
+            "{} pool pairs: {hits} from the execution cache, {} run by the oracle",
+            hits + jobs.len(),
+            jobs.len()
+        )],
+    })
+}

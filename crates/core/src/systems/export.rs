@@ -1,0 +1,331 @@
+//! Export to the IR toolbox (`docs/systems.md`): TREC qrels from execscope's PASS truth and one
+//! TREC run per system whose scores encode the tie policy's order exactly.
+//!
+//! trec_eval (and pytrec_eval) read a run's scores at single precision and order equal scores
+//! by document id, so cosines written as they are may tie or reorder there. The runs written
+//! here carry small descending integers instead: under `row`, `pessimistic` and `optimistic`
+//! every snippet gets its own (n, n − 1, …, in the policy's order), so any reader sees exactly
+//! execscope's order; under `expected` every tie group shares one integer (groups numbered in
+//! score order), leaving the groups open as the policy does.
+
+use crate::bundle::Bundle;
+use crate::metrics::{EvalConfig, PassSource, TiePolicy, Truth};
+use crate::rank::{full_order, ties::snap_row, SystemScores};
+use anyhow::{bail, Context};
+use serde_json::json;
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// File names inside the export directory.
+pub const QRELS_PASS: &str = "qrels.pass.txt";
+pub const QRELS_RELEVANT: &str = "qrels.relevant.txt";
+pub const LABEL_FALLBACKS: &str = "label-fallbacks.tsv";
+pub const MANIFEST: &str = "manifest.json";
+pub const RUNS: &str = "runs";
+
+/// What an export wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportSummary {
+    /// Files written, relative to the export directory.
+    pub files: Vec<String>,
+    /// (query, snippet) verdicts in `qrels.pass.txt` that came from the label fallback.
+    pub label_fallbacks: usize,
+    /// Judged (query, snippet) pairs in `qrels.pass.txt`.
+    pub judged: usize,
+}
+
+/// A ranking of one query under a policy: corpus rows in order, and each row's integer score.
+pub fn policy_run(row: &[f32], targets: &[u32], policy: TiePolicy) -> Vec<(u32, u64)> {
+    let n = row.len();
+    let is_target = |c: u32| targets.binary_search(&c).is_ok();
+    let order: Vec<u32> = match policy {
+        TiePolicy::Row | TiePolicy::Expected => full_order(row),
+        TiePolicy::Pessimistic | TiePolicy::Optimistic => {
+            let first = policy == TiePolicy::Optimistic;
+            let mut idx: Vec<u32> = (0..n as u32).collect();
+            idx.sort_unstable_by(|&a, &b| {
+                row[b as usize]
+                    .total_cmp(&row[a as usize])
+                    .then_with(|| match (is_target(a), is_target(b)) {
+                        (x, y) if x == y => Ordering::Equal,
+                        (true, false) if first => Ordering::Less,
+                        (false, true) if first => Ordering::Greater,
+                        (true, false) => Ordering::Greater,
+                        _ => Ordering::Less,
+                    })
+                    .then_with(|| a.cmp(&b))
+            });
+            idx
+        }
+    };
+    if policy == TiePolicy::Expected {
+        // Number the tie groups from the top; the best group gets the largest integer.
+        let mut groups = Vec::with_capacity(n);
+        let mut g = 0u64;
+        for (i, &c) in order.iter().enumerate() {
+            if i > 0 && row[c as usize] != row[order[i - 1] as usize] {
+                g += 1;
+            }
+            groups.push(g);
+        }
+        let top = g + 1;
+        order
+            .into_iter()
+            .zip(groups)
+            .map(|(c, g)| (c, top - g))
+            .collect()
+    } else {
+        order
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (c, (n - i) as u64))
+            .collect()
+    }
+}
+
+fn ids_are_plain(bundle: &Bundle) -> anyhow::Result<()> {
+    let bad = |s: &str| s.is_empty() || s.chars().any(char::is_whitespace);
+    if let Some(q) = bundle.queries.iter().find(|q| bad(&q.id)) {
+        bail!(
+            "query id {:?} cannot be written in a TREC file (empty or with whitespace)",
+            q.id
+        );
+    }
+    if let Some(s) = bundle.corpus.iter().find(|s| bad(&s.id)) {
+        bail!(
+            "snippet id {:?} cannot be written in a TREC file (empty or with whitespace)",
+            s.id
+        );
+    }
+    Ok(())
+}
+
+fn write(dir: &Path, rel: &str, text: &str, files: &mut Vec<String>) -> anyhow::Result<()> {
+    let path = dir.join(rel);
+    execscope_record::atomic::write_atomic(&path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    files.push(rel.to_string());
+    Ok(())
+}
+
+/// The run file's name of a system (ids are file stems already; BM25 is `BM25`).
+pub fn run_name(id: &str) -> String {
+    format!("{RUNS}/{id}.run")
+}
+
+/// Write the qrels, the label-fallback side file, one run per system (plus an nDCG run where
+/// the policy orders relevant snippets differently from passing ones) and a manifest into
+/// `dir`. `depth` cuts every run to its first `depth` snippets per query (all by default).
+pub fn export_trec(
+    bundle: &Bundle,
+    truth: &Truth,
+    scores: &[SystemScores],
+    cfg: &EvalConfig,
+    dir: &Path,
+    depth: Option<usize>,
+) -> anyhow::Result<ExportSummary> {
+    ids_are_plain(bundle)?;
+    if depth == Some(0) {
+        bail!("--depth must be at least 1");
+    }
+    let mut files = Vec::new();
+    let (nq, nc) = (bundle.queries.len(), bundle.corpus.len());
+
+    // qrels: every pair with a verdict (cache rows, and label-fallback passes).
+    let (mut pass, mut relevant, mut fallback) = (String::new(), String::new(), String::new());
+    fallback.push_str("query_id\tcorpus_id\tverdict\n");
+    let (mut judged, mut fallbacks) = (0usize, 0usize);
+    for (q, query) in bundle.queries.iter().enumerate() {
+        for c in 0..nc {
+            let cached = truth.source(q, c) == PassSource::Cache;
+            let passes = truth.passes(q, c);
+            if cached || passes {
+                let _ = writeln!(
+                    pass,
+                    "{} 0 {} {}",
+                    query.id,
+                    bundle.corpus[c].id,
+                    u8::from(passes)
+                );
+                judged += 1;
+            }
+            if !cached && passes {
+                fallbacks += 1;
+                let _ = writeln!(fallback, "{}\t{}\tpass", query.id, bundle.corpus[c].id);
+            }
+        }
+        for &c in truth.relevant(q) {
+            let _ = writeln!(
+                relevant,
+                "{} 0 {} 1",
+                query.id, bundle.corpus[c as usize].id
+            );
+        }
+    }
+    write(dir, QRELS_PASS, &pass, &mut files)?;
+    write(dir, QRELS_RELEVANT, &relevant, &mut files)?;
+    write(dir, LABEL_FALLBACKS, &fallback, &mut files)?;
+
+    let cut = depth.unwrap_or(nc).min(nc);
+    let mut systems = Vec::new();
+    for s in scores {
+        let tag = s.id.replace(char::is_whitespace, "_");
+        let (mut run, mut ndcg_run) = (String::new(), String::new());
+        let mut ndcg_differs = false;
+        for (q, query) in bundle.queries.iter().enumerate().take(nq) {
+            let mut snapped;
+            let mut row = s.row(q);
+            if cfg.tie_eps > 0.0 {
+                snapped = row.to_vec();
+                snap_row(&mut snapped, cfg.tie_eps);
+                row = &snapped;
+            }
+            let by_pass = policy_run(row, truth.passing(q), cfg.policy);
+            // Only the target-aware policies can order relevant snippets differently.
+            let by_rel = match cfg.policy {
+                TiePolicy::Pessimistic | TiePolicy::Optimistic => {
+                    policy_run(row, truth.relevant(q), cfg.policy)
+                }
+                TiePolicy::Row | TiePolicy::Expected => Vec::new(),
+            };
+            ndcg_differs |= !by_rel.is_empty() && by_pass != by_rel;
+            for (out, list) in [(&mut run, &by_pass), (&mut ndcg_run, &by_rel)] {
+                for (i, &(c, v)) in list.iter().take(cut).enumerate() {
+                    let _ = writeln!(
+                        out,
+                        "{} Q0 {} {} {v} {tag}",
+                        query.id,
+                        bundle.corpus[c as usize].id,
+                        i + 1
+                    );
+                }
+            }
+        }
+        let name = run_name(&s.id);
+        write(dir, &name, &run, &mut files)?;
+        let ndcg_name = if ndcg_differs {
+            let n = format!("{RUNS}/{}.ndcg.run", s.id);
+            write(dir, &n, &ndcg_run, &mut files)?;
+            n
+        } else {
+            name.clone()
+        };
+        systems.push(json!({ "id": s.id, "run": name, "ndcg_run": ndcg_name }));
+    }
+    let ks: Vec<String> = cfg.ks.iter().map(ToString::to_string).collect();
+    let ks = ks.join(",");
+    let manifest = json!({
+        "policy": cfg.policy.as_str(),
+        "tie_eps": cfg.tie_eps,
+        "ks": cfg.ks,
+        "depth": depth,
+        "qrels": {
+            "pass": QRELS_PASS,
+            "relevant": QRELS_RELEVANT,
+        },
+        "label_fallbacks": {
+            "file": LABEL_FALLBACKS,
+            "pairs": fallbacks,
+            "meaning": "verdicts in qrels.pass.txt decided by the canonical label because the pair was never executed",
+        },
+        "judged_pairs": judged,
+        "measures": {
+            "exec@k": format!("success.{ks} on qrels.pass.txt with the system's run"),
+            "execp@k": format!("P.{ks} on qrels.pass.txt with the system's run"),
+            "mrr": "recip_rank on qrels.pass.txt with the system's run",
+            "ndcg@k": format!("ndcg_cut.{ks} on qrels.relevant.txt with the system's ndcg_run"),
+        },
+        "systems": systems,
+    });
+    let mut text = serde_json::to_string_pretty(&manifest)?;
+    text.push('\n');
+    write(dir, MANIFEST, &text, &mut files)?;
+    Ok(ExportSummary {
+        files,
+        label_fallbacks: fallbacks,
+        judged,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_encode_each_policy() {
+        // rows 0..5; scores 0.9, 0.5, 0.5, 0.5, 0.1; row 2 is the target.
+        let row = [0.9f32, 0.5, 0.5, 0.5, 0.1];
+        let rows = |p| -> Vec<u32> { policy_run(&row, &[2], p).iter().map(|x| x.0).collect() };
+        assert_eq!(rows(TiePolicy::Row), vec![0, 1, 2, 3, 4]);
+        assert_eq!(rows(TiePolicy::Pessimistic), vec![0, 1, 3, 2, 4]);
+        assert_eq!(rows(TiePolicy::Optimistic), vec![0, 2, 1, 3, 4]);
+        let scores: Vec<u64> = policy_run(&row, &[2], TiePolicy::Row)
+            .iter()
+            .map(|x| x.1)
+            .collect();
+        assert_eq!(scores, vec![5, 4, 3, 2, 1]);
+        let expected: Vec<u64> = policy_run(&row, &[2], TiePolicy::Expected)
+            .iter()
+            .map(|x| x.1)
+            .collect();
+        assert_eq!(expected, vec![3, 2, 2, 2, 1]);
+    }
+
+    /// A tie between a relevant snippet that fails and a passing one that is not relevant:
+    /// the pessimistic order differs by target set, so an nDCG run of its own is written.
+    #[test]
+    fn a_separate_ndcg_run_where_the_orders_differ() {
+        use crate::bundle::{Label, Query, Snippet};
+        use std::collections::HashMap;
+        let snippet = |id: &str| Snippet {
+            id: id.into(),
+            code: String::new(),
+            label: Label::Correct,
+            bug_type: None,
+            source_entry_id: String::new(),
+            extra: Default::default(),
+        };
+        let bundle = Bundle {
+            queries: vec![Query {
+                id: "q".into(),
+                text: String::new(),
+                tests: vec![],
+                correct: vec![0],
+                paired: vec![],
+                entry_id: String::new(),
+                domain: String::new(),
+                function_name: String::new(),
+                metadata: serde_json::Value::Null,
+                extra: Default::default(),
+            }],
+            corpus: vec![snippet("a"), snippet("b"), snippet("c")],
+            ..Bundle::default()
+        };
+        let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![0]]);
+        let scores = SystemScores {
+            id: "s".into(),
+            similarity: "score".into(),
+            scores: ndarray::array![[0.5f32, 0.5, 0.1]].into(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = EvalConfig {
+            policy: TiePolicy::Pessimistic,
+            ..EvalConfig::default()
+        };
+        let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
+        assert!(sum.files.contains(&"runs/s.ndcg.run".to_string()));
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert_eq!(
+            read("runs/s.run"),
+            "q Q0 a 1 3 s\nq Q0 b 2 2 s\nq Q0 c 3 1 s\n"
+        );
+        assert_eq!(
+            read("runs/s.ndcg.run"),
+            "q Q0 b 1 3 s\nq Q0 a 2 2 s\nq Q0 c 3 1 s\n"
+        );
+        assert_eq!(read("qrels.pass.txt"), "q 0 a 0\nq 0 b 1\n");
+        assert_eq!(read("qrels.relevant.txt"), "q 0 a 1\n");
+        assert_eq!(sum.label_fallbacks, 0);
+    }
+}

@@ -1,0 +1,161 @@
+//! The execution oracle: sandboxed Python execution of (code, tests) pairs, and its cache.
+//!
+//! Design: a pool of pre-warmed harness servers (one per worker, each started inside the sandbox
+//! once), each forking a fresh child per pair: the per-pair isolation of a fresh process (own
+//! rlimits, work dir, uid, process group) without paying an interpreter start per pair.
+//! [`Oracle::run_naive`] keeps the one-interpreter-per-pair runner as the baseline; both run the
+//! same embedded harness (`crates/oracle/assets/harness.py`), so they give the same outcomes.
+
+//!
+//! Layout: the public types in `config` (what to run under) and `error`; `start` (the scratch
+//! directory from `scratch`, the level chosen by a probe run, or the refusal); `pool` (running
+//! pairs on the pre-warmed servers, the naive baseline, and batches over all workers); `server`,
+//! `sandbox`, `confine` and `userns` (the processes and their confinement); `judge` (the trusted
+//! side that plans tests and decides outcomes); `cache` and `lazy` (the execution cache, and an
+//! oracle started only when a pair is missing from it).
+
+pub mod cache;
+mod config;
+mod confine;
+mod error;
+mod judge;
+pub mod lazy;
+pub use execscope_record::outcome;
+mod pool;
+mod sandbox;
+mod scratch;
+mod server;
+pub mod slowdown;
+mod start;
+mod userns;
+
+pub use cache::{
+    record_from, verify, CacheError, Disagreement, ExecCache, VerifyReport, VerifySelection,
+};
+pub use config::{IsolationChoice, OracleConfig};
+pub use error::OracleError;
+pub use execscope_record::with_prelude;
+pub use outcome::{IsolationLevel, Outcome, SuiteResult};
+pub use scratch::sweep_stale_scratch;
+pub use server::{Limits, HARNESS_KILLED};
+
+use judge::Judge;
+use sandbox::Launcher;
+use server::Server;
+use std::sync::atomic::AtomicU32;
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+/// The harness, embedded so the binary is self-contained.
+const HARNESS: &str = include_str!("../assets/harness.py");
+
+/// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
+/// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.
+/// 3: a wall budget per test (not per suite), each test's outcome its own after an earlier one
+///    ran out of time; `HANG` for a test proven never to end, `TIMEOUT` only when not proven.
+pub const CONTRACT: u32 = 3;
+
+/// Default wall budget of each test.
+pub const TEST_BUDGET: Duration = Duration::from_secs(2);
+/// Default wall backstop of the hang detector (its proof itself is bounded by a count of traced
+/// events, the same on any machine; see docs/threat-model.md "Verdicts that do not depend on the
+/// machine").
+pub const DETECT_BACKSTOP: Duration = Duration::from_secs(5);
+
+/// Longest `observed` repr kept (characters).
+const OBSERVED_MAX: usize = 200;
+
+/// The sandboxed executor. `Send + Sync`: share it across threads by reference.
+pub struct Oracle {
+    cfg: OracleConfig,
+    launcher: Launcher,
+    /// Owns the private copy of the harness and the `Rlimits` work-dir base.
+    _dir: tempfile::TempDir,
+    /// Holds the scratch dir's owner lock for the oracle's lifetime (see [`sweep_stale_scratch`]).
+    _owner: std::fs::File,
+    slots: Vec<Mutex<Option<Server>>>,
+    free: Mutex<Vec<usize>>,
+    freed: Condvar,
+    python_version: String,
+    drops_uid: bool,
+    readcap: bool,
+    naive_seq: AtomicU32,
+    uid_base: u32,
+    /// Idle judges (trusted processes that plan tests and decide outcomes).
+    judges: Mutex<Vec<Judge>>,
+}
+
+impl Oracle {
+    /// The level every result of this oracle ran under.
+    pub fn isolation(&self) -> IsolationLevel {
+        self.launcher.level
+    }
+
+    pub fn config(&self) -> &OracleConfig {
+        &self.cfg
+    }
+
+    /// What the isolation level consists of on this machine (namespaces, Landlock ABI, seccomp).
+    pub fn isolation_detail(&self) -> String {
+        self.launcher.describe()
+    }
+
+    /// Whether pairs run under an unprivileged uid (only when the oracle runs as root).
+    pub fn drops_privileges(&self) -> bool {
+        self.drops_uid
+    }
+
+    /// Who a pair runs as, in words (for reports next to [`Oracle::isolation`]).
+    pub fn privileges(&self) -> &'static str {
+        match (self.drops_uid, self.readcap) {
+            (true, false) => "unprivileged uid per pair",
+            (true, true) => "unprivileged uid per pair, may read any file (CAP_DAC_READ_SEARCH)",
+            (false, _) => "same uid as execscope",
+        }
+    }
+
+    /// The cache's `runner` field: oracle version, interpreter, and the execution contract.
+    pub fn runner_string(&self) -> String {
+        format!(
+            "execscope-oracle/{} contract/{CONTRACT} (python {} -I, fresh process per (code, \
+             tests) pair, fresh namespace per test: code exec'd, then the test's calls evaluated \
+             in the sandbox and the assertion judged by a separate process on their plain values; \
+             wall {}s per test with process-group kill, later tests in a fresh process; a test \
+             out of time re-run under a cycle detector (backstop {}s): HANG when a repeated \
+             state is proven, else TIMEOUT; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT|\
+             HANG, <Exc> a builtin or stdlib exception name, else Other)",
+            execscope_record::version(),
+            self.python_version,
+            self.cfg.timeout.as_secs_f64(),
+            self.cfg.detect.as_secs_f64()
+        )
+    }
+}
+
+impl execscope_record::Runner for Oracle {
+    fn run_pairs(
+        &self,
+        jobs: &[(String, Vec<String>)],
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<SuiteResult, String>> {
+        self.run_batch(jobs, progress)
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    fn runner_string(&self) -> String {
+        Oracle::runner_string(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oracle_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Oracle>();
+    }
+}
