@@ -1,6 +1,7 @@
 //! Helpers shared by integration tests.
 #![allow(dead_code)]
 
+pub mod audit_pool;
 pub mod oracle;
 pub mod shared;
 pub mod tiny;
@@ -8,6 +9,16 @@ pub mod tui;
 
 #[allow(unused_imports)]
 pub use shared::{require_data, require_python, shared_data, skip};
+
+/// The name libtest knows a test by (`cache::append_helper_child`), for a test that runs one
+/// test of its own binary again in a child process: `module` is the caller's `module_path!()`,
+/// whose first segment is the binary's crate.
+pub fn test_path(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, rest)) => format!("{rest}::{name}"),
+        None => name.to_string(),
+    }
+}
 
 /// The execscope binary as a `Command`, its rank cache in this test run's own directory under
 /// `target/` (an integration test never writes into the user's `~/.cache`). Every test that runs

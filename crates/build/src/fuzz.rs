@@ -1,7 +1,7 @@
 //! Entry points for fuzzing every parser of untrusted input (bundle files, task files, pools): each takes arbitrary bytes and must
 //! return (an error is fine) without panicking, hanging or allocating without bound. The
 //! coverage-guided targets in `fuzz/` (cargo-fuzz) and the stable replay test
-//! `tests/fuzz_smoke.rs` call exactly these, so both exercise the same code.
+//! `tests/build/fuzz_smoke.rs` call exactly these, so both exercise the same code.
 
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 //! #{s > v} and has #{s == v} members. Under the `row` policy a target's rank inside its group is
 //! the number of group members with a smaller corpus row. `optimistic` puts the group's targets
 //! first, `pessimistic` last, and `expected` averages exactly over all orders of every group
-//! (closed forms below; `tests/metrics_ties.rs` checks them against brute-force permutation).
+//! (closed forms below; `tests/core/metrics_ties.rs` checks them against brute-force permutation).
 
 use statrs::distribution::{Discrete, Hypergeometric};
 use std::fmt;

@@ -1,0 +1,22 @@
+//! The construction pipeline: mutation operators, selection and stacking, the gates, builds and their resume, shards and merges, and the fuzz entry points.
+//!
+//! One test binary per area (linked once, not once per file); each module was its own binary
+//! before.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod audit_resume;
+mod build_bundle;
+mod build_gates;
+mod build_resume;
+mod embedded_tasks;
+mod fuzz_smoke;
+mod mutate_cpython;
+mod mutate_humaneval;
+mod mutate_operators;
+mod mutate_select;
+mod mutate_stack;
+mod shard_audit;
+mod shard_keys;
+mod shard_merge;

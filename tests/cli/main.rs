@@ -1,0 +1,15 @@
+//! The headless CLI: `report` tables and formats, settings, shell completions and man page, figures, systems import and TREC export, the audit command.
+//!
+//! One test binary per area (linked once, not once per file); each module was its own binary
+//! before.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod audit_cli;
+mod cli_report;
+mod cli_settings;
+mod cli_shell;
+mod plot;
+mod systems_import;
+mod systems_trec;

@@ -1,0 +1,15 @@
+//! The execution oracle: verdicts, outcomes, the cache, `exec verify`, every entry point, and the red-team suite of hostile snippets at every isolation level.
+//!
+//! One test binary per area (linked once, not once per file); each module was its own binary
+//! before.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cache;
+mod entry_points;
+mod hostile;
+mod outcomes;
+mod redteam;
+mod verdicts;
+mod verify;

@@ -1,0 +1,12 @@
+//! The dashboard through `TestBackend`: every pane's snapshot, the statistics it shows, the inline editor and live probes.
+//!
+//! One test binary per area (linked once, not once per file); each module was its own binary
+//! before.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod editor;
+mod panes;
+mod probe;
+mod stats;
