@@ -7,7 +7,6 @@ use crate::atomic::write_atomic;
 use crate::engine::Engine;
 use crate::metrics::{EvalConfig, TiePolicy};
 use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
-use crate::stats::spearman;
 use anyhow::{bail, Context};
 use clap::Args;
 use std::io::Write;
@@ -133,9 +132,7 @@ impl<'a> Tables<'a> {
             }
             TableKind::Editsize => {
                 let a = self.anatomy();
-                let sizes: Vec<f64> = a.edit_sizes.iter().map(|&s| s as f64).collect();
-                let rho = spearman(&sizes, &a.dense_pair_deception());
-                anatomy::editsize_table(a, rho)
+                anatomy::editsize_table(a, a.edit_size_spearman())
             }
             TableKind::Gaps => anatomy::gaps_table(self.anatomy()),
             TableKind::Difficulty => anatomy::difficulty_table(self.anatomy(), engine.bundle()),

@@ -263,7 +263,7 @@ impl Job {
                 let a = Anatomy::compute(&engine);
                 let tables = AnatomyTables {
                     bugtypes: atab::bugtypes_table(&a),
-                    editsize: atab::editsize_table(&a, None),
+                    editsize: atab::editsize_table(&a, a.edit_size_spearman()),
                     gaps: atab::gaps_table(&a),
                     density: atab::density_table(&a),
                     difficulty: atab::difficulty_table(&a, engine.bundle()),

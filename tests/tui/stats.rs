@@ -251,3 +251,28 @@ fn audit_pane_runs_the_retrieval_audit() {
     keys(&mut a, "v");
     assert!(screen(&a, 100, 30).contains("visible tests m = 4"));
 }
+
+/// The Deception pane's `x` export carries the report's edit-size table byte for byte, Spearman ρ
+/// included: the binary's `report --table editsize --format markdown` under the same settings is
+/// a substring of the exported markdown (the dashboard once built the table without ρ and
+/// printed "undefined" where the report printed a number).
+#[test]
+fn deception_export_has_the_reports_editsize_rho() {
+    let want = common::stdout_ok(common::execscope().args([
+        "report",
+        tiny().to_str().unwrap(),
+        "--table",
+        "editsize",
+        "--format",
+        "markdown",
+    ]));
+    let want = String::from_utf8(want).unwrap();
+    assert!(want.contains("dense systems: -0.124."), "{want}");
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = app_with(TiePolicy::Expected);
+    a.shared.export_dir = Some(dir.path().to_path_buf());
+    keys(&mut a, "3x");
+    let md = std::fs::read_to_string(dir.path().join("execscope-deception-1.md")).unwrap();
+    assert!(md.contains(&want), "export:\n{md}\nreport:\n{want}");
+    assert!(!md.contains("undefined"), "{md}");
+}

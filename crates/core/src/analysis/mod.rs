@@ -132,6 +132,15 @@ impl Anatomy {
             .collect()
     }
 
+    /// The edit-size table's Spearman ρ: tie-aware rank correlation between each (query, paired
+    /// distractor) pair's edit size and its deception averaged over the dense systems; `None`
+    /// when undefined (no dense system, fewer than two pairs, or a constant side). Computed here,
+    /// once, so the report and the dashboard's export cannot print different values.
+    pub fn edit_size_spearman(&self) -> Option<f64> {
+        let sizes: Vec<f64> = self.edit_sizes.iter().map(|&s| s as f64).collect();
+        crate::stats::spearman(&sizes, &self.dense_pair_deception())
+    }
+
     /// Deception pooled over the dense systems, per bug type.
     pub fn dense_by_bug_type(&self) -> BTreeMap<String, Rate> {
         let mut out: BTreeMap<String, Rate> = BTreeMap::new();
