@@ -47,7 +47,7 @@ fn plot_all_svg_and_png(b: Bencher) {
 
 #[divan::bench(sample_count = 5)]
 fn baseline_inputs_only(b: Bencher) {
-    b.bench(|| black_box(inputs()).engine.bundle().queries.len());
+    b.bench(|| black_box(inputs()).engine().bundle().queries.len());
 }
 
 #[divan::bench(sample_count = 5)]
@@ -64,7 +64,7 @@ fn baseline_report_tables(b: Bencher) {
             anatomy::misses_table(a),
             anatomy::bugtypes_table(a),
             anatomy::gaps_table(a),
-            anatomy::editsize_table(a, None),
+            anatomy::editsize_table(a),
             audit::funnel_table(&run.audits),
         ];
         tables.iter().map(|t| t.to_text().len()).sum::<usize>()

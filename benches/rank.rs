@@ -358,7 +358,7 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
 });
 
 fn leaderboard_rows(e: &Engine) -> usize {
-    let lb = leaderboard::build(e);
+    let lb = execscope::view::Leaderboard::build(e);
     leaderboard::table(&lb, None).rows.len()
 }
 

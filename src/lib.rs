@@ -8,7 +8,7 @@
 //! [`report`] | [`tui`] | [`plot`] | [`cli`]. See docs/architecture.md.
 
 pub use execscope_build::{self as build, fuzz, mutate, shard};
-pub use execscope_core::{analysis, audit, bundle, engine, metrics, rank, stats, systems};
+pub use execscope_core::{analysis, audit, bundle, engine, metrics, rank, stats, systems, view};
 pub use execscope_embed::{self as embed, probe};
 pub use execscope_oracle as oracle;
 pub use execscope_record::{self as record, atomic, version};

@@ -2,11 +2,11 @@
 
 use super::{open_engine_keeping, EvalArgs};
 use crate::analysis::significance::{SigConfig, Significance};
-use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
 use crate::metrics::{EvalConfig, TiePolicy};
 use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
+use crate::view::Snapshot;
 use anyhow::{bail, Context};
 use clap::Args;
 use std::io::Write;
@@ -54,111 +54,54 @@ fn parse_metric(s: &str) -> Result<MetricKey, String> {
     s.parse()
 }
 
-/// Builds tables on demand, computing each core result at most once.
-struct Tables<'a> {
-    engine: &'a Engine,
-    sig_cfg: SigConfig,
-    lb: Option<leaderboard::Leaderboard>,
-    sig: Option<Significance>,
-    anatomy: Option<Anatomy>,
+/// Every table of the report, formatted from the one view of the engine's evaluation (each part
+/// computed at most once, when a table first needs it).
+fn table(view: &Snapshot<'_>, kind: TableKind, metric: MetricKey) -> anyhow::Result<Table> {
+    let metric = metric.to_string();
+    let engine = view.engine();
+    Ok(match kind {
+        TableKind::Leaderboard => leaderboard::table(view.leaderboard(), Some(view.significance())),
+        TableKind::Domains => leaderboard::domain_table(view.leaderboard()),
+        TableKind::Pairs => {
+            let sig = view.significance_with_pairs();
+            pairs::pairs_table(engine, sig, &metric).with_context(|| {
+                format!(
+                    "unknown metric {metric:?} for --table pairs (one of: {})",
+                    sig.cells
+                        .iter()
+                        .map(|c| c.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?
+        }
+        TableKind::Misses => anatomy::misses_table(view.anatomy()),
+        TableKind::Density => anatomy::density_table(view.anatomy()),
+        TableKind::Bugtypes => anatomy::bugtypes_table(view.anatomy()),
+        TableKind::DeceptionDomains => anatomy::domain_deception_table(view.anatomy()),
+        TableKind::Editsize => anatomy::editsize_table(view.anatomy()),
+        TableKind::Gaps => anatomy::gaps_table(view.anatomy()),
+        TableKind::Difficulty => anatomy::difficulty_table(view.anatomy()),
+        TableKind::Stacked => {
+            let cfg = view.sig_config();
+            match crate::analysis::stacked::stacked_deception(engine, cfg.replicates, cfg.seed) {
+                Some(s) => anatomy::stacked_table(&s, cfg.replicates),
+                None => bail!(
+                    "this bundle has no stacked variants with embeddings (build with --stacked, then embed)"
+                ),
+            }
+        }
+        TableKind::Fusion => crate::report::fusion::fusion_table(
+            &crate::systems::table::fusion_rows(engine),
+            &engine.config().ks,
+        ),
+    })
 }
 
-impl<'a> Tables<'a> {
-    fn new(engine: &'a Engine, sig_cfg: SigConfig) -> Self {
-        Tables {
-            engine,
-            sig_cfg,
-            lb: None,
-            sig: None,
-            anatomy: None,
-        }
-    }
-
-    fn lb(&mut self) -> &leaderboard::Leaderboard {
-        self.lb
-            .get_or_insert_with(|| leaderboard::build(self.engine))
-    }
-
-    /// The leaderboard's significance (intervals, tiers): no pairs.
-    fn sig(&mut self) -> &Significance {
-        let (engine, cfg) = (self.engine, self.sig_cfg);
-        self.sig
-            .get_or_insert_with(|| Significance::compute_leaderboard(engine, cfg))
-    }
-
-    /// The significance with every system pair (the pairs table).
-    fn sig_with_pairs(&mut self) -> &Significance {
-        let (engine, cfg) = (self.engine, self.sig_cfg);
-        let sig = self
-            .sig
-            .get_or_insert_with(|| Significance::compute_leaderboard(engine, cfg));
-        sig.add_pairs(engine);
-        sig
-    }
-
-    fn anatomy(&mut self) -> &Anatomy {
-        let engine = self.engine;
-        self.anatomy.get_or_insert_with(|| Anatomy::compute(engine))
-    }
-
-    fn table(&mut self, kind: TableKind, metric: MetricKey) -> anyhow::Result<Table> {
-        let metric = metric.to_string();
-        let engine = self.engine;
-        Ok(match kind {
-            TableKind::Leaderboard => {
-                self.lb();
-                self.sig();
-                leaderboard::table(self.lb.as_ref().unwrap(), self.sig.as_ref())
-            }
-            TableKind::Domains => leaderboard::domain_table(self.lb()),
-            TableKind::Pairs => {
-                let sig = self.sig_with_pairs();
-                pairs::pairs_table(engine, sig, &metric).with_context(|| {
-                    format!(
-                        "unknown metric {metric:?} for --table pairs (one of: {})",
-                        sig.cells
-                            .iter()
-                            .map(|c| c.key.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })?
-            }
-            TableKind::Misses => anatomy::misses_table(self.anatomy()),
-            TableKind::Density => anatomy::density_table(self.anatomy()),
-            TableKind::Bugtypes => anatomy::bugtypes_table(self.anatomy()),
-            TableKind::DeceptionDomains => {
-                anatomy::domain_deception_table(self.anatomy(), engine.bundle())
-            }
-            TableKind::Editsize => {
-                let a = self.anatomy();
-                anatomy::editsize_table(a, a.edit_size_spearman())
-            }
-            TableKind::Gaps => anatomy::gaps_table(self.anatomy()),
-            TableKind::Difficulty => anatomy::difficulty_table(self.anatomy(), engine.bundle()),
-            TableKind::Stacked => {
-                let cfg = self.sig_cfg;
-                match crate::analysis::stacked::stacked_deception(engine, cfg.replicates, cfg.seed) {
-                    Some(s) => anatomy::stacked_table(&s, cfg.replicates),
-                    None => bail!(
-                        "this bundle has no stacked variants with embeddings (build with --stacked, then embed)"
-                    ),
-                }
-            }
-            TableKind::Fusion => crate::report::fusion::fusion_table(
-                &crate::systems::table::fusion_rows(engine),
-                &engine.config().ks,
-            ),
-        })
-    }
-
-    /// The leaderboard JSON of the README schema.
-    fn leaderboard_json(&mut self) -> String {
-        self.lb();
-        self.sig();
-        let v = leaderboard::json(self.engine, self.lb.as_ref().unwrap(), self.sig.as_ref());
-        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-    }
+/// The leaderboard JSON of the README schema.
+fn leaderboard_json(view: &Snapshot<'_>) -> String {
+    let v = leaderboard::json(view.engine(), view.leaderboard(), Some(view.significance()));
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
 pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
@@ -173,20 +116,20 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         replicates: args.bootstrap,
         seed: args.seed,
     };
-    let mut tables = Tables::new(&engine, sig_cfg);
+    let view = Snapshot::new(&engine, sig_cfg);
     if args.all {
         let out = args
             .out
             .clone()
             .context("--all needs --out DIR for the files it writes")?;
-        let n = write_all(&mut tables, &out, args.metric)?;
+        let n = write_all(&view, &out, args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
         return Ok(exit_code(&engine));
     }
     let text = if args.table == TableKind::Leaderboard && args.format == Format::Json {
-        tables.leaderboard_json()
+        leaderboard_json(&view)
     } else {
-        tables.table(args.table, args.metric)?.render(args.format)
+        table(&view, args.table, args.metric)?.render(args.format)
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if args.write_results {
@@ -216,10 +159,10 @@ fn exit_code(engine: &Engine) -> ExitCode {
 
 /// Every table in every format, plus results/*.json and tests/*.json in the release's schema
 /// (those three always under the `row` tie policy, as the release computed them).
-fn write_all(tables: &mut Tables<'_>, out: &Path, metric: MetricKey) -> anyhow::Result<usize> {
+fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Result<usize> {
     let mut n = 0;
     for kind in TableKind::ALL {
-        let t = match tables.table(kind, metric) {
+        let t = match table(view, kind, metric) {
             Ok(t) => t,
             Err(e) if kind == TableKind::Stacked => {
                 eprintln!("skipped stacked: {e}");
@@ -229,7 +172,7 @@ fn write_all(tables: &mut Tables<'_>, out: &Path, metric: MetricKey) -> anyhow::
         };
         for f in Format::ALL {
             let text = if kind == TableKind::Leaderboard && f == Format::Json {
-                tables.leaderboard_json()
+                leaderboard_json(view)
             } else {
                 t.render(f)
             };
@@ -240,14 +183,14 @@ fn write_all(tables: &mut Tables<'_>, out: &Path, metric: MetricKey) -> anyhow::
             n += 1;
         }
     }
-    let engine = tables.engine;
+    let engine = view.engine();
     n += results::write_all(engine, out)?.len();
     // Release-schema statistics under the release's own tie rule.
     let row_evals = engine.evaluate_all(&EvalConfig {
         policy: TiePolicy::Row,
         ..engine.config()
     });
-    let sig = Significance::from_evals(&row_evals, tables.sig_cfg);
+    let sig = Significance::from_evals(&row_evals, view.sig_config());
     let pj = serde_json::to_string_pretty(&pairs::pairwise_json(engine, &sig))?;
     write_atomic(&out.join("tests/pairwise_tests.json"), pj.as_bytes())?;
     let cj = serde_json::to_string_pretty(&pairs::intervals_json(engine, &sig))?;

@@ -124,7 +124,7 @@ pub(super) fn editsize<DB: DrawingBackend>(
     inputs: &PlotInputs<'_>,
     open: impl FnOnce((u32, u32)) -> Area<DB>,
 ) -> anyhow::Result<()> {
-    let rows = crate::report::anatomy::editsize_rows(inputs.anatomy());
+    let rows = &inputs.anatomy().editsize.rows;
     let n = rows.len().max(1);
     let caption = [
         inputs.caption(None),

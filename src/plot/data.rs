@@ -1,68 +1,29 @@
-//! The series each figure draws, built from the report's own rows (one source of numbers); tests
+//! The series each figure draws, taken from the core's view rows (one source of numbers); tests
 //! compare them with the matching report tables.
 
 use crate::analysis::significance::Significance;
-use crate::analysis::Anatomy;
-use crate::engine::Engine;
-use crate::report::anatomy::{
-    bugtype_rows, density_rows, gap_rows, miss_rows, DensityRow, GapRow, MissRow,
-};
-use crate::report::leaderboard::{domain_rows, Leaderboard};
-use crate::report::pairs::{pair_rows, PairRow};
+use crate::view::anatomy::{AnatomyView, DensityRow, GapRow, MissRow};
+use crate::view::{ForestPoint, Leaderboard, PairMatrix};
 
-/// One system's point in the forest plot.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ForestPoint {
-    pub system: String,
-    pub mean: f64,
-    pub low: f64,
-    pub high: f64,
-    /// Not distinguishable from the leader (and not level with the best value): the report's †.
-    pub tied_with_leader: bool,
-}
-
-/// Forest-plot series for `exec@k`, in leaderboard order. `None` when k is not evaluated.
+/// Forest-plot series for `exec@k`, in leaderboard order ([`Leaderboard::forest`]). `None`
+/// when k is not evaluated.
 pub fn forest_data(lb: &Leaderboard, sig: &Significance, key: &str) -> Option<Vec<ForestPoint>> {
-    let ci = sig.cell_index(key)?;
-    let best = lb
-        .rows
-        .iter()
-        .map(|x| x.metric(key))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let tier = sig.tier(key);
-    Some(
-        lb.rows
-            .iter()
-            .map(|r| {
-                let iv = &sig.intervals[ci][r.system];
-                let mean = r.metric(key);
-                ForestPoint {
-                    system: r.id.clone(),
-                    mean,
-                    low: iv.low,
-                    high: iv.high,
-                    tied_with_leader: tier.is_some_and(|t| t.tied[r.system]) && mean < best,
-                }
-            })
-            .collect(),
-    )
+    lb.forest(sig, key)
 }
 
 /// Density curves: the density table's rows (per system, expected exec@1 at d = 0, 1, …
 /// retained distractors per query).
-pub fn density_data(a: &Anatomy) -> Vec<DensityRow> {
-    density_rows(a)
+pub fn density_data(a: &AnatomyView) -> &[DensityRow] {
+    &a.density
 }
 
 /// Deception by bug type: the bug types (the overall row excluded) and, per system (anatomy
 /// order), its deception rate (fraction) on each type.
-pub fn bugtype_data(a: &Anatomy) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
-    let rows: Vec<_> = bugtype_rows(a)
-        .into_iter()
-        .filter(|r| r.bug_type.is_some())
-        .collect();
+pub fn bugtype_data(a: &AnatomyView) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
+    let rows: Vec<_> = a.bugtypes.iter().filter(|r| r.bug_type.is_some()).collect();
     let types = rows.iter().map(|r| r.label().to_string()).collect();
     let series = a
+        .anatomy
         .systems
         .iter()
         .enumerate()
@@ -77,14 +38,14 @@ pub fn bugtype_data(a: &Anatomy) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
 }
 
 /// Rank-1 miss composition: the misses table's rows (paired-distractor and other misses).
-pub fn misses_data(a: &Anatomy) -> Vec<MissRow> {
-    miss_rows(a)
+pub fn misses_data(a: &AnatomyView) -> &[MissRow] {
+    &a.misses
 }
 
 /// Per-domain exec@1: the domains and, per system (leaderboard order), its value per domain
 /// (the domains table's rows).
 pub fn domain_data(lb: &Leaderboard) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
-    let rows = domain_rows(lb);
+    let rows = lb.domain_rows();
     let domains = rows
         .first()
         .map(|r| r.exec1.iter().map(|(d, _)| d.clone()).collect())
@@ -97,8 +58,8 @@ pub fn domain_data(lb: &Leaderboard) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
 }
 
 /// Score-gap histograms: the gaps table's rows, whose summaries' `histogram` bins are drawn.
-pub fn gap_data(a: &Anatomy) -> Vec<GapRow> {
-    gap_rows(a)
+pub fn gap_data(a: &AnatomyView) -> &[GapRow] {
+    &a.gaps
 }
 
 /// One cell of the pairwise matrix: row system minus column system.
@@ -111,27 +72,31 @@ pub struct PairCell {
 }
 
 /// `matrix[row][column]`.
-pub type PairMatrix = Vec<Vec<Option<PairCell>>>;
+pub type PairGrid = Vec<Vec<Option<PairCell>>>;
 
 /// Pairwise matrix on one cell (e.g. `exec@1`), systems in leaderboard order; the diagonal is
-/// `None`. Built from `report::pairs::pair_rows`, the rows of the pairs table.
+/// `None`. The core's [`PairMatrix`] (the pairs table's results) in leaderboard order.
 pub fn pairs_data(
-    engine: &Engine,
     lb: &Leaderboard,
     sig: &Significance,
     key: &str,
-) -> Option<(Vec<String>, PairMatrix)> {
-    let rows = pair_rows(engine, sig, key)?;
+) -> Option<(Vec<String>, PairGrid)> {
+    let m = PairMatrix::of(sig, sig.cell_index(key)?)?;
     let names: Vec<String> = lb.rows.iter().map(|r| r.id.clone()).collect();
-    let pos = |id: &str| names.iter().position(|n| n == id);
-    let mut m = vec![vec![None; names.len()]; names.len()];
-    for PairRow { a, b, result: r } in rows {
-        let (Some(i), Some(j)) = (pos(&a), pos(&b)) else {
-            continue;
-        };
-        let p = r.p_value();
-        m[i][j] = Some(PairCell { delta: r.delta, p });
-        m[j][i] = Some(PairCell { delta: -r.delta, p });
-    }
-    Some((names, m))
+    let grid = lb
+        .rows
+        .iter()
+        .map(|a| {
+            lb.rows
+                .iter()
+                .map(|b| {
+                    m.cells[a.system][b.system].map(|r| PairCell {
+                        delta: r.delta,
+                        p: r.p_value(),
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    Some((names, grid))
 }

@@ -94,7 +94,7 @@ pub(super) fn pairs<DB: DrawingBackend>(
     let lb = inputs.leaderboard();
     let k = lb.ks.first().copied().unwrap_or(1);
     let key = format!("exec@{k}");
-    let (names, m) = pairs_data(inputs.engine, lb, inputs.significance(), &key)
+    let (names, m) = pairs_data(lb, inputs.significance(), &key)
         .context("no exec@k cell for the pairwise matrix")?;
     let n = names.len().max(1);
     let caption = [

@@ -1,6 +1,5 @@
 //! Publication figures as SVG or PNG, drawn with `plotters` from the same typed rows the report
-//! prints (`report::leaderboard`, `report::anatomy`, `report::pairs`, `report::audit`): one
-//! source of numbers. A front end like the report and the dashboard; nothing in the core imports
+//! prints (the core's [`crate::view`] and the audit's rows): one source of numbers. A front end like the report and the dashboard; nothing in the core imports
 //! it.
 //!
 //! Each figure has a `*_data` function returning the exact series it draws, so tests can compare
@@ -9,12 +8,11 @@
 //! renders the same PNG.
 
 use crate::analysis::significance::{SigConfig, Significance};
-use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
 use crate::audit::account::{audit as account, AuditConfig, CohortAudit};
 use crate::audit::{retrieval, PoolSet};
 use crate::engine::Engine;
-use crate::report::leaderboard::{self, Leaderboard};
+use crate::view::{AnatomyView, Leaderboard, Snapshot};
 use anyhow::{anyhow, bail, Context};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -186,26 +184,19 @@ pub struct AuditRun {
     pub audits: Vec<CohortAudit>,
 }
 
-/// The inputs every figure is drawn from, each computed at most once.
+/// The inputs every figure is drawn from: the core's [`Snapshot`] of the evaluation (each part
+/// computed at most once) and the funnel's audit.
 pub struct PlotInputs<'a> {
-    pub engine: &'a Engine,
-    pub sig_cfg: SigConfig,
+    pub view: Snapshot<'a>,
     pub funnel: FunnelSpec,
-    lb: OnceLock<Leaderboard>,
-    sig: OnceLock<Significance>,
-    anatomy: OnceLock<Anatomy>,
     audit: OnceLock<Result<AuditRun, String>>,
 }
 
 impl<'a> PlotInputs<'a> {
     pub fn new(engine: &'a Engine, sig_cfg: SigConfig) -> Self {
         PlotInputs {
-            engine,
-            sig_cfg,
+            view: Snapshot::new(engine, sig_cfg),
             funnel: FunnelSpec::default(),
-            lb: OnceLock::new(),
-            sig: OnceLock::new(),
-            anatomy: OnceLock::new(),
             audit: OnceLock::new(),
         }
     }
@@ -221,7 +212,7 @@ impl<'a> PlotInputs<'a> {
                 }
             });
             s.spawn(|_| {
-                self.significance();
+                self.view.significance_with_pairs();
             });
             s.spawn(|_| {
                 self.anatomy();
@@ -229,15 +220,18 @@ impl<'a> PlotInputs<'a> {
         });
     }
 
+    pub fn engine(&self) -> &'a Engine {
+        self.view.engine()
+    }
     pub fn leaderboard(&self) -> &Leaderboard {
-        self.lb.get_or_init(|| leaderboard::build(self.engine))
+        self.view.leaderboard()
     }
+    /// The significance with its pairs (the pairs figure reads them).
     pub fn significance(&self) -> &Significance {
-        self.sig
-            .get_or_init(|| Significance::compute(self.engine, self.sig_cfg))
+        self.view.significance_with_pairs()
     }
-    pub fn anatomy(&self) -> &Anatomy {
-        self.anatomy.get_or_init(|| Anatomy::compute(self.engine))
+    pub fn anatomy(&self) -> &AnatomyView {
+        self.view.anatomy()
     }
 
     /// The system the funnel audits (the leader unless named).
@@ -259,7 +253,7 @@ impl<'a> PlotInputs<'a> {
                 let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &|_, _| {});
                 let system = self.funnel_system();
                 let mut pools = retrieval::build(
-                    self.engine,
+                    self.engine(),
                     &system,
                     self.funnel.k,
                     self.funnel.visible,
@@ -276,7 +270,7 @@ impl<'a> PlotInputs<'a> {
 
     /// The settings line every figure carries.
     pub fn caption(&self, k: Option<usize>) -> String {
-        let cfg = self.engine.config();
+        let cfg = self.engine().config();
         let k = match k {
             Some(k) => format!("k = {k}"),
             None => format!(
@@ -291,9 +285,9 @@ impl<'a> PlotInputs<'a> {
         format!(
             "ties: {}; {k}; bootstrap B = {}; seed {}; {} queries",
             cfg.policy.as_str(),
-            self.sig_cfg.replicates,
-            self.sig_cfg.seed,
-            self.engine.bundle().queries.len()
+            self.view.sig_config().replicates,
+            self.view.sig_config().seed,
+            self.engine().bundle().queries.len()
         )
     }
 }

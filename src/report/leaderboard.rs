@@ -1,114 +1,12 @@
-//! The leaderboard view model: one row per system, sorted by exec@1, ties in rank visible.
-//! Rendered by `report` (every format, plus the documented JSON schema) and by the dashboard.
+//! The leaderboard and per-domain tables and the documented report JSON, formatted from the
+//! core's rows ([`crate::view::leaderboard`]); the dashboard shows the same tables.
 
 use super::table::{Align, Cell, Table};
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
-pub use crate::metrics::metric_keys;
-use crate::metrics::{Metric, TieCounts};
+use crate::metrics::metric_keys;
+use crate::view::Leaderboard;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
-
-/// One leaderboard row.
-#[derive(Clone, Debug)]
-pub struct LeaderRow {
-    /// Index into `Engine::scores` / `Engine::evals`.
-    pub system: usize,
-    pub id: String,
-    pub similarity: String,
-    /// 1-based rank by exec@1; systems with equal exec@1 share a rank.
-    pub rank: usize,
-    /// Shares its rank with another system.
-    pub shared_rank: bool,
-    /// Metric key (`exec@1`, …, `mrr`) → mean.
-    pub metrics: Vec<(String, f64)>,
-    /// Domain → exec@1.
-    pub per_domain: BTreeMap<String, f64>,
-    pub ties: TieCounts,
-    /// exec@1 under pessimistic / expected / optimistic tie orders.
-    pub exec1_bounds: [f64; 3],
-    /// Pairs in the top 10 whose PASS came from the label fallback.
-    pub label_fallbacks: usize,
-}
-
-impl LeaderRow {
-    pub fn metric(&self, key: &str) -> f64 {
-        self.metrics
-            .iter()
-            .find(|(k, _)| k == key)
-            .map_or(f64::NAN, |(_, v)| *v)
-    }
-}
-
-/// The leaderboard of an engine's current evaluation.
-#[derive(Clone, Debug)]
-pub struct Leaderboard {
-    pub n_queries: usize,
-    pub ks: Vec<usize>,
-    pub policy: String,
-    pub rows: Vec<LeaderRow>,
-}
-
-pub fn build(engine: &Engine) -> Leaderboard {
-    let cfg = engine.config();
-    let keys = metric_keys(&cfg.ks);
-    let bounds = engine.exec1_bounds();
-    let fallbacks = engine.label_fallbacks_in_top(10);
-    let k1 = cfg.k_index(1);
-    let mut rows: Vec<LeaderRow> = engine
-        .evals()
-        .iter()
-        .enumerate()
-        .map(|(i, e)| LeaderRow {
-            system: i,
-            id: e.id.clone(),
-            similarity: e.similarity.clone(),
-            rank: 0,
-            shared_rank: false,
-            metrics: keys
-                .iter()
-                .map(|(m, ki, key)| (key.clone(), e.mean(*m, *ki)))
-                .collect(),
-            per_domain: k1.map_or_else(BTreeMap::new, |ki| {
-                e.per_domain(engine.bundle(), Metric::Exec, ki)
-            }),
-            ties: e.ties.clone(),
-            exec1_bounds: bounds[i],
-            label_fallbacks: fallbacks[i],
-        })
-        .collect();
-    let primary = |r: &LeaderRow| {
-        if k1.is_some() {
-            r.metric("exec@1")
-        } else {
-            r.metrics.first().map_or(0.0, |m| m.1)
-        }
-    };
-    rows.sort_by(|a, b| {
-        primary(b)
-            .total_cmp(&primary(a))
-            .then_with(|| b.metric("mrr").total_cmp(&a.metric("mrr")))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    for i in 0..rows.len() {
-        let rank = if i > 0 && primary(&rows[i]) == primary(&rows[i - 1]) {
-            rows[i - 1].rank
-        } else {
-            i + 1
-        };
-        rows[i].rank = rank;
-    }
-    for i in 0..rows.len() {
-        let r = rows[i].rank;
-        rows[i].shared_rank = rows.iter().filter(|x| x.rank == r).count() > 1;
-    }
-    Leaderboard {
-        n_queries: engine.bundle().queries.len(),
-        ks: cfg.ks.clone(),
-        policy: cfg.policy.as_str().to_string(),
-        rows,
-    }
-}
 
 /// The leaderboard as a table (rank, system, every metric, tie bounds), with the exec@1
 /// intervals and tied-with-leader marks when `sig` is given.
@@ -132,7 +30,11 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         .column("exec@1 opt", "exec@1_optimistic", Align::Right)
         .column("tie@1", "straddling_cutoff_1", Align::Right)
         .column("tied pairs", "tied_pairs", Align::Right);
-    for r in &lb.rows {
+    let daggers: Vec<Option<Vec<bool>>> = keys
+        .iter()
+        .map(|(_, _, key)| sig.and_then(|s| lb.daggers(s, key)))
+        .collect();
+    for (ri, r) in lb.rows.iter().enumerate() {
         let mut row = vec![
             Cell {
                 text: if r.shared_rank {
@@ -146,16 +48,10 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
             Cell::text(&r.id),
             Cell::text(&r.similarity),
         ];
-        for (i, (key, v)) in r.metrics.iter().enumerate() {
+        for (i, (_, v)) in r.metrics.iter().enumerate() {
             let mut c = Cell::num(*v, 3);
-            if let Some(tier) = sig.and_then(|s| s.tier(key)) {
-                // Systems level with the best value are co-leaders, not "tied with" one.
-                let best = lb
-                    .rows
-                    .iter()
-                    .map(|x| x.metric(key))
-                    .fold(f64::NEG_INFINITY, f64::max);
-                c.mark = tier.tied[r.system] && *v < best;
+            if let Some(marks) = &daggers[i] {
+                c.mark = marks[ri];
             }
             row.push(c);
             if i == 0 {
@@ -208,39 +104,9 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
     t.caption(caption)
 }
 
-/// One row of the per-domain table: a system (leaderboard order) and its mean exec@1 over each
-/// domain's queries (the domains of the first row, in name order).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DomainRow {
-    /// Index into `Engine::scores`.
-    pub system: usize,
-    pub id: String,
-    pub exec1: Vec<(String, f64)>,
-}
-
-/// The per-domain table's rows.
-pub fn domain_rows(lb: &Leaderboard) -> Vec<DomainRow> {
-    let domains: Vec<String> = lb
-        .rows
-        .first()
-        .map(|r| r.per_domain.keys().cloned().collect())
-        .unwrap_or_default();
-    lb.rows
-        .iter()
-        .map(|r| DomainRow {
-            system: r.system,
-            id: r.id.clone(),
-            exec1: domains
-                .iter()
-                .map(|d| (d.clone(), r.per_domain.get(d).copied().unwrap_or(f64::NAN)))
-                .collect(),
-        })
-        .collect()
-}
-
 /// Per-domain exec@1 (systems × domains).
 pub fn domain_table(lb: &Leaderboard) -> Table {
-    let rows = domain_rows(lb);
+    let rows = lb.domain_rows();
     let mut t = Table::new("domains", "Per-domain exec@1").column("system", "system", Align::Left);
     for (d, _) in rows.first().map_or(&[][..], |r| &r.exec1[..]) {
         t = t.column(d, d, Align::Right);

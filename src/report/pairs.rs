@@ -5,82 +5,8 @@ use super::table::{Align, Cell, Table};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::engine::Engine;
 use crate::metrics::Metric;
-use crate::stats::PairResult;
+use crate::view::pairs::{named_pairs, NamedPair};
 use serde_json::{json, Map, Value};
-
-/// A pair result seen from the other side (B vs A).
-pub fn flipped(p: &PairResult) -> PairResult {
-    PairResult {
-        a_only: p.b_only,
-        b_only: p.a_only,
-        both: p.both,
-        neither: p.neither,
-        a_rate: p.b_rate,
-        b_rate: p.a_rate,
-        delta: -p.delta,
-        mcnemar_exact_p: p.mcnemar_exact_p,
-        mcnemar_tie_averaged_p: p.mcnemar_tie_averaged_p,
-        tie_orders_rejecting: p.tie_orders_rejecting,
-        bootstrap_ci_95: [-p.bootstrap_ci_95[1], -p.bootstrap_ci_95[0]],
-    }
-}
-
-/// One row of the pairs table: systems A and B (A < B in byte order) and their paired result
-/// on one metric cell, A − B.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PairRow {
-    pub a: String,
-    pub b: String,
-    pub result: PairResult,
-}
-
-impl PairRow {
-    /// The result seen as `row − column` for the ordered pair (`row`, `column`), if this row is
-    /// that pair in either order.
-    pub fn oriented(&self, row: &str, column: &str) -> Option<PairResult> {
-        if self.a == row && self.b == column {
-            Some(self.result)
-        } else if self.a == column && self.b == row {
-            Some(flipped(&self.result))
-        } else {
-            None
-        }
-    }
-}
-
-/// Every pair on one cell (index into `sig.cells`), sorted by (A, B) in byte order; none when
-/// `sig` was computed without its pairs ([`Significance::compute`] has them).
-pub fn named_pairs(engine: &Engine, sig: &Significance, cell: usize) -> Vec<PairRow> {
-    let mut out: Vec<PairRow> = sig
-        .pairs
-        .iter()
-        .flatten()
-        .map(|row| {
-            let (a, b) = (&engine.scores()[row.a].id, &engine.scores()[row.b].id);
-            let r = row.cells[cell];
-            if a.as_bytes() <= b.as_bytes() {
-                PairRow {
-                    a: a.clone(),
-                    b: b.clone(),
-                    result: r,
-                }
-            } else {
-                PairRow {
-                    a: b.clone(),
-                    b: a.clone(),
-                    result: flipped(&r),
-                }
-            }
-        })
-        .collect();
-    out.sort_by(|x, y| (x.a.as_bytes(), x.b.as_bytes()).cmp(&(y.a.as_bytes(), y.b.as_bytes())));
-    out
-}
-
-/// The pairs table's rows on a metric cell key (`exec@1`, …); `None` for an unknown key.
-pub fn pair_rows(engine: &Engine, sig: &Significance, key: &str) -> Option<Vec<PairRow>> {
-    Some(named_pairs(engine, sig, sig.cell_index(key)?))
-}
 
 /// How the pairs table shows a Δ interval: `[+l, +h]`.
 pub fn ci_text(ci: [f64; 2]) -> String {
@@ -113,7 +39,7 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Tab
     } else {
         t.column("McNemar p", "mcnemar_exact_p", Align::Right)
     };
-    for PairRow { a, b, result: r } in named_pairs(engine, sig, ci) {
+    for NamedPair { a, b, result: r } in named_pairs(engine, sig, ci) {
         let mut row = vec![
             Cell::text(a),
             Cell::text(b),
@@ -169,7 +95,7 @@ pub fn pairwise_json(engine: &Engine, sig: &Significance) -> Value {
         let Some(name) = release_metric_name(c.metric, ks[c.ki]) else {
             continue;
         };
-        for PairRow { a, b, result: r } in named_pairs(engine, sig, ci) {
+        for NamedPair { a, b, result: r } in named_pairs(engine, sig, ci) {
             let entry = out
                 .entry(format!("{a} vs {b}"))
                 .or_insert_with(|| Value::Object(Map::new()));
@@ -192,31 +118,4 @@ pub fn intervals_json(engine: &Engine, sig: &Significance) -> Value {
         out.insert(scores.id.clone(), Value::Object(m));
     }
     Value::Object(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flipping_swaps_sides() {
-        let p = PairResult {
-            a_only: 3,
-            b_only: 1,
-            both: 2,
-            neither: 4,
-            a_rate: 0.5,
-            b_rate: 0.3,
-            delta: 0.2,
-            mcnemar_exact_p: Some(0.625),
-            mcnemar_tie_averaged_p: None,
-            tie_orders_rejecting: None,
-            bootstrap_ci_95: [0.1, 0.4],
-        };
-        let f = flipped(&p);
-        assert_eq!((f.a_only, f.b_only, f.a_rate, f.b_rate), (1, 3, 0.3, 0.5));
-        assert_eq!(f.delta, -0.2);
-        assert_eq!(f.bootstrap_ci_95, [-0.4, -0.1]);
-        assert_eq!(flipped(&f), p);
-    }
 }

@@ -8,7 +8,6 @@
 //! policy changed again is dropped instead of shown.
 
 use crate::analysis::significance::{SigConfig, Significance};
-use crate::analysis::Anatomy;
 use crate::audit::account::{audit as account, AuditConfig};
 use crate::audit::retrieval;
 use crate::audit::view::AuditView;
@@ -19,6 +18,7 @@ use crate::rank::bm25::Bm25Index;
 use crate::rank::RankCache;
 use crate::report::audit as audit_tables;
 use crate::report::{anatomy as atab, leaderboard, Table};
+use crate::view::{AnatomyView, Leaderboard};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -232,7 +232,7 @@ impl Job {
                 )))),
             },
             Job::Leaderboard { gen, engine } => {
-                let lb = leaderboard::build(&engine);
+                let lb = Leaderboard::build(&engine);
                 let table = leaderboard::table(&lb, None);
                 let domains = leaderboard::domain_table(&lb);
                 JobResult::Leaderboard {
@@ -260,13 +260,13 @@ impl Job {
                 progress,
             } => JobResult::Audit(Box::new((request, run_audit(&engine, request, &progress)))),
             Job::Anatomy { gen, engine } => {
-                let a = Anatomy::compute(&engine);
+                let a = AnatomyView::build(&engine);
                 let tables = AnatomyTables {
                     bugtypes: atab::bugtypes_table(&a),
-                    editsize: atab::editsize_table(&a, a.edit_size_spearman()),
+                    editsize: atab::editsize_table(&a),
                     gaps: atab::gaps_table(&a),
                     density: atab::density_table(&a),
-                    difficulty: atab::difficulty_table(&a, engine.bundle()),
+                    difficulty: atab::difficulty_table(&a),
                     misses: atab::misses_table(&a),
                 };
                 JobResult::Anatomy {
@@ -320,11 +320,11 @@ pub enum JobResult {
     Partial(Arc<Engine>),
     Leaderboard {
         gen: u64,
-        lb: Box<(leaderboard::Leaderboard, Table, Table)>,
+        lb: Box<(Leaderboard, Table, Table)>,
     },
     Anatomy {
         gen: u64,
-        anatomy: Box<(Anatomy, AnatomyTables)>,
+        anatomy: Box<(AnatomyView, AnatomyTables)>,
     },
     Bm25(Arc<Bm25Index>),
     /// Every score matrix of the engine is in memory.

@@ -6,12 +6,11 @@ use super::actions::Hit;
 use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};
 use super::theme::Theme;
 use crate::analysis::significance::Significance;
-use crate::analysis::Anatomy;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use crate::rank::bm25::Bm25Index;
-use crate::report::leaderboard::Leaderboard;
 use crate::report::Table;
+use crate::view::{AnatomyView, Leaderboard};
 use ratatui::layout::{Position, Rect};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -44,7 +43,7 @@ pub struct Data {
     pub index: Arc<CorpusIndex>,
     /// Leaderboard, its report table and the per-domain table.
     pub lb: Option<(Leaderboard, Table, Table)>,
-    pub anatomy: Option<(Anatomy, AnatomyTables)>,
+    pub anatomy: Option<(AnatomyView, AnatomyTables)>,
     pub bm25: Option<Arc<Bm25Index>>,
     /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
     pub sig: Option<Arc<Significance>>,

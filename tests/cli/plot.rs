@@ -4,10 +4,10 @@
 use crate::common;
 
 use execscope::analysis::significance::{SigConfig, Significance};
-use execscope::analysis::Anatomy;
 use execscope::engine::{Engine, EngineOptions};
 use execscope::plot::{self, Figure, ImageFormat, PlotInputs};
 use execscope::report::{anatomy, leaderboard, Table};
+use execscope::view::AnatomyView;
 use std::path::Path;
 use std::process::Command;
 
@@ -56,7 +56,7 @@ fn same(a: f64, b: f64) -> bool {
 #[test]
 fn forest_matches_leaderboard_rows_and_json() {
     let e = engine();
-    let lb = leaderboard::build(&e);
+    let lb = execscope::view::Leaderboard::build(&e);
     let sig = Significance::compute(&e, cfg());
     let pts = plot::forest_data(&lb, &sig, "exec@1").unwrap();
     let table = leaderboard::table(&lb, Some(&sig));
@@ -97,7 +97,7 @@ fn forest_matches_leaderboard_rows_and_json() {
 #[test]
 fn anatomy_figures_match_report_tables() {
     let e = engine();
-    let a = Anatomy::compute(&e);
+    let a = AnatomyView::build(&e);
 
     let dens = plot::density_data(&a);
     let dt = anatomy::density_table(&a);
@@ -143,7 +143,7 @@ fn anatomy_figures_match_report_tables() {
 #[test]
 fn domain_heatmap_matches_domain_table() {
     let e = engine();
-    let lb = leaderboard::build(&e);
+    let lb = execscope::view::Leaderboard::build(&e);
     let (doms, series) = plot::domain_data(&lb);
     let t = leaderboard::domain_table(&lb);
     assert!(!doms.is_empty());
@@ -332,11 +332,11 @@ fn binary_single_figure_and_clear_errors() {
 #[test]
 fn pairs_matrix_matches_pairs_table() {
     let e = engine();
-    let lb = leaderboard::build(&e);
+    let lb = execscope::view::Leaderboard::build(&e);
     let sig = Significance::compute(&e, cfg());
-    let (names, m) = plot::pairs_data(&e, &lb, &sig, "exec@1").unwrap();
+    let (names, m) = plot::pairs_data(&lb, &sig, "exec@1").unwrap();
     let t = execscope::report::pairs::pairs_table(&e, &sig, "exec@1").unwrap();
-    let rows = execscope::report::pairs::pair_rows(&e, &sig, "exec@1").unwrap();
+    let rows = execscope::view::pairs::pair_rows(&e, &sig, "exec@1").unwrap();
     let n = names.len();
     assert_eq!(t.rows.len(), n * (n - 1) / 2);
     assert_eq!(rows.len(), t.rows.len());
@@ -367,7 +367,7 @@ fn pairs_matrix_matches_pairs_table() {
 #[test]
 fn gap_histograms_match_gaps_table() {
     let e = engine();
-    let a = Anatomy::compute(&e);
+    let a = AnatomyView::build(&e);
     let g = plot::gap_data(&a);
     let t = anatomy::gaps_table(&a);
     assert_eq!(g.len(), t.rows.len());
@@ -385,9 +385,9 @@ fn gap_histograms_match_gaps_table() {
 #[test]
 fn editsize_figure_rows_are_the_editsize_table() {
     let e = engine();
-    let a = Anatomy::compute(&e);
-    let rows = anatomy::editsize_rows(&a);
-    let t = anatomy::editsize_table(&a, None);
+    let a = AnatomyView::build(&e);
+    let rows = &a.editsize.rows;
+    let t = anatomy::editsize_table(&a);
     assert_eq!(rows.len(), t.rows.len());
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(text(&t, i, "bucket"), r.bucket);

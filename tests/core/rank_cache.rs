@@ -207,7 +207,7 @@ fn warm(e: &Engine) -> bool {
 }
 
 fn leaderboard_json(e: &Engine) -> String {
-    let lb = execscope::report::leaderboard::build(e);
+    let lb = execscope::view::Leaderboard::build(e);
     format!("{:?}", execscope::report::leaderboard::table(&lb, None))
 }
 
@@ -365,7 +365,7 @@ fn eval_files(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// Everything the leaderboard shows, as text: every metric, tie count, exec@1 bound and fallback.
 fn everything(e: &Engine) -> String {
-    let lb = execscope::report::leaderboard::build(e);
+    let lb = execscope::view::Leaderboard::build(e);
     format!(
         "{:?}\n{:?}\n{:?}",
         lb.rows,

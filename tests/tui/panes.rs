@@ -8,7 +8,7 @@ use common::tui::*;
 use crossterm::event::KeyCode;
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::metrics::TiePolicy;
-use execscope::report::{leaderboard, Cell};
+use execscope::report::Cell;
 use execscope::tui::actions::{Action, Hit};
 use execscope::tui::panes::PaneId;
 use execscope::tui::{App, Theme, ThemeKind};
@@ -97,7 +97,7 @@ fn leaderboard_numbers_are_the_reports() {
             },
         )
         .unwrap();
-        let lb = leaderboard::build(&engine);
+        let lb = execscope::view::Leaderboard::build(&engine);
         for row in &lb.rows {
             let id = &row.id;
             let line = line_with(&s, &format!(" {id} ")).unwrap_or_else(|| panic!("{id}: {s}"));
@@ -201,7 +201,7 @@ fn tie_policy_toggle_reevaluates() {
         },
     )
     .unwrap();
-    let lb = leaderboard::build(&engine);
+    let lb = execscope::view::Leaderboard::build(&engine);
     let dot = lb.rows.iter().find(|r| r.id == "toy-dot").unwrap();
     let e1 = Cell::num(dot.metric("exec@1"), 3).text;
     let line = line_with(&s2, " toy-dot ").unwrap();
@@ -260,7 +260,9 @@ fn enter_on_leaderboard_opens_browser_and_domains_open_query() {
     keys(&mut a, "gj");
     key(&mut a, KeyCode::Enter);
     assert_eq!(a.pane_id(), "browser");
-    let lb = leaderboard::build(&open_engine(Some(tiny()), &EvalArgs::default()).unwrap());
+    let lb = execscope::view::Leaderboard::build(
+        &open_engine(Some(tiny()), &EvalArgs::default()).unwrap(),
+    );
     assert_eq!(a.shared.system, lb.rows[1].system);
     keys(&mut a, "5");
     let s = screen(&a, 100, 30);

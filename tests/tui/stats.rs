@@ -10,18 +10,18 @@ use crossterm::event::KeyCode;
 use execscope::analysis::significance::{PairTest, SigConfig, Significance};
 use execscope::engine::Engine;
 use execscope::metrics::TiePolicy;
-use execscope::report::pairs::PairRow;
-use execscope::report::{leaderboard, pairs, Table};
+use execscope::report::{leaderboard, Table};
 use execscope::tui::jobs::Job;
 use execscope::tui::panes::leaderboard::display_table;
 use execscope::tui::panes::pairs::{fmt_ci, fmt_p, PairCell};
 use execscope::tui::view::AuditSlot;
 use execscope::tui::{App, Theme, ThemeKind};
+use execscope::view::pairs::{pair_rows, NamedPair};
 
 fn reference(policy: TiePolicy) -> (Engine, Significance, Table) {
     let e = engine(policy);
     let sig = Significance::compute(&e, SigConfig::default());
-    let t = leaderboard::table(&leaderboard::build(&e), Some(&sig));
+    let t = leaderboard::table(&execscope::view::Leaderboard::build(&e), Some(&sig));
     (e, sig, t)
 }
 
@@ -110,7 +110,7 @@ fn leaderboard_shows_ellipsis_until_the_bootstrap_is_done() {
 
 /// The selected pair's p and interval as the pairs report has them: its typed row, seen as
 /// row − column (`PairRow::oriented`), formatted as the pane formats a cell.
-fn expect_pair(rows: &[PairRow], row_id: &str, col_id: &str) -> (String, String) {
+fn expect_pair(rows: &[NamedPair], row_id: &str, col_id: &str) -> (String, String) {
     let r = rows
         .iter()
         .find_map(|r| r.oriented(row_id, col_id))
@@ -132,7 +132,7 @@ fn pairs_pane_p_and_interval_are_the_reports() {
     ] {
         let mut a = app_with(policy);
         let (e, sig, _) = reference(policy);
-        let t = pairs::pair_rows(&e, &sig, key).unwrap();
+        let t = pair_rows(&e, &sig, key).unwrap();
         let ids: Vec<String> = e.scores().iter().map(|s| s.id.clone()).collect();
         // `g`: the shared system selection (the matrix's row) to the first system.
         keys(&mut a, &format!("6{metric_presses}g"));

@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: [`bundle`] (load, validate, write) → [`rank`] (similarity, BM25, ties)
 //! → [`metrics`], [`stats`], [`analysis`], [`audit`] → [`engine`] (the loaded bundle with its
-//! rankings and evaluations) and [`systems`] (imports, fusion, exports). The core knows nothing
+//! rankings and evaluations) and [`systems`] (imports, fusion, exports) → [`view`] (the typed rows
+//! every table, figure and pane reads). The core knows nothing
 //! of terminals, figures, argument parsing or the sandbox: it runs code only through the
 //! [`execscope_record::Runner`] a caller hands it.
 
@@ -14,3 +15,4 @@ pub mod metrics;
 pub mod rank;
 pub mod stats;
 pub mod systems;
+pub mod view;

@@ -2,10 +2,10 @@
 //! by bug type (dense systems pooled, and the current system), by edit size, and the
 //! canonical-vs-best-distractor gap histogram of the current system. Every number is a cell of
 //! the report's `bugtypes`, `editsize` and `gaps` tables, drawn from the same typed rows
-//! (`report::anatomy::bugtype_rows`, `editsize_rows`, `GapSummary`) and the same formatter.
+//! (the core's `AnatomyView::bugtypes`, `editsize`, `gaps`) and the same formatter.
 
 use super::{message, step, Cx, Pane, PaneId};
-use crate::report::anatomy::{bugtype_rows, editsize_rows, pct_text};
+use crate::report::anatomy::pct_text;
 use crate::tui::actions::Action;
 use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
@@ -41,7 +41,7 @@ impl Pane for DeceptionPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| bugtype_rows(a).len());
+            .map_or(0, |(a, _)| a.bugtypes.len());
         match action {
             _ if action.moves_selection() => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
@@ -82,11 +82,11 @@ impl Pane for DeceptionPane {
             Span::styled(format!("■ {} ", fit(&sys_id, room)), th.bar_alt),
         ]);
         let inner = framed(f, left, title, true, th);
-        let bt = bugtype_rows(a);
+        let bt = &a.bugtypes;
         let label_w = 24usize.min(inner.width as usize / 3);
         // The widest text after a bar (" 100.0% (12/34)  tie 50.0%") decides the bar width;
         // where even a short bar leaves no room, the tie share is dropped rather than cut.
-        let suffix = |r: &crate::report::anatomy::BugTypeRow| {
+        let suffix = |r: &crate::view::anatomy::BugTypeRow| {
             (
                 format!(
                     " {} ({}/{})",
@@ -148,9 +148,9 @@ impl Pane for DeceptionPane {
         );
         let mut lines = Vec::new();
         let w = inner.width as usize;
-        let edits = editsize_rows(a);
+        let edits = &a.editsize.rows;
         // Bucket label, pairs and the pooled rate: shortest form that fits.
-        for r in &edits {
+        for r in edits {
             let rate = pct_text(r.deception.rate());
             let long = format!("{} {}", r.pairs, rate);
             let label_w = w.saturating_sub(long.chars().count() + 1).max(4);
@@ -178,7 +178,9 @@ impl Pane for DeceptionPane {
         }
         f.render_widget(Paragraph::new(lines), inner);
         // Gap histogram of the current system.
-        let Some(s) = a.systems.get(sys) else { return };
+        let Some(s) = a.anatomy.systems.get(sys) else {
+            return;
+        };
         let g = &s.gap_summary;
         let summary = format!(
             "gap<0 {} · gap=0 {} · median {:.4} · mean {:.4}",

@@ -2,7 +2,6 @@
 //! line per shown system, with the report's density table beside the chart.
 
 use super::{message, step, Cx, Pane, PaneId};
-use crate::report::anatomy::density_rows;
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
@@ -54,7 +53,7 @@ impl Pane for DensityPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| a.systems.len());
+            .map_or(0, |(a, _)| a.density.len());
         match action {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
@@ -121,7 +120,7 @@ impl Pane for DensityPane {
             }
         };
         // The density table's own typed rows (the report's and the figure's).
-        let rows = density_rows(a);
+        let rows = &a.density;
         let points: Vec<Vec<(f64, f64)>> = rows
             .iter()
             .map(|s| {
@@ -157,7 +156,7 @@ impl Pane for DensityPane {
             .block(block(
                 Line::from(vec![
                     Span::styled(" Expected exec@1 vs retained distractors ", th.title),
-                    Span::styled(format!("(ties: {}) ", a.policy), th.dim),
+                    Span::styled(format!("(ties: {}) ", a.policy()), th.dim),
                 ]),
                 false,
                 th,

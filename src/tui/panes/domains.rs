@@ -3,9 +3,6 @@
 //! the queries no system solves at rank 1 (Enter opens one in the browser).
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
-use crate::analysis::misses;
-use crate::report::anatomy::{difficulty_rows, domain_deception_rows, DomainDeceptionRow};
-use crate::report::leaderboard::{domain_rows, DomainRow};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
@@ -13,6 +10,8 @@ use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad};
 use crate::tui::widgets::{histogram, scroll_offset};
+use crate::view::anatomy::DomainDeceptionRow;
+use crate::view::leaderboard::DomainRow;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -31,7 +30,7 @@ pub struct DomainsPane {
 }
 
 /// The per-domain exec@1 table with rows and columns swapped (domain names are long, systems
-/// few), built from the report's typed rows (`leaderboard::domain_rows`).
+/// few), built from the core's typed rows (`Leaderboard::domain_rows`).
 pub fn by_domain_table(rows: &[DomainRow], policy: &str) -> Table {
     let mut out =
         Table::new("domains", "Per-domain exec@1").column("domain", "domain", Align::Left);
@@ -101,13 +100,13 @@ fn heat_table(
 /// The pane's domain table, once the leaderboard is in.
 fn domain_view(v: &View) -> Option<Table> {
     let (lb, _, _) = v.data?.lb.as_ref()?;
-    Some(by_domain_table(&domain_rows(lb), &lb.policy))
+    Some(by_domain_table(&lb.domain_rows(), &lb.policy))
 }
 
 fn unsolved(v: &View) -> Vec<usize> {
     v.data
         .and_then(|d| d.anatomy.as_ref())
-        .map(|(a, _)| misses::unsolved(&a.difficulty))
+        .map(|(a, _)| a.difficulty.unsolved.iter().map(|u| u.query).collect())
         .unwrap_or_default()
 }
 
@@ -128,7 +127,7 @@ impl Pane for DomainsPane {
         let Some((a, _)) = cx.data.and_then(|d| d.anatomy.as_ref()) else {
             return false;
         };
-        let list = misses::unsolved(&a.difficulty);
+        let list: Vec<usize> = a.difficulty.unsolved.iter().map(|u| u.query).collect();
         match action {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, list.len(), action, self.page.get());
@@ -175,10 +174,7 @@ impl Pane for DomainsPane {
                 if below.height >= 4 {
                     match d.anatomy.as_ref() {
                         Some((a, _)) => {
-                            let t = by_domain_deception_table(&domain_deception_rows(
-                                a,
-                                d.engine.bundle(),
-                            ));
+                            let t = by_domain_deception_table(&a.deception_domains.rows);
                             // The explanation only where it fits whole.
                             let note = "(distractor ≥ canonical) ";
                             let room = below.width.saturating_sub(4) as usize;
@@ -210,7 +206,9 @@ impl Pane for DomainsPane {
             .max(6);
         let [top, bottom] =
             Layout::vertical([Constraint::Length(hist_h), Constraint::Min(3)]).areas(right);
-        let bars: Vec<(String, u64)> = difficulty_rows(a)
+        let bars: Vec<(String, u64)> = a
+            .difficulty
+            .rows
             .iter()
             .map(|r| (r.systems.to_string(), r.queries as u64))
             .collect();
@@ -239,7 +237,10 @@ impl Pane for DomainsPane {
             bottom,
             Line::from(vec![
                 Span::styled(" Solved by no system ", th.title),
-                Span::styled(format!("{} of {} ", list.len(), a.difficulty.len()), th.dim),
+                Span::styled(
+                    format!("{} of {} ", list.len(), a.difficulty.queries),
+                    th.dim,
+                ),
             ]),
             true,
             th,

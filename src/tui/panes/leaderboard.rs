@@ -3,14 +3,14 @@
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
-use crate::report::leaderboard::metric_keys;
-use crate::report::leaderboard::Leaderboard;
+use crate::metrics::metric_keys;
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::forest::{self, ForestRow};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
+use crate::view::{Leaderboard, Standing};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -101,26 +101,34 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
         Span::styled(wilson, th.accent),
     ];
     let mut lines = Vec::new();
-    if let Some(t) = sig.tier(&key) {
-        let leader = v.system_id(t.leader).to_string();
-        let p = t.adjusted_p[s].map_or(String::new(), |p| format!(", Holm p {p:.4}"));
-        let level = sig.intervals[ci][t.leader].mean == iv.mean;
-        let (text, st) = if s == t.leader {
-            ("leader".to_string(), th.good)
-        } else if level {
-            (format!("level with the leader {leader}"), th.good)
-        } else if t.tied[s] {
-            (format!("tied with the leader {leader}{p}"), th.warn)
-        } else {
-            (format!("below the leader {leader}{p}"), th.bad)
-        };
-        first.push(Span::raw("   "));
-        first.push(Span::styled(text, st));
+    let (Some((lb, _, _)), Some(t)) = (d.lb.as_ref(), sig.tier(&key)) else {
         lines.push(Line::from(first));
-        lines.push(Line::styled(format!("tier test: {}", t.method), th.dim));
-    } else {
-        lines.push(Line::from(first));
-    }
+        return lines;
+    };
+    let standing = lb
+        .standings(sig, &key)
+        .and_then(|st| Some(st[lb.rows.iter().position(|r| r.system == s)?]))
+        .unwrap_or(Standing::Below {
+            adjusted_p: t.adjusted_p.get(s).copied().flatten(),
+        });
+    let leader = v.system_id(t.leader).to_string();
+    let p = |p: Option<f64>| p.map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+    let (text, st) = match standing {
+        Standing::Leader => ("leader".to_string(), th.good),
+        Standing::Level => (format!("level with the leader {leader}"), th.good),
+        Standing::Tied { adjusted_p } => (
+            format!("tied with the leader {leader}{}", p(adjusted_p)),
+            th.warn,
+        ),
+        Standing::Below { adjusted_p } => (
+            format!("below the leader {leader}{}", p(adjusted_p)),
+            th.bad,
+        ),
+    };
+    first.push(Span::raw("   "));
+    first.push(Span::styled(text, st));
+    lines.push(Line::from(first));
+    lines.push(Line::styled(format!("tier test: {}", t.method), th.dim));
     lines
 }
 
@@ -130,32 +138,24 @@ fn selected_row(order: &[usize], lb: &Leaderboard, system: usize) -> Option<usiz
 }
 
 /// The forest plot of exec@k: every system's bootstrap interval, in table order,
-/// † for systems not distinguishable from the leader. `None` until the bootstrap job is done.
+/// † for systems not distinguishable from the leader (the core's [`Leaderboard::forest`]).
+/// `None` until the bootstrap job is done.
 pub fn forest_rows(v: &View, k: usize, order: &[usize], selected: usize) -> Option<Vec<ForestRow>> {
     let d = v.data?;
     let (lb, _, _) = d.lb.as_ref()?;
-    let sig = d.sig.as_ref()?;
-    let key = format!("exec@{k}");
-    let ci = sig.cell_index(&key)?;
-    let tier = sig.tier(&key);
-    let best = lb
-        .rows
-        .iter()
-        .map(|r| sig.intervals[ci][r.system].mean)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let points = lb.forest(d.sig.as_ref()?, &format!("exec@{k}"))?;
     Some(
         order
             .iter()
             .enumerate()
             .map(|(i, &r)| {
-                let s = lb.rows[r].system;
-                let iv = &sig.intervals[ci][s];
+                let p = &points[r];
                 ForestRow {
-                    label: lb.rows[r].id.clone(),
-                    mean: iv.mean,
-                    low: iv.low,
-                    high: iv.high,
-                    mark: tier.is_some_and(|t| t.tied[s]) && iv.mean < best,
+                    label: p.system.clone(),
+                    mean: p.mean,
+                    low: p.low,
+                    high: p.high,
+                    mark: p.tied_with_leader,
                     selected: i == selected,
                 }
             })

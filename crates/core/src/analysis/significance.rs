@@ -56,6 +56,18 @@ pub enum PairTest {
 }
 
 impl PairTest {
+    /// The test of a cell whose systems' per-query values are `columns`: McNemar for a binary
+    /// metric, exact when every value is 0/1 and averaged over tie orders otherwise; the
+    /// bootstrap alone for a continuous metric.
+    fn of_cell(metric: Metric, columns: &[Vec<f64>]) -> PairTest {
+        let zero_one = columns.iter().all(|v| stats::is_zero_one(v));
+        match (metric.is_binary(), zero_one) {
+            (false, _) => PairTest::BootstrapOnly,
+            (true, true) => PairTest::ExactMcNemar,
+            (true, false) => PairTest::TieAveragedMcNemar,
+        }
+    }
+
     /// One line naming the test, for captions.
     pub fn describe(self) -> &'static str {
         match self {
@@ -452,22 +464,23 @@ fn cells_of(evals: &[SystemEval]) -> (Vec<CellKey>, Vec<Vec<Vec<f64>>>) {
     let cells = metric_keys(&ecfg.ks)
         .into_iter()
         .zip(&columns)
-        .map(|((metric, ki, key), cols)| {
-            let zero_one = cols.iter().all(|v| stats::is_zero_one(v));
-            CellKey {
-                metric,
-                ki,
-                key,
-                binary: metric.is_binary() && deterministic,
-                test: match (metric.is_binary(), zero_one) {
-                    (false, _) => PairTest::BootstrapOnly,
-                    (true, true) => PairTest::ExactMcNemar,
-                    (true, false) => PairTest::TieAveragedMcNemar,
-                },
-            }
+        .map(|((metric, ki, key), cols)| CellKey {
+            metric,
+            ki,
+            key,
+            binary: metric.is_binary() && deterministic,
+            test: PairTest::of_cell(metric, cols),
         })
         .collect();
     (cells, columns)
+}
+
+/// The paired test the pairs of metric cell (`metric`, k index `ki`) carry, from the
+/// evaluations' per-query values: what [`Significance`] will choose, known before its bootstrap
+/// runs (the dashboard's Pairs pane names it while the job is still running).
+pub fn pair_test(evals: &[SystemEval], metric: Metric, ki: usize) -> PairTest {
+    let cols: Vec<Vec<f64>> = evals.iter().map(|e| e.column(metric, ki)).collect();
+    PairTest::of_cell(metric, &cols)
 }
 
 fn metric_cells<'a>(cells: &[CellKey], columns: &'a [Vec<Vec<f64>>]) -> Vec<MetricCell<'a>> {

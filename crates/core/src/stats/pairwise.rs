@@ -69,6 +69,25 @@ pub struct PairResult {
 }
 
 impl PairResult {
+    /// The counts, rates and Δ of A − B without any test (no p-value, a NaN interval): what a
+    /// pair shows before its bootstrap is done.
+    pub fn untested(a: &[f64], b: &[f64]) -> PairResult {
+        let d = Discordance::from_vectors(a, b);
+        PairResult {
+            a_only: d.a_only,
+            b_only: d.b_only,
+            both: d.both,
+            neither: d.neither,
+            a_rate: mean(a),
+            b_rate: mean(b),
+            delta: mean_diff(a, b),
+            mcnemar_exact_p: None,
+            mcnemar_tie_averaged_p: None,
+            tie_orders_rejecting: None,
+            bootstrap_ci_95: [f64::NAN, f64::NAN],
+        }
+    }
+
     /// The McNemar p-value of this pair, exact or averaged over tie orders, if either applies.
     pub fn p_value(&self) -> Option<f64> {
         self.mcnemar_exact_p.or(self.mcnemar_tie_averaged_p)
@@ -345,6 +364,16 @@ pub fn tied_with_leader(systems: &[&[f64]], leader: usize, alpha: f64) -> Leader
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn untested_pair_counts_rates_and_delta_by_hand() {
+        let c = PairResult::untested(&[1.0, 1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!((c.a_only, c.b_only, c.both, c.neither), (2, 1, 1, 1));
+        assert!((c.delta - 0.2).abs() < 1e-12);
+        assert!((c.a_rate - 0.6).abs() < 1e-12 && (c.b_rate - 0.4).abs() < 1e-12);
+        assert_eq!(c.p_value(), None);
+        assert!(c.bootstrap_ci_95.iter().all(|x| x.is_nan()));
+    }
 
     /// The cell-by-cell recurrence the row form replaced (the reference for its bits).
     fn tie_averaged_cells(a: &[f64], b: &[f64], alpha: f64) -> TieAveraged {

@@ -23,7 +23,7 @@ impl PairsPane {
                 .iter()
                 .enumerate()
                 .filter_map(|(ci, c)| {
-                    let result = sig_pair(sig, ci, a, b)?;
+                    let result = oriented(sig, ci, a, b)?;
                     Some((
                         c.key.clone(),
                         PairCell {
@@ -40,12 +40,12 @@ impl PairsPane {
             .iter()
             .flat_map(|&m| (0..ks.len()).map(move |ki| (m, ki)))
             .map(|(m, ki)| {
-                let result = counts(&evals[a].column(m, ki), &evals[b].column(m, ki));
+                let result = PairResult::untested(&evals[a].column(m, ki), &evals[b].column(m, ki));
                 let cell = PairCell {
                     result,
                     tested: false,
                 };
-                (m.key(ks[ki]), cell, expected_test(m, v))
+                (m.key(ks[ki]), cell, pair_test(evals, m, ki))
             })
             .collect()
     }

@@ -1,15 +1,15 @@
 //! Pane 6: pairwise comparisons — for the chosen metric and k, every ordered system pair's
 //! discordant counts, mean difference and test result, cells coloured by p.
 //!
-//! The numbers are the report's: each cell is `Significance::pairs` (flipped with
-//! `report::pairs::flipped` when the row system has the larger index), i.e. exactly what
-//! `execscope report --table pairs --metric …` prints. Until the bootstrap job is done the cells
-//! show counts and Δ from the engine's per-query columns, with `…` for p and the interval.
+//! The numbers are the report's: each cell is the core's `view::PairMatrix` of
+//! `Significance::pairs`, i.e. exactly what `execscope report --table pairs --metric …` prints.
+//! Until the bootstrap job is done the cells show counts and Δ from the engine's per-query
+//! columns (`PairResult::untested`), with `…` for p and the interval, and the caption names the
+//! test the core will choose (`significance::pair_test`).
 
 use super::{message, step, Cx, Pane, PaneId};
-use crate::analysis::significance::{PairTest, Significance};
+use crate::analysis::significance::{pair_test, PairTest};
 use crate::metrics::Metric;
-use crate::report::pairs::flipped;
 use crate::report::{Align, Cell as ReportCell, Table};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
@@ -17,6 +17,7 @@ use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad, fit_spans, letter, wrap_clip};
+use crate::view::pairs::{oriented, PairMatrix};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -29,46 +30,6 @@ pub struct PairCell {
     pub result: PairResult,
     /// `false` while the bootstrap job runs: p and the interval are not known yet.
     pub tested: bool,
-}
-
-/// Counts, rates and Δ of A − B from per-query values (success = value > 0), the fields of
-/// `stats::PairResult` that need no test; p and the interval are left for the bootstrap job.
-pub fn counts(a: &[f64], b: &[f64]) -> PairResult {
-    let (mut a_only, mut b_only, mut both, mut neither) = (0, 0, 0, 0);
-    for (&x, &y) in a.iter().zip(b) {
-        match (x > 0.0, y > 0.0) {
-            (true, true) => both += 1,
-            (true, false) => a_only += 1,
-            (false, true) => b_only += 1,
-            (false, false) => neither += 1,
-        }
-    }
-    let n = a.len().max(1) as f64;
-    PairResult {
-        a_only,
-        b_only,
-        both,
-        neither,
-        a_rate: a.iter().sum::<f64>() / n,
-        b_rate: b.iter().sum::<f64>() / n,
-        delta: a.iter().zip(b).map(|(x, y)| x - y).sum::<f64>() / n,
-        mcnemar_exact_p: None,
-        mcnemar_tie_averaged_p: None,
-        tie_orders_rejecting: None,
-        bootstrap_ci_95: [f64::NAN, f64::NAN],
-    }
-}
-
-/// The report's result for ordered pair (a, b) on cell `ci` (`None` for a = b or a missing pair).
-pub fn sig_pair(sig: &Significance, ci: usize, a: usize, b: usize) -> Option<PairResult> {
-    let (lo, hi) = (a.min(b), a.max(b));
-    let row = sig
-        .pairs
-        .as_ref()?
-        .iter()
-        .find(|r| r.a == lo && r.b == hi)?;
-    let r = row.cells.get(ci)?;
-    Some(if a < b { *r } else { flipped(r) })
 }
 
 /// Mouse regions of the every-cutoff table (rows are not clickable: drawn for the record).
@@ -141,14 +102,18 @@ impl PairsPane {
         let key = metric.key(v.k());
         let n = e.evals().len();
         let with_pairs = d.sig.as_ref().filter(|s| s.pairs.is_some());
-        if let Some((sig, ci)) = with_pairs.and_then(|s| Some((s, s.cell_index(&key)?))) {
+        let found = with_pairs.and_then(|s| {
+            let ci = s.cell_index(&key)?;
+            Some((s, ci, PairMatrix::of(s, ci)?))
+        });
+        if let Some((sig, ci, m)) = found {
             let cells = (0..n)
                 .map(|a| {
                     (0..n)
                         .map(|b| PairCell {
-                            result: sig_pair(sig, ci, a, b).unwrap_or_else(|| {
+                            result: m.cells[a][b].unwrap_or_else(|| {
                                 let col = e.evals()[a].column(metric, ki);
-                                counts(&col, &col)
+                                PairResult::untested(&col, &col)
                             }),
                             tested: a != b,
                         })
@@ -157,7 +122,7 @@ impl PairsPane {
                 .collect();
             return Some(Matrix {
                 cells,
-                test: sig.cells[ci].test,
+                test: m.test,
                 sig: Some((ci, sig.config.replicates, sig.config.seed)),
             });
         }
@@ -167,7 +132,7 @@ impl PairsPane {
             .map(|a| {
                 cols.iter()
                     .map(|b| PairCell {
-                        result: counts(a, b),
+                        result: PairResult::untested(a, b),
                         tested: false,
                     })
                     .collect()
@@ -175,7 +140,7 @@ impl PairsPane {
             .collect();
         Some(Matrix {
             cells,
-            test: expected_test(metric, v),
+            test: pair_test(e.evals(), metric, ki),
             sig: None,
         })
     }
@@ -509,16 +474,6 @@ impl Pane for PairsPane {
     }
 }
 
-/// The paired test the bootstrap job will run on `metric` under the view's tie policy (the
-/// caption's before its results are in).
-fn expected_test(metric: Metric, v: &View) -> PairTest {
-    match (metric.is_binary(), v.policy.is_deterministic()) {
-        (false, _) => PairTest::BootstrapOnly,
-        (true, true) => PairTest::ExactMcNemar,
-        (true, false) => PairTest::TieAveragedMcNemar,
-    }
-}
-
 /// How many of `n` list rows to draw in `h` rows: all when they fit, else one fewer, the last
 /// row saying how many more there are.
 fn shown_rows(n: usize, h: usize) -> usize {
@@ -544,17 +499,3 @@ fn pair_title(v: &View, what: &str, (a, b): (usize, usize)) -> Line<'static> {
 
 mod detail;
 use detail::PER_QUERY_W;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_by_hand() {
-        let c = counts(&[1.0, 1.0, 0.0, 0.0, 1.0], &[1.0, 0.0, 1.0, 0.0, 0.0]);
-        assert_eq!((c.a_only, c.b_only, c.both, c.neither), (2, 1, 1, 1));
-        assert!((c.delta - 0.2).abs() < 1e-12);
-        assert!((c.a_rate - 0.6).abs() < 1e-12 && (c.b_rate - 0.4).abs() < 1e-12);
-        assert_eq!(c.mcnemar_exact_p, None);
-    }
-}
