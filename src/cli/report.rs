@@ -1,10 +1,9 @@
 //! `execscope report`: the leaderboard and the other tables, in every format.
 
 use super::{open_engine_keeping, EvalArgs};
-use crate::analysis::significance::{SigConfig, Significance};
+use crate::analysis::significance::SigConfig;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
-use crate::metrics::{EvalConfig, TiePolicy};
 use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
 use crate::view::Snapshot;
 use anyhow::{bail, Context};
@@ -137,7 +136,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             .out
             .clone()
             .unwrap_or_else(|| engine.bundle().root.clone());
-        let written = results::write_all(&engine, &root)?;
+        let written = results::write_all(&view.release_results(), &root)?;
         eprintln!(
             "wrote {} results files under {}",
             written.len(),
@@ -184,16 +183,12 @@ fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Resu
         }
     }
     let engine = view.engine();
-    n += results::write_all(engine, out)?.len();
+    n += results::write_all(&view.release_results(), out)?.len();
     // Release-schema statistics under the release's own tie rule.
-    let row_evals = engine.evaluate_all(&EvalConfig {
-        policy: TiePolicy::Row,
-        ..engine.config()
-    });
-    let sig = Significance::from_evals(&row_evals, view.sig_config());
-    let pj = serde_json::to_string_pretty(&pairs::pairwise_json(engine, &sig))?;
+    let sig = view.release_statistics();
+    let pj = serde_json::to_string_pretty(&pairs::pairwise_json(engine, sig))?;
     write_atomic(&out.join("tests/pairwise_tests.json"), pj.as_bytes())?;
-    let cj = serde_json::to_string_pretty(&pairs::intervals_json(engine, &sig))?;
+    let cj = serde_json::to_string_pretty(&pairs::intervals_json(engine, sig))?;
     write_atomic(&out.join("tests/confidence_intervals.json"), cj.as_bytes())?;
     Ok(n + 2)
 }

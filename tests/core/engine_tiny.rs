@@ -130,3 +130,43 @@ fn anatomy_matches_hand_table() {
     // Difficulty: q_0001 solved by both, q_0002 by toy-dot only, q_0003 by none.
     assert_eq!(a.difficulty, vec![2.0, 1.0, 0.0]);
 }
+
+/// `results/<system>.json` is the release's view whatever the display policy: row ties at the
+/// cutoffs 1, 3, 5, 10. Under `pessimistic` display ties toy-cos's q_0001 (canonical tied with
+/// its distractor c_0002 at rank 1) fails at rank 1, yet its results keep the row order, where
+/// the canonical (row 0) comes first: exec@1 = 1/3 (EXPECTED.md), ndcg@3 by hand.
+#[test]
+fn release_results_use_row_ties_at_the_release_cutoffs() {
+    use execscope::analysis::significance::SigConfig;
+    use execscope::view::Snapshot;
+    let e = engine(TiePolicy::Pessimistic);
+    let cos = e.system_index("toy-cos").unwrap();
+    assert_eq!(
+        e.evals()[cos].mean(Metric::Exec, 0),
+        0.0,
+        "displayed policy"
+    );
+    let view = Snapshot::new(&e, SigConfig::default());
+    let all = view.release_results();
+    let r = &all[cos];
+    assert_eq!(r.model, "toy-cos");
+    assert_eq!(r.ks, vec![1, 3, 5, 10]);
+    assert!(close(r.metrics[0].exec, 1.0 / 3.0));
+    let l3 = 1.0 / 3f64.log2();
+    assert!(close(r.metrics[1].ndcg, (1.0 + 0.5 + l3) / 3.0));
+    assert!(close(
+        r.metrics[1].exec_ndcg_gap,
+        1.0 - (1.0 + 0.5 + l3) / 3.0
+    ));
+    let q1: Vec<&str> = r.per_query[0].top[..3]
+        .iter()
+        .map(|s| s.corpus_id.as_str())
+        .collect();
+    assert_eq!(q1, ["c_0001", "c_0002", "c_0005"]);
+    assert_eq!(r.per_query[0].top.len(), 10);
+    assert_eq!(r.per_query[0].top[0].test_results, ["pass", "pass", "pass"]);
+    // The statistics files' evaluation is the same row-tie evaluation at these settings.
+    let stats = view.release_statistics();
+    assert_eq!(stats.policy, "row");
+    assert!(close(stats.intervals[0][cos].mean, 1.0 / 3.0));
+}

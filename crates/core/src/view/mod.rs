@@ -8,6 +8,8 @@
 //!   edit size with its Spearman ρ, gaps, difficulty).
 //! - [`pairs`]: system pairs on one metric cell, named (the pairs table) or as a matrix (the
 //!   figure and the Pairs pane).
+//! - [`release`]: the release's own schema (`results/<system>.json`, `tests/*.json`), always
+//!   under row ties.
 //!
 //! [`Snapshot`] holds the parts of one evaluation, each computed the first time it is read (so a
 //! report of one table computes only what that table needs); the dashboard computes the same
@@ -16,6 +18,7 @@
 pub mod anatomy;
 pub mod leaderboard;
 pub mod pairs;
+pub mod release;
 
 pub use anatomy::AnatomyView;
 pub use leaderboard::{ForestPoint, LeaderRow, Leaderboard, Standing};
@@ -23,6 +26,7 @@ pub use pairs::{NamedPair, PairMatrix};
 
 use crate::analysis::significance::{SigConfig, Significance};
 use crate::engine::Engine;
+use crate::metrics::SystemEval;
 use std::sync::OnceLock;
 
 /// The view of one engine's evaluation under one bootstrap setting: each part computed at most
@@ -34,6 +38,8 @@ pub struct Snapshot<'e> {
     significance: OnceLock<Significance>,
     with_pairs: OnceLock<Significance>,
     anatomy: OnceLock<AnatomyView>,
+    results_evals: OnceLock<Vec<SystemEval>>,
+    release_statistics: OnceLock<Significance>,
 }
 
 impl<'e> Snapshot<'e> {
@@ -45,6 +51,8 @@ impl<'e> Snapshot<'e> {
             significance: OnceLock::new(),
             with_pairs: OnceLock::new(),
             anatomy: OnceLock::new(),
+            results_evals: OnceLock::new(),
+            release_statistics: OnceLock::new(),
         }
     }
 
@@ -80,5 +88,33 @@ impl<'e> Snapshot<'e> {
 
     pub fn anatomy(&self) -> &AnatomyView {
         self.anatomy.get_or_init(|| AnatomyView::build(self.engine))
+    }
+
+    /// Every system's `results/<system>.json` ([`release::results_config`]).
+    pub fn release_results(&self) -> Vec<release::SystemResults> {
+        self.results_evals()
+            .iter()
+            .enumerate()
+            .map(|(s, e)| release::system_results(self.engine, s, e))
+            .collect()
+    }
+
+    /// The statistics of `tests/pairwise_tests.json` and `tests/confidence_intervals.json`
+    /// (pairs included) under [`release::statistics_config`], with this snapshot's bootstrap
+    /// settings.
+    pub fn release_statistics(&self) -> &Significance {
+        self.release_statistics.get_or_init(|| {
+            let cfg = release::statistics_config(&self.engine.config());
+            if cfg == release::results_config() {
+                Significance::from_evals(self.results_evals(), self.sig_cfg)
+            } else {
+                Significance::from_evals(&self.engine.evaluate_all(&cfg), self.sig_cfg)
+            }
+        })
+    }
+
+    fn results_evals(&self) -> &[SystemEval] {
+        self.results_evals
+            .get_or_init(|| self.engine.evaluate_all(&release::results_config()))
     }
 }
