@@ -16,4 +16,5 @@ pub use execscope_record::{self as record, atomic, version};
 pub mod cli;
 pub mod plot;
 pub mod report;
+pub mod retrieval_audit;
 pub mod tui;

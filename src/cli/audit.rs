@@ -2,10 +2,11 @@
 
 use super::{open_engine, EvalArgs};
 use crate::atomic::write_atomic;
-use crate::audit::account::{audit as account, AuditConfig};
+use crate::audit::account::AuditConfig;
 use crate::audit::generated::{self, Runner};
+use crate::audit::retrieval::{RetrievalSpec, DEFAULT_K, DEFAULT_VISIBLE};
 use crate::audit::view::AuditView;
-use crate::audit::{retrieval, Mode, PoolSet};
+use crate::audit::{AuditRun, Mode, PoolSet};
 use crate::build::exec::{Progress, ProgressFn};
 use crate::oracle::lazy::LazyOracle;
 use crate::oracle::Oracle;
@@ -29,10 +30,10 @@ pub struct AuditArgs {
     /// System whose top-k forms each pool.
     #[arg(long)]
     pub system: Option<String>,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = DEFAULT_K)]
     pub k: usize,
     /// Visible tests (the first m of each suite) used as self-tests.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = DEFAULT_VISIBLE)]
     pub visible: usize,
     /// Pool order inside score ties (retrieval pools): row (the release's), pessimistic or
     /// optimistic (snippets passing the whole suite last / first).
@@ -98,7 +99,6 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = args.workers {
         cfg.workers = w.max(1);
     }
-    let lazy = LazyOracle::new(cfg.clone());
     let progress = |done: usize, total: usize| {
         let step = (total / 20).max(1);
         if total > 0 && (done.is_multiple_of(step) || done == total) {
@@ -108,8 +108,8 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let runner: &Runner<'_> = &|jobs| lazy.run(jobs, &progress);
-    let mut pools: PoolSet = match (&args.pool, &args.tasks) {
+    let table_cfg = table_config(args);
+    let run = match (&args.pool, &args.tasks) {
         (Some(pool), Some(tasks)) => {
             if args.bundle.is_some() || args.system.is_some() {
                 bail!("give either a bundle with --system, or --pool with --tasks, not both");
@@ -120,9 +120,11 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             if !args.memo_from.is_empty() {
                 bail!("--memo-from needs --out (the directory the audit journals into)");
             }
+            let lazy = LazyOracle::new(cfg.clone());
+            let runner: &Runner<'_> = &|jobs| lazy.run(jobs, &progress);
             let specs = generated::read_tasks(tasks)?;
             let rows = generated::read_pool(pool)?;
-            generated::build(
+            let mut pools = generated::build(
                 &specs,
                 &rows,
                 runner,
@@ -130,7 +132,9 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                     pool: pool.display().to_string(),
                     tasks: tasks.display().to_string(),
                 },
-            )?
+            )?;
+            pools.provenance.extend(lazy.describe());
+            AuditRun::new(pools, &table_cfg)
         }
         _ => {
             let system = args
@@ -138,29 +142,30 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .context("retrieval audit needs --system (or give --pool and --tasks)")?;
             let engine = open_engine(args.bundle.as_deref(), &EvalArgs::default())?;
-            let mut pools = retrieval::build_with_ties(
-                &engine,
-                system,
-                args.k,
-                args.visible,
-                args.ties,
-                runner,
-            )?;
-            pools.provenance.push(format!(
+            let spec = RetrievalSpec {
+                system: system.to_string(),
+                k: args.k,
+                visible: args.visible,
+                ties: args.ties,
+            };
+            let notes = [format!(
                 "pool order inside score ties: {} (--ties)",
                 args.ties
-            ));
-            pools
+            )];
+            crate::retrieval_audit::run(&engine, &spec, cfg, &notes, &table_cfg, &progress)?
         }
     };
-    pools.provenance.extend(lazy.describe());
-    let cfg = AuditConfig {
+    render_run(&run, args.format, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The settings of the audit's tables the arguments ask for.
+fn table_config(args: &AuditArgs) -> AuditConfig {
+    AuditConfig {
         draws: args.draws,
         seed: args.seed,
         order_sample: args.order_sample.max(1),
-    };
-    render(&pools, &cfg, args.format, args.out.as_deref())?;
-    Ok(ExitCode::SUCCESS)
+    }
 }
 
 /// The settings of an audit's tables, as a shard's manifest records them.
@@ -198,11 +203,7 @@ fn journaled(
     dir: &Path,
 ) -> anyhow::Result<ExitCode> {
     let oracle = Oracle::new(cfg).context("starting the execution oracle")?;
-    let table_cfg = AuditConfig {
-        draws: args.draws,
-        seed: args.seed,
-        order_sample: args.order_sample.max(1),
-    };
+    let table_cfg = table_config(args);
     let a = PoolAudit {
         pool: pool.to_path_buf(),
         tasks: tasks.to_path_buf(),
@@ -254,16 +255,21 @@ fn journaled(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the audit's tables on stdout in `format` and, with `out`, writes every table in every
-/// format, audit.json and audit-view.json there.
+/// [`render_run`] of the accounting of `pools` under `cfg`.
 pub(super) fn render(
     pools: &PoolSet,
     cfg: &AuditConfig,
     format: Format,
     out: Option<&Path>,
 ) -> anyhow::Result<()> {
-    let audits = account(pools, cfg);
-    let tables = tables::all_tables(pools, &audits);
+    render_run(&AuditRun::new(pools.clone(), cfg), format, out)
+}
+
+/// Prints the audit's tables on stdout in `format` and, with `out`, writes every table in every
+/// format, audit.json and audit-view.json there.
+fn render_run(run: &AuditRun, format: Format, out: Option<&Path>) -> anyhow::Result<()> {
+    let (pools, audits) = (&run.pools, &run.audits);
+    let tables = tables::all_tables(pools, audits);
     // JSON is one document (tables plus the raw per-cohort results); the rest are concatenated.
     let doc = serde_json::json!({
         "mode": pools.mode,
@@ -297,7 +303,7 @@ pub(super) fn render(
             }
         }
         write(dir.join("audit.json"), serde_json::to_string_pretty(&doc)?)?;
-        let view = AuditView::build(pools, &audits);
+        let view = AuditView::build(pools, audits);
         write(
             dir.join("audit-view.json"),
             serde_json::to_string_pretty(&view)?,

@@ -35,10 +35,10 @@ pub struct PlotArgs {
     #[arg(long)]
     pub system: Option<String>,
     /// Funnel: pool size, the system's top k per query.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = crate::audit::retrieval::DEFAULT_K)]
     pub k: usize,
     /// Funnel: visible self-tests per query.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = crate::audit::retrieval::DEFAULT_VISIBLE)]
     pub visible: usize,
     #[command(flatten)]
     pub eval: EvalArgs,

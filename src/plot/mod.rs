@@ -9,8 +9,9 @@
 
 use crate::analysis::significance::{SigConfig, Significance};
 use crate::atomic::write_atomic;
-use crate::audit::account::{audit as account, AuditConfig, CohortAudit};
-use crate::audit::{retrieval, PoolSet};
+use crate::audit::account::AuditConfig;
+use crate::audit::retrieval::{RetrievalSpec, DEFAULT_K, DEFAULT_VISIBLE};
+pub use crate::audit::AuditRun;
 use crate::engine::Engine;
 use crate::view::{AnatomyView, Leaderboard, Snapshot};
 use anyhow::{anyhow, bail, Context};
@@ -172,16 +173,10 @@ impl Default for FunnelSpec {
     fn default() -> Self {
         FunnelSpec {
             system: None,
-            k: 10,
-            visible: 3,
+            k: DEFAULT_K,
+            visible: DEFAULT_VISIBLE,
         }
     }
-}
-
-/// An audit run: its pools and accounting.
-pub struct AuditRun {
-    pub pools: PoolSet,
-    pub audits: Vec<CohortAudit>,
 }
 
 /// The inputs every figure is drawn from: the core's [`Snapshot`] of the evaluation (each part
@@ -249,20 +244,20 @@ impl<'a> PlotInputs<'a> {
     pub fn audit(&self) -> anyhow::Result<&AuditRun> {
         self.audit
             .get_or_init(|| {
-                let oracle = crate::oracle::lazy::LazyOracle::new(Default::default());
-                let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &|_, _| {});
-                let system = self.funnel_system();
-                let mut pools = retrieval::build(
+                let spec = RetrievalSpec {
+                    k: self.funnel.k,
+                    visible: self.funnel.visible,
+                    ..RetrievalSpec::new(self.funnel_system())
+                };
+                crate::retrieval_audit::run(
                     self.engine(),
-                    &system,
-                    self.funnel.k,
-                    self.funnel.visible,
-                    &runner,
+                    &spec,
+                    Default::default(),
+                    &[],
+                    &AuditConfig::default(),
+                    &|_, _| {},
                 )
-                .map_err(|e| format!("{e:#}"))?;
-                pools.provenance.extend(oracle.describe());
-                let audits = account(&pools, &AuditConfig::default());
-                Ok(AuditRun { pools, audits })
+                .map_err(|e| format!("{e:#}"))
             })
             .as_ref()
             .map_err(|e| anyhow!("the funnel's audit: {e}"))

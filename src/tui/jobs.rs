@@ -8,11 +8,10 @@
 //! policy changed again is dropped instead of shown.
 
 use crate::analysis::significance::{SigConfig, Significance};
-use crate::audit::account::{audit as account, AuditConfig};
-use crate::audit::retrieval;
+use crate::audit::account::AuditConfig;
+use crate::audit::retrieval::RetrievalSpec;
 use crate::audit::view::AuditView;
 use crate::engine::{Engine, EngineOptions};
-use crate::oracle::lazy::LazyOracle;
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
 use crate::rank::RankCache;
@@ -142,8 +141,8 @@ pub enum Job {
     },
 }
 
-/// The retrieval audit, with the oracle started only if the execution cache lacks a pair (as the
-/// CLI does), and every oracle error turned into a message for the pane.
+/// The retrieval audit (`crate::retrieval_audit`, the CLI's wiring), every error turned into a
+/// message for the pane.
 fn run_audit(
     engine: &Engine,
     req: AuditRequest,
@@ -154,20 +153,28 @@ fn run_audit(
         .get(req.system)
         .map(|s| s.id.clone())
         .ok_or_else(|| format!("no system #{}", req.system))?;
-    let oracle = LazyOracle::new(OracleConfig::default());
     let tick = |done: usize, total: usize| {
         progress.total.store(total, Ordering::Relaxed);
         progress.done.store(done, Ordering::Relaxed);
     };
-    let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &tick);
-    let mut pools = retrieval::build(engine, &system, req.k, req.visible, &runner)
-        .map_err(|e| format!("{e:#}"))?;
-    pools.provenance.extend(oracle.describe());
-    let audits = account(&pools, &AuditConfig::default());
+    let spec = RetrievalSpec {
+        k: req.k,
+        visible: req.visible,
+        ..RetrievalSpec::new(system)
+    };
+    let run = crate::retrieval_audit::run(
+        engine,
+        &spec,
+        OracleConfig::default(),
+        &[],
+        &AuditConfig::default(),
+        &tick,
+    )
+    .map_err(|e| format!("{e:#}"))?;
     Ok(AuditResult {
         request: req,
-        tables: audit_tables::all_tables(&pools, &audits),
-        view: AuditView::build(&pools, &audits),
+        tables: audit_tables::all_tables(&run.pools, &run.audits),
+        view: AuditView::build(&run.pools, &run.audits),
     })
 }
 

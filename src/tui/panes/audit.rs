@@ -24,7 +24,7 @@ use ratatui::Frame;
 use std::cell::Cell as StdCell;
 
 /// Pool size: the system's top k per query.
-pub const K: usize = 10;
+pub const K: usize = crate::audit::retrieval::DEFAULT_K;
 /// Visible-test counts `v` cycles through.
 pub const MAX_VISIBLE: usize = 5;
 
@@ -96,7 +96,7 @@ fn isolation_text() -> String {
 impl Default for AuditPane {
     fn default() -> Self {
         AuditPane {
-            visible: 3,
+            visible: crate::audit::retrieval::DEFAULT_VISIBLE,
             task: 0,
             cand: 0,
             open: false,

@@ -128,6 +128,23 @@ pub struct PoolSet {
     pub provenance: Vec<String>,
 }
 
+/// A finished audit: its pools (with their provenance) and the accounting of every cohort.
+#[derive(Clone, Debug)]
+pub struct AuditRun {
+    pub pools: PoolSet,
+    pub audits: Vec<account::CohortAudit>,
+}
+
+impl AuditRun {
+    /// The accounting of `pools` under `cfg`.
+    pub fn new(pools: PoolSet, cfg: &account::AuditConfig) -> AuditRun {
+        AuditRun {
+            audits: account::audit(&pools, cfg),
+            pools,
+        }
+    }
+}
+
 impl PoolSet {
     pub fn predicate_index(&self, name: &str) -> Option<usize> {
         self.predicates.iter().position(|p| p == name)

@@ -27,6 +27,45 @@ fn first_failure(outcomes: &[Outcome], what: &str) -> (bool, String) {
     }
 }
 
+/// The pool size of a retrieval audit unless asked otherwise: the system's top 10 per query.
+pub const DEFAULT_K: usize = 10;
+/// The self-tests of a retrieval audit unless asked otherwise: the first 3 tests of each suite.
+pub const DEFAULT_VISIBLE: usize = 3;
+
+/// What a retrieval audit audits: `system`'s top `k` per query, the first `visible` tests of
+/// each suite as self-tests, the pool ordered inside score ties by `ties`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetrievalSpec {
+    pub system: String,
+    pub k: usize,
+    pub visible: usize,
+    pub ties: TiePolicy,
+}
+
+impl RetrievalSpec {
+    /// The defaults: [`DEFAULT_K`], [`DEFAULT_VISIBLE`], row ties (the release's order).
+    pub fn new(system: impl Into<String>) -> RetrievalSpec {
+        RetrievalSpec {
+            system: system.into(),
+            k: DEFAULT_K,
+            visible: DEFAULT_VISIBLE,
+            ties: TiePolicy::Row,
+        }
+    }
+
+    /// The pools this spec asks for ([`build_with_ties`]).
+    pub fn pools(&self, engine: &Engine, runner: &Runner<'_>) -> Result<PoolSet, AuditError> {
+        build_with_ties(
+            engine,
+            &self.system,
+            self.k,
+            self.visible,
+            self.ties,
+            runner,
+        )
+    }
+}
+
 /// Builds the pools of `system` at cutoff `k` with `visible` self-tests per query.
 pub fn build(
     engine: &Engine,
