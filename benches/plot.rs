@@ -59,7 +59,8 @@ fn baseline_report_tables(b: Bencher) {
         let tables = [
             leaderboard::table(lb, Some(sig)),
             leaderboard::domain_table(lb),
-            pairs::pairs_table(engine(), sig, "exec@1").expect("exec@1"),
+            pairs::pairs_table(engine(), sig, execscope::metrics::MetricKey::exec(1))
+                .expect("exec@1"),
             anatomy::density_table(a),
             anatomy::misses_table(a),
             anatomy::bugtypes_table(a),

@@ -4,7 +4,8 @@ use super::{open_engine_keeping, EvalArgs};
 use crate::analysis::significance::SigConfig;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
-use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
+use crate::metrics::MetricKey;
+use crate::report::{anatomy, leaderboard, pairs, results, Format, Table, TableKind};
 use crate::view::Snapshot;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -56,19 +57,18 @@ fn parse_metric(s: &str) -> Result<MetricKey, String> {
 /// Every table of the report, formatted from the one view of the engine's evaluation (each part
 /// computed at most once, when a table first needs it).
 fn table(view: &Snapshot<'_>, kind: TableKind, metric: MetricKey) -> anyhow::Result<Table> {
-    let metric = metric.to_string();
     let engine = view.engine();
     Ok(match kind {
         TableKind::Leaderboard => leaderboard::table(view.leaderboard(), Some(view.significance())),
         TableKind::Domains => leaderboard::domain_table(view.leaderboard()),
         TableKind::Pairs => {
             let sig = view.significance_with_pairs();
-            pairs::pairs_table(engine, sig, &metric).with_context(|| {
+            pairs::pairs_table(engine, sig, metric).with_context(|| {
                 format!(
                     "unknown metric {metric:?} for --table pairs (one of: {})",
                     sig.cells
                         .iter()
-                        .map(|c| c.key.as_str())
+                        .map(|c| c.key.to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
                 )

@@ -2,12 +2,17 @@
 //! compare them with the matching report tables.
 
 use crate::analysis::significance::Significance;
+use crate::metrics::MetricKey;
 use crate::view::anatomy::{AnatomyView, DensityRow, GapRow, MissRow};
 use crate::view::{ForestPoint, Leaderboard, PairMatrix};
 
 /// Forest-plot series for `exec@k`, in leaderboard order ([`Leaderboard::forest`]). `None`
 /// when k is not evaluated.
-pub fn forest_data(lb: &Leaderboard, sig: &Significance, key: &str) -> Option<Vec<ForestPoint>> {
+pub fn forest_data(
+    lb: &Leaderboard,
+    sig: &Significance,
+    key: MetricKey,
+) -> Option<Vec<ForestPoint>> {
     lb.forest(sig, key)
 }
 
@@ -79,7 +84,7 @@ pub type PairGrid = Vec<Vec<Option<PairCell>>>;
 pub fn pairs_data(
     lb: &Leaderboard,
     sig: &Significance,
-    key: &str,
+    key: MetricKey,
 ) -> Option<(Vec<String>, PairGrid)> {
     let m = PairMatrix::of(sig, sig.cell_index(key)?)?;
     let names: Vec<String> = lb.rows.iter().map(|r| r.id.clone()).collect();

@@ -9,8 +9,8 @@ pub(super) fn forest<DB: DrawingBackend>(
     let lb = inputs.leaderboard();
     let sig = inputs.significance();
     let k = lb.ks.first().copied().unwrap_or(1);
-    let key = format!("exec@{k}");
-    let pts = forest_data(lb, sig, &key).context("no exec@k interval to plot")?;
+    let key = MetricKey::exec(k);
+    let pts = forest_data(lb, sig, key).context("no exec@k interval to plot")?;
     let n = pts.len();
     let h = 110 + 26 * n as u32;
     let caption = [

@@ -93,8 +93,8 @@ pub(super) fn pairs<DB: DrawingBackend>(
 ) -> anyhow::Result<()> {
     let lb = inputs.leaderboard();
     let k = lb.ks.first().copied().unwrap_or(1);
-    let key = format!("exec@{k}");
-    let (names, m) = pairs_data(lb, inputs.significance(), &key)
+    let key = MetricKey::exec(k);
+    let (names, m) = pairs_data(lb, inputs.significance(), key)
         .context("no exec@k cell for the pairwise matrix")?;
     let n = names.len().max(1);
     let caption = [

@@ -13,6 +13,7 @@ use crate::audit::account::AuditConfig;
 use crate::audit::retrieval::{RetrievalSpec, DEFAULT_K, DEFAULT_VISIBLE};
 pub use crate::audit::AuditRun;
 use crate::engine::Engine;
+use crate::metrics::MetricKey;
 use crate::view::{AnatomyView, Leaderboard, Snapshot};
 use anyhow::{anyhow, bail, Context};
 use plotters::prelude::*;

@@ -16,10 +16,15 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         .column("system", "system", Align::Left)
         .column("sim", "similarity", Align::Left);
     let keys = metric_keys(&lb.ks);
-    let ci_key = sig.and_then(|s| s.cells.first().map(|c| c.key.clone()));
-    for (i, (_, _, key)) in keys.iter().enumerate() {
-        t = t.column(key, key, Align::Right);
-        if i == 0 && ci_key.is_some() {
+    // The first cell carries its bootstrap and Wilson intervals beside it.
+    let ci_cell = sig.and_then(|s| Some((s, s.cell_index(keys.first()?.0)?)));
+    // The metric columns, by position in the table (their best values are bold).
+    let mut metric_cols = Vec::with_capacity(keys.len());
+    for (i, (key, _)) in keys.iter().enumerate() {
+        let key = key.to_string();
+        metric_cols.push(t.headers.len());
+        t = t.column(&key, &key, Align::Right);
+        if i == 0 && ci_cell.is_some() {
             t = t
                 .column("95% CI (bootstrap)", &format!("{key}_ci95"), Align::Left)
                 .column("95% CI (Wilson)", &format!("{key}_wilson95"), Align::Left);
@@ -32,7 +37,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         .column("tied pairs", "tied_pairs", Align::Right);
     let daggers: Vec<Option<Vec<bool>>> = keys
         .iter()
-        .map(|(_, _, key)| sig.and_then(|s| lb.daggers(s, key)))
+        .map(|&(key, _)| sig.and_then(|s| lb.daggers(s, key)))
         .collect();
     for (ri, r) in lb.rows.iter().enumerate() {
         let mut row = vec![
@@ -46,7 +51,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
                 ..Cell::default()
             },
             Cell::text(&r.id),
-            Cell::text(&r.similarity),
+            Cell::text(r.similarity.to_string()),
         ];
         for (i, (_, v)) in r.metrics.iter().enumerate() {
             let mut c = Cell::num(*v, 3);
@@ -54,16 +59,14 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
                 c.mark = marks[ri];
             }
             row.push(c);
-            if i == 0 {
-                if let Some(s) = sig {
-                    let iv = &s.intervals[0][r.system];
-                    let flag = if iv.degenerate { " (degenerate)" } else { "" };
-                    row.push(Cell::text(format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high)));
-                    row.push(Cell::text(match s.wilson[0][r.system] {
-                        Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
-                        None => "—".to_string(),
-                    }));
-                }
+            if let (0, Some((s, ci))) = (i, ci_cell) {
+                let iv = &s.intervals[ci][r.system];
+                let flag = if iv.degenerate { " (degenerate)" } else { "" };
+                row.push(Cell::text(format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high)));
+                row.push(Cell::text(match s.wilson[ci][r.system] {
+                    Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
+                    None => "—".to_string(),
+                }));
             }
         }
         row.push(Cell::num(r.exec1_bounds[0], 3));
@@ -79,10 +82,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         });
         t.push(row);
     }
-    let extra = if sig.is_some() { 2 } else { 0 };
-    let mut best: Vec<usize> = vec![3];
-    best.extend((4 + extra..3 + extra + keys.len()).collect::<Vec<_>>());
-    t.mark_best(&best);
+    t.mark_best(&metric_cols);
     let mut caption = format!(
         "Means over {} queries; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
          exec@1 pess/opt: passing snippets last/first within score ties. \
@@ -90,8 +90,9 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         lb.n_queries, lb.policy
     );
     if let Some(s) = sig {
-        let method = s
-            .tier(&keys[0].2)
+        let method = keys
+            .first()
+            .and_then(|k| s.tier(k.0))
             .map(|t| t.method.clone())
             .unwrap_or_default();
         caption.push_str(&format!(
@@ -133,7 +134,7 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
         .map(|r| {
             let mut metrics = Map::new();
             for (k, v) in &r.metrics {
-                metrics.insert(k.clone(), json!(v));
+                metrics.insert(k.to_string(), json!(v));
             }
             let per_domain: Map<String, Value> = r
                 .per_domain
@@ -153,15 +154,15 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
                         o["wilson_low"] = json!(lo);
                         o["wilson_high"] = json!(hi);
                     }
-                    intervals.insert(c.key.clone(), o);
-                    if let Some(t) = s.tier(&c.key) {
-                        tied.insert(c.key.clone(), json!(t.tied[r.system]));
+                    intervals.insert(c.key.to_string(), o);
+                    if let Some(t) = s.tier(c.key) {
+                        tied.insert(c.key.to_string(), json!(t.tied[r.system]));
                     }
                 }
             }
             json!({
                 "id": r.id,
-                "similarity": r.similarity,
+                "similarity": r.similarity.as_str(),
                 "rank": r.rank,
                 "metrics": metrics,
                 "intervals": intervals,
@@ -189,7 +190,7 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
             "sha256": b.sha256,
             "tests_key_encoding": b.tests_key_encoding,
         },
-        "tie_policy": lb.policy,
+        "tie_policy": lb.policy.as_str(),
         "tie_eps": engine.config().tie_eps,
         "ks": lb.ks,
         "bm25": engine.includes_bm25(),

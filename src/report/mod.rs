@@ -71,64 +71,9 @@ impl std::fmt::Display for TableKind {
     }
 }
 
-/// A metric cell named on the command line (`exec@1`, `execp@3`, `ndcg@10`, `mrr`): the metric
-/// family as the [`crate::metrics::Metric`] enum and its cutoff, printed back as the report key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MetricKey {
-    pub metric: crate::metrics::Metric,
-    /// The cutoff (unused for MRR).
-    pub k: usize,
-}
-
-impl std::fmt::Display for MetricKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.metric.key(self.k))
-    }
-}
-
-impl std::str::FromStr for MetricKey {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        use crate::metrics::Metric;
-        let bad = || format!("unknown metric {s:?} (exec@K, execp@K, ndcg@K or mrr)");
-        if s == "mrr" {
-            return Ok(MetricKey {
-                metric: Metric::Mrr,
-                k: 1,
-            });
-        }
-        let (family, k) = s.split_once('@').ok_or_else(bad)?;
-        let metric = Metric::AT_K
-            .into_iter()
-            .find(|m| m.key(1).split('@').next() == Some(family))
-            .ok_or_else(bad)?;
-        let k: usize = k.parse().ok().filter(|&k| k > 0).ok_or_else(bad)?;
-        Ok(MetricKey { metric, k })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::Metric;
-
-    #[test]
-    fn metric_cells_parse_and_print_back() {
-        for key in ["exec@1", "execp@3", "ndcg@10", "mrr"] {
-            let m: MetricKey = key.parse().unwrap();
-            assert_eq!(m.to_string(), key);
-        }
-        assert_eq!(
-            "ndcg@5".parse::<MetricKey>(),
-            Ok(MetricKey {
-                metric: Metric::Ndcg,
-                k: 5
-            })
-        );
-        for bad in ["exec", "exec@0", "exec@x", "recall@1", "@1", ""] {
-            assert!(bad.parse::<MetricKey>().is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn table_kinds_round_trip_through_clap() {

@@ -4,7 +4,7 @@
 use super::table::{Align, Cell, Table};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::engine::Engine;
-use crate::metrics::Metric;
+use crate::metrics::{Metric, MetricKey};
 use crate::view::pairs::{named_pairs, NamedPair};
 use serde_json::{json, Map, Value};
 
@@ -14,7 +14,7 @@ pub fn ci_text(ci: [f64; 2]) -> String {
 }
 
 /// All pairs on one metric cell.
-pub fn pairs_table(engine: &Engine, sig: &Significance, key: &str) -> Option<Table> {
+pub fn pairs_table(engine: &Engine, sig: &Significance, key: MetricKey) -> Option<Table> {
     let ci = sig.cell_index(key)?;
     let cell = &sig.cells[ci];
     let mut t = Table::new("pairs", &format!("System pairs on {key}"))
@@ -92,7 +92,7 @@ pub fn pairwise_json(engine: &Engine, sig: &Significance) -> Value {
     let ks = engine.config().ks;
     let mut out: Map<String, Value> = Map::new();
     for (ci, c) in sig.cells.iter().enumerate() {
-        let Some(name) = release_metric_name(c.metric, ks[c.ki]) else {
+        let Some(name) = release_metric_name(c.key.metric, ks[c.ki]) else {
             continue;
         };
         for NamedPair { a, b, result: r } in named_pairs(engine, sig, ci) {
@@ -112,7 +112,8 @@ pub fn intervals_json(engine: &Engine, sig: &Significance) -> Value {
     for (s, scores) in engine.scores().iter().enumerate() {
         let mut m = Map::new();
         for (ci, c) in sig.cells.iter().enumerate() {
-            let name = release_metric_name(c.metric, ks[c.ki]).unwrap_or_else(|| c.key.clone());
+            let name =
+                release_metric_name(c.key.metric, ks[c.ki]).unwrap_or_else(|| c.key.to_string());
             m.insert(name, json!(sig.intervals[ci][s]));
         }
         out.insert(scores.id.clone(), Value::Object(m));

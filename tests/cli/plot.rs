@@ -5,6 +5,7 @@ use crate::common;
 
 use execscope::analysis::significance::{SigConfig, Significance};
 use execscope::engine::{Engine, EngineOptions};
+use execscope::metrics::MetricKey;
 use execscope::plot::{self, Figure, ImageFormat, PlotInputs};
 use execscope::report::{anatomy, leaderboard, Table};
 use execscope::view::AnatomyView;
@@ -58,7 +59,7 @@ fn forest_matches_leaderboard_rows_and_json() {
     let e = engine();
     let lb = execscope::view::Leaderboard::build(&e);
     let sig = Significance::compute(&e, cfg());
-    let pts = plot::forest_data(&lb, &sig, "exec@1").unwrap();
+    let pts = plot::forest_data(&lb, &sig, MetricKey::exec(1)).unwrap();
     let table = leaderboard::table(&lb, Some(&sig));
     let json = leaderboard::json(&e, &lb, Some(&sig));
     assert_eq!(pts.len(), table.rows.len());
@@ -91,7 +92,7 @@ fn forest_matches_leaderboard_rows_and_json() {
         assert!(same(iv["ci95_high"].as_f64().unwrap(), p.high));
         assert!(p.low <= p.mean + 1e-12 && p.mean <= p.high + 1e-12);
     }
-    assert!(plot::forest_data(&lb, &sig, "exec@2").is_none());
+    assert!(plot::forest_data(&lb, &sig, MetricKey::exec(2)).is_none());
 }
 
 #[test]
@@ -334,9 +335,9 @@ fn pairs_matrix_matches_pairs_table() {
     let e = engine();
     let lb = execscope::view::Leaderboard::build(&e);
     let sig = Significance::compute(&e, cfg());
-    let (names, m) = plot::pairs_data(&lb, &sig, "exec@1").unwrap();
-    let t = execscope::report::pairs::pairs_table(&e, &sig, "exec@1").unwrap();
-    let rows = execscope::view::pairs::pair_rows(&e, &sig, "exec@1").unwrap();
+    let (names, m) = plot::pairs_data(&lb, &sig, MetricKey::exec(1)).unwrap();
+    let t = execscope::report::pairs::pairs_table(&e, &sig, MetricKey::exec(1)).unwrap();
+    let rows = execscope::view::pairs::pair_rows(&e, &sig, MetricKey::exec(1)).unwrap();
     let n = names.len();
     assert_eq!(t.rows.len(), n * (n - 1) / 2);
     assert_eq!(rows.len(), t.rows.len());

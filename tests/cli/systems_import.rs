@@ -116,7 +116,7 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
         &e2.evals()[e2.system_index("cos-run").unwrap()],
     );
     assert_eq!(ea.per_query, eb.per_query);
-    assert_eq!(b.similarity, "score");
+    assert_eq!(b.similarity.as_str(), "score");
     // Provenance recorded in the table, and `check` passes with the new system verified.
     let table = std::fs::read_to_string(root.join("results/invocation_table.json")).unwrap();
     assert!(table.contains("\"kind\": \"imported-run\""), "{table}");

@@ -167,6 +167,6 @@ fn release_results_use_row_ties_at_the_release_cutoffs() {
     assert_eq!(r.per_query[0].top[0].test_results, ["pass", "pass", "pass"]);
     // The statistics files' evaluation is the same row-tie evaluation at these settings.
     let stats = view.release_statistics();
-    assert_eq!(stats.policy, "row");
+    assert_eq!(stats.policy, TiePolicy::Row);
     assert!(close(stats.intervals[0][cos].mean, 1.0 / 3.0));
 }

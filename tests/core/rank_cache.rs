@@ -568,7 +568,10 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
         seed: 3,
     };
     let cold = open_dir(&root, &cache).unwrap();
-    let fresh = format!("{:?}", Significance::from_evals(cold.evals(), cfg));
+    let fresh = format!(
+        "{:?}",
+        Significance::from_evals(cold.evals(), &cold.config(), cfg)
+    );
     assert_eq!(format!("{:?}", Significance::compute(&cold, cfg)), fresh);
     let w = open_dir(&root, &cache).unwrap();
     assert!(warm(&w));
@@ -576,7 +579,10 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
     let other = SigConfig { seed: 4, ..cfg };
     assert_eq!(
         format!("{:?}", Significance::compute(&w, other)),
-        format!("{:?}", Significance::from_evals(cold.evals(), other))
+        format!(
+            "{:?}",
+            Significance::from_evals(cold.evals(), &cold.config(), other)
+        )
     );
     for kind in ["significance-core", "pairwise"] {
         let n = std::fs::read_dir(dir.path().join("cache").join(kind))
@@ -588,7 +594,7 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
     // open reads back; the pairs are added to it from their own entry.
     let lb = Significance::compute_leaderboard(&w, cfg);
     assert!(lb.pairs.is_none());
-    let mut full = Significance::from_evals(cold.evals(), cfg);
+    let mut full = Significance::from_evals(cold.evals(), &cold.config(), cfg);
     let pairs = full.pairs.take();
     assert_eq!(format!("{lb:?}"), format!("{full:?}"));
     let mut lb = lb;
@@ -601,7 +607,7 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
         std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
     }
     assert_eq!(format!("{:?}", Significance::compute(&w, cfg)), fresh);
-    let s = Significance::from_evals(cold.evals(), cfg);
+    let s = Significance::from_evals(cold.evals(), &cold.config(), cfg);
     let bytes = s.encode();
     assert_eq!(
         format!("{:?}", Significance::decode(&bytes, 4).unwrap()),

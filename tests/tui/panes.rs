@@ -7,7 +7,7 @@ use crate::common;
 use common::tui::*;
 use crossterm::event::KeyCode;
 use execscope::cli::{open_engine, EvalArgs};
-use execscope::metrics::TiePolicy;
+use execscope::metrics::{MetricKey, TiePolicy};
 use execscope::report::Cell;
 use execscope::tui::actions::{Action, Hit};
 use execscope::tui::panes::PaneId;
@@ -102,8 +102,8 @@ fn leaderboard_numbers_are_the_reports() {
             let id = &row.id;
             let line = line_with(&s, &format!(" {id} ")).unwrap_or_else(|| panic!("{id}: {s}"));
             // exec@1, exec@3 of the report appear in the row, in order.
-            let e1 = &Cell::num(row.metric("exec@1"), 3).text;
-            let e3 = &Cell::num(row.metric("exec@3"), 3).text;
+            let e1 = &Cell::num(row.metric(MetricKey::exec(1)).unwrap(), 3).text;
+            let e3 = &Cell::num(row.metric(MetricKey::exec(3)).unwrap(), 3).text;
             let p1 = line.find(e1.as_str()).expect("exec@1 shown");
             assert!(line[p1 + e1.len()..].contains(e3.as_str()), "{line}");
         }
@@ -203,7 +203,7 @@ fn tie_policy_toggle_reevaluates() {
     .unwrap();
     let lb = execscope::view::Leaderboard::build(&engine);
     let dot = lb.rows.iter().find(|r| r.id == "toy-dot").unwrap();
-    let e1 = Cell::num(dot.metric("exec@1"), 3).text;
+    let e1 = Cell::num(dot.metric(MetricKey::exec(1)).unwrap(), 3).text;
     let line = line_with(&s2, " toy-dot ").unwrap();
     assert!(line.contains(&e1), "{line} vs {e1}");
     assert_ne!(
@@ -798,7 +798,7 @@ fn pairs_pane_every_cutoff_values_are_the_reports() {
     let sig: &Significance = d.sig.as_ref().expect("bootstrap run");
     assert!(sig.cells.len() > 4, "every metric at every cutoff");
     for cell in &sig.cells {
-        let t = pairs_table(&d.engine, sig, &cell.key).expect("pairs table");
+        let t = pairs_table(&d.engine, sig, cell.key).expect("pairs table");
         // toy-cos (A) against toy-dot (B): the report orders each pair by system index.
         let row = t
             .rows

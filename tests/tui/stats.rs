@@ -9,7 +9,7 @@ use common::tui::*;
 use crossterm::event::KeyCode;
 use execscope::analysis::significance::{PairTest, SigConfig, Significance};
 use execscope::engine::Engine;
-use execscope::metrics::TiePolicy;
+use execscope::metrics::{MetricKey, TiePolicy};
 use execscope::report::{leaderboard, Table};
 use execscope::tui::jobs::Job;
 use execscope::tui::panes::leaderboard::display_table;
@@ -40,7 +40,7 @@ fn leaderboard_cells_are_the_reports_with_intervals() {
         keys(&mut a, "K");
         let (got, systems) = display_table(&a.view()).unwrap();
         assert_eq!(got.headers.last().unwrap(), "exec@3 95% CI");
-        let ci = sig.cell_index("exec@3").unwrap();
+        let ci = sig.cell_index(MetricKey::exec(3)).unwrap();
         for (row, s) in got.rows.iter().zip(systems) {
             let iv = &sig.intervals[ci][s];
             let flag = if iv.degenerate { " (degenerate)" } else { "" };
@@ -132,7 +132,8 @@ fn pairs_pane_p_and_interval_are_the_reports() {
     ] {
         let mut a = app_with(policy);
         let (e, sig, _) = reference(policy);
-        let t = pair_rows(&e, &sig, key).unwrap();
+        let cell: MetricKey = key.parse().unwrap();
+        let t = pair_rows(&e, &sig, cell).unwrap();
         let ids: Vec<String> = e.scores().iter().map(|s| s.id.clone()).collect();
         // `g`: the shared system selection (the matrix's row) to the first system.
         keys(&mut a, &format!("6{metric_presses}g"));
@@ -154,7 +155,7 @@ fn pairs_pane_p_and_interval_are_the_reports() {
                 "{policy} {key} ({r},{c}): want {p} {ci}\n{line}"
             );
         }
-        let test = sig.cells[sig.cell_index(key).unwrap()].test;
+        let test = sig.cells[sig.cell_index(cell).unwrap()].test;
         let s = screen(&a, 100, 30);
         let want = match test {
             PairTest::ExactMcNemar => "Test: exact McNemar on the discordant counts",

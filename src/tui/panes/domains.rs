@@ -31,7 +31,7 @@ pub struct DomainsPane {
 
 /// The per-domain exec@1 table with rows and columns swapped (domain names are long, systems
 /// few), built from the core's typed rows (`Leaderboard::domain_rows`).
-pub fn by_domain_table(rows: &[DomainRow], policy: &str) -> Table {
+pub fn by_domain_table(rows: &[DomainRow], policy: crate::metrics::TiePolicy) -> Table {
     let mut out =
         Table::new("domains", "Per-domain exec@1").column("domain", "domain", Align::Left);
     for r in rows {
@@ -100,7 +100,7 @@ fn heat_table(
 /// The pane's domain table, once the leaderboard is in.
 fn domain_view(v: &View) -> Option<Table> {
     let (lb, _, _) = v.data?.lb.as_ref()?;
-    Some(by_domain_table(&lb.domain_rows(), &lb.policy))
+    Some(by_domain_table(&lb.domain_rows(), lb.policy))
 }
 
 fn unsolved(v: &View) -> Vec<usize> {

@@ -3,7 +3,7 @@
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
-use crate::metrics::metric_keys;
+use crate::metrics::{metric_keys, MetricKey};
 use crate::report::{Align, Cell, Table};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
@@ -31,12 +31,8 @@ pub struct LeaderboardPane {
 /// Whether the pane adds an "exec@k 95% CI" column: not for the first metric cell, whose
 /// intervals the report table itself carries (or will, once the bootstrap job is done).
 fn extra_ci(d: &Data, k: usize) -> bool {
-    let key = format!("exec@{k}");
-    let first = metric_keys(&d.engine.config().ks)
-        .into_iter()
-        .next()
-        .map(|(_, _, key)| key);
-    first.as_deref() != Some(key.as_str())
+    let first = metric_keys(&d.engine.config().ks).first().map(|c| c.0);
+    first != Some(MetricKey::exec(k))
 }
 
 /// The report's leaderboard table (with intervals and † once the bootstrap job is done), plus
@@ -51,13 +47,13 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     if !extra_ci(d, k) && !first_pending {
         return Some((table.clone(), systems));
     }
-    let key = format!("exec@{k}");
+    let key = MetricKey::exec(k);
     let mut t = table.clone().column(
         &format!("{key} 95% CI"),
         &format!("{key}_ci95"),
         Align::Left,
     );
-    let cell = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(&key)?)));
+    let cell = d.sig.as_ref().and_then(|s| Some((s, s.cell_index(key)?)));
     for (row, &s) in t.rows.iter_mut().zip(&systems) {
         row.push(match cell {
             Some((sig, ci)) => {
@@ -78,14 +74,14 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
 /// The selected system's interval and tier line for the current exec@k.
 fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
     let th = v.theme;
-    let key = format!("exec@{}", v.k());
+    let key = MetricKey::exec(v.k());
     let Some(sig) = d.sig.as_ref() else {
         return vec![Line::styled(
             format!("{key} 95% intervals: … (bootstrap running)"),
             th.dim,
         )];
     };
-    let Some(ci) = sig.cell_index(&key) else {
+    let Some(ci) = sig.cell_index(key) else {
         return vec![Line::styled(format!("{key}: no interval"), th.dim)];
     };
     let iv = &sig.intervals[ci][s];
@@ -101,12 +97,12 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
         Span::styled(wilson, th.accent),
     ];
     let mut lines = Vec::new();
-    let (Some((lb, _, _)), Some(t)) = (d.lb.as_ref(), sig.tier(&key)) else {
+    let (Some((lb, _, _)), Some(t)) = (d.lb.as_ref(), sig.tier(key)) else {
         lines.push(Line::from(first));
         return lines;
     };
     let standing = lb
-        .standings(sig, &key)
+        .standings(sig, key)
         .and_then(|st| Some(st[lb.rows.iter().position(|r| r.system == s)?]))
         .unwrap_or(Standing::Below {
             adjusted_p: t.adjusted_p.get(s).copied().flatten(),
@@ -143,7 +139,7 @@ fn selected_row(order: &[usize], lb: &Leaderboard, system: usize) -> Option<usiz
 pub fn forest_rows(v: &View, k: usize, order: &[usize], selected: usize) -> Option<Vec<ForestRow>> {
     let d = v.data?;
     let (lb, _, _) = d.lb.as_ref()?;
-    let points = lb.forest(d.sig.as_ref()?, &format!("exec@{k}"))?;
+    let points = lb.forest(d.sig.as_ref()?, MetricKey::exec(k))?;
     Some(
         order
             .iter()

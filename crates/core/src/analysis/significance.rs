@@ -10,7 +10,7 @@
 //! cases. Every table says which test produced its marks.
 
 use crate::engine::Engine;
-use crate::metrics::{metric_keys, Metric, SystemEval};
+use crate::metrics::{metric_keys, EvalConfig, Metric, MetricKey, SystemEval, TiePolicy};
 use crate::rank::codec::{Reader, Writer};
 use crate::stats::{self, Interval, MetricCell, PairResult, PairRow, Resamples};
 
@@ -30,14 +30,13 @@ impl Default for SigConfig {
     }
 }
 
-/// One metric cell (metric at a cutoff).
+/// One metric cell (metric at a cutoff) and the test its pairs carry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellKey {
-    pub metric: Metric,
+    /// `exec@1`, …, `mrr`.
+    pub key: MetricKey,
     /// Index into the evaluation's ks (0 for MRR).
     pub ki: usize,
-    /// `exec@1`, …, `mrr`.
-    pub key: String,
     /// Per-query values are 0/1 (exec@k under a deterministic tie policy).
     pub binary: bool,
     /// Which paired test the pairs of this cell carry.
@@ -109,7 +108,8 @@ pub struct Tier {
 #[derive(Clone, Debug)]
 pub struct Significance {
     pub config: SigConfig,
-    pub policy: String,
+    /// The tie policy of the evaluation the intervals and tests were computed from.
+    pub policy: TiePolicy,
     pub cells: Vec<CellKey>,
     /// `intervals[cell][system]`.
     pub intervals: Vec<Vec<Interval>>,
@@ -142,7 +142,7 @@ impl Significance {
         engine.memoized(
             "significance-core",
             &sig_key(cfg),
-            || Significance::from_evals_without_pairs(engine.evals(), cfg),
+            || Significance::from_evals_without_pairs(engine.evals(), &engine.config(), cfg),
             Significance::encode,
             |b| Significance::decode(b, n).filter(|s| s.config == cfg && s.pairs.is_none()),
         )
@@ -158,7 +158,7 @@ impl Significance {
         self.pairs = Some(engine.memoized(
             "pairwise",
             &sig_key(cfg),
-            || pairs_from_evals(engine.evals(), cfg),
+            || pairs_from_evals(engine.evals(), &engine.config(), cfg),
             |p| {
                 let mut w = Writer::default();
                 encode_pairs(&mut w, p);
@@ -176,17 +176,17 @@ impl Significance {
         let mut w = Writer::default();
         w.usize(self.config.replicates);
         w.u64(self.config.seed);
-        w.str(&self.policy);
+        w.str(self.policy.as_str());
         w.usize(self.cells.len());
         for c in &self.cells {
-            w.usize(match c.metric {
+            w.usize(match c.key.metric {
                 Metric::Exec => 0,
                 Metric::ExecP => 1,
                 Metric::Ndcg => 2,
                 Metric::Mrr => 3,
             });
             w.usize(c.ki);
-            w.str(&c.key);
+            w.str(&c.key.to_string());
             w.flag(c.binary);
             w.usize(match c.test {
                 PairTest::ExactMcNemar => 0,
@@ -245,7 +245,7 @@ impl Significance {
             replicates: r.usize()?,
             seed: r.u64()?,
         };
-        let policy = r.str()?;
+        let policy: TiePolicy = r.str()?.parse().ok()?;
         let n_cells = r.count(1)?;
         let mut cells = Vec::with_capacity(n_cells);
         for _ in 0..n_cells {
@@ -257,7 +257,11 @@ impl Significance {
                 _ => return None,
             };
             let ki = r.usize()?;
-            let key = r.str()?;
+            let key: MetricKey = r
+                .str()?
+                .parse()
+                .ok()
+                .filter(|k: &MetricKey| k.metric == metric)?;
             let binary = r.flag()?;
             let test = match r.usize()? {
                 0 => PairTest::ExactMcNemar,
@@ -266,9 +270,8 @@ impl Significance {
                 _ => return None,
             };
             cells.push(CellKey {
-                metric,
-                ki,
                 key,
+                ki,
                 binary,
                 test,
             });
@@ -341,17 +344,23 @@ impl Significance {
         })
     }
 
-    /// From evaluations of the same queries (all under one configuration), pairs included.
-    pub fn from_evals(evals: &[SystemEval], cfg: SigConfig) -> Significance {
-        let mut s = Significance::from_evals_without_pairs(evals, cfg);
-        s.pairs = Some(pairs_from_evals(evals, cfg));
+    /// From evaluations of the same queries, all under `eval` (whose cutoffs and tie policy
+    /// decide the cells and tests: they are the caller's settings, never guessed from the
+    /// evaluations, so a bundle without systems still has the cells it was asked for), pairs
+    /// included.
+    pub fn from_evals(evals: &[SystemEval], eval: &EvalConfig, cfg: SigConfig) -> Significance {
+        let mut s = Significance::from_evals_without_pairs(evals, eval, cfg);
+        s.pairs = Some(pairs_from_evals(evals, eval, cfg));
         s
     }
 
     /// [`Significance::from_evals`] without the pairs.
-    pub fn from_evals_without_pairs(evals: &[SystemEval], cfg: SigConfig) -> Significance {
-        let ecfg = evals.first().map(|e| e.config.clone()).unwrap_or_default();
-        let (cells, columns) = cells_of(evals);
+    pub fn from_evals_without_pairs(
+        evals: &[SystemEval],
+        eval: &EvalConfig,
+        cfg: SigConfig,
+    ) -> Significance {
+        let (cells, columns) = cells_of(evals, eval);
         let n = evals.first().map_or(0, |e| e.per_query.len());
         let plan = Resamples::new(n, cfg.replicates, cfg.seed);
         let intervals = stats::intervals_all(&metric_cells(&cells, &columns), &plan);
@@ -361,7 +370,7 @@ impl Significance {
             .map(|(c, cols)| {
                 cols.iter()
                     .map(|v| {
-                        (c.metric == Metric::Exec).then(|| {
+                        (c.key.metric == Metric::Exec).then(|| {
                             let succ = v.iter().sum::<f64>().round() as u64;
                             stats::wilson(succ, v.len() as u64, stats::Z95)
                         })
@@ -371,7 +380,7 @@ impl Significance {
             .collect();
         let mut tiers = Vec::new();
         for (ci, c) in cells.iter().enumerate() {
-            if c.metric != Metric::Exec || evals.is_empty() {
+            if c.key.metric != Metric::Exec || evals.is_empty() {
                 continue;
             }
             let cols = &columns[ci];
@@ -416,7 +425,7 @@ impl Significance {
         }
         Significance {
             config: cfg,
-            policy: ecfg.policy.as_str().to_string(),
+            policy: eval.policy,
             cells,
             intervals,
             wilson,
@@ -425,12 +434,13 @@ impl Significance {
         }
     }
 
-    pub fn cell_index(&self, key: &str) -> Option<usize> {
+    /// Where cell `key` is in `cells`, `intervals` and every pair's results.
+    pub fn cell_index(&self, key: MetricKey) -> Option<usize> {
         self.cells.iter().position(|c| c.key == key)
     }
 
     /// The tier of an exec@k cell.
-    pub fn tier(&self, key: &str) -> Option<&Tier> {
+    pub fn tier(&self, key: MetricKey) -> Option<&Tier> {
         let ci = self.cell_index(key)?;
         self.tiers.iter().find(|(c, _)| *c == ci).map(|(_, t)| t)
     }
@@ -454,22 +464,21 @@ fn sig_key(cfg: SigConfig) -> Vec<u8> {
 
 /// Every metric cell of the evaluations with its test, and `columns[cell][system]`: each
 /// system's per-query values on it.
-fn cells_of(evals: &[SystemEval]) -> (Vec<CellKey>, Vec<Vec<Vec<f64>>>) {
-    let ecfg = evals.first().map(|e| e.config.clone()).unwrap_or_default();
-    let deterministic = ecfg.policy.is_deterministic();
-    let columns: Vec<Vec<Vec<f64>>> = metric_keys(&ecfg.ks)
+fn cells_of(evals: &[SystemEval], eval: &EvalConfig) -> (Vec<CellKey>, Vec<Vec<Vec<f64>>>) {
+    let deterministic = eval.policy.is_deterministic();
+    let keys = metric_keys(&eval.ks);
+    let columns: Vec<Vec<Vec<f64>>> = keys
         .iter()
-        .map(|(metric, ki, _)| evals.iter().map(|e| e.column(*metric, *ki)).collect())
+        .map(|(key, ki)| evals.iter().map(|e| e.column(key.metric, *ki)).collect())
         .collect();
-    let cells = metric_keys(&ecfg.ks)
+    let cells = keys
         .into_iter()
         .zip(&columns)
-        .map(|((metric, ki, key), cols)| CellKey {
-            metric,
-            ki,
+        .map(|((key, ki), cols)| CellKey {
             key,
-            binary: metric.is_binary() && deterministic,
-            test: PairTest::of_cell(metric, cols),
+            ki,
+            binary: key.metric.is_binary() && deterministic,
+            test: PairTest::of_cell(key.metric, cols),
         })
         .collect();
     (cells, columns)
@@ -495,8 +504,8 @@ fn metric_cells<'a>(cells: &[CellKey], columns: &'a [Vec<Vec<f64>>]) -> Vec<Metr
 }
 
 /// Every system pair on every cell.
-fn pairs_from_evals(evals: &[SystemEval], cfg: SigConfig) -> Vec<PairRow> {
-    let (cells, columns) = cells_of(evals);
+fn pairs_from_evals(evals: &[SystemEval], eval: &EvalConfig, cfg: SigConfig) -> Vec<PairRow> {
+    let (cells, columns) = cells_of(evals, eval);
     let n = evals.first().map_or(0, |e| e.per_query.len());
     let plan = Resamples::new(n, cfg.replicates, cfg.seed);
     stats::pairwise_all(&metric_cells(&cells, &columns), &plan)

@@ -279,7 +279,7 @@ impl Engine {
                 let _ = eval_cache::put(&ec.cache, &key, &e);
                 e
             });
-            out.0.push(e.system_eval(&s.id, &s.similarity, cfg));
+            out.0.push(e.system_eval(&s.id, s.similarity, cfg));
             out.1.push(Some((e.exec1_bounds, e.label_fallbacks)));
             out.2.push(Some(lookup));
         }

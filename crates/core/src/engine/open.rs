@@ -139,7 +139,7 @@ impl Engine {
             drop(sys);
             let mut s = SystemScores {
                 id: placeholder.id.clone(),
-                similarity: placeholder.similarity.as_str().to_string(),
+                similarity: rank::Scoring::Bundle(placeholder.similarity),
                 scores: m.into(),
             };
             let (mut eval, mut eval_lookup) = (None, None);
@@ -152,7 +152,7 @@ impl Engine {
                     let _ = eval_cache::put(c, &ekey, &e);
                     e
                 });
-                eval = Some(e.system_eval(&s.id, &s.similarity, &opts.eval));
+                eval = Some(e.system_eval(&s.id, s.similarity, &opts.eval));
             }
             let stored = lookup == Some(Lookup::Hit);
             if let Some(slot) = ctx
@@ -233,7 +233,7 @@ impl Engine {
             };
             let s = SystemScores {
                 id: rank::BM25_ID.to_string(),
-                similarity: "bm25".to_string(),
+                similarity: rank::Scoring::Bm25,
                 scores: m.into(),
             };
             progress(Scored {
@@ -340,7 +340,8 @@ impl Engine {
             let sys = b.systems.get(i);
             let s = SystemScores {
                 id: sys.map_or_else(|| rank::BM25_ID.to_string(), |s| s.id.clone()),
-                similarity: sys.map_or("bm25", |s| s.similarity.as_str()).to_string(),
+                similarity: sys
+                    .map_or(rank::Scoring::Bm25, |s| rank::Scoring::Bundle(s.similarity)),
                 scores: rank::deferred_scores(
                     cache.clone(),
                     key.clone(),

@@ -18,7 +18,7 @@
 use super::{EvalConfig, QueryEval, SystemEval, TieCounts, Truth};
 use crate::bundle::Bundle;
 use crate::rank::codec::Reader;
-use crate::rank::{Lookup, RankCache};
+use crate::rank::{Lookup, RankCache, Scoring};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
@@ -44,10 +44,10 @@ pub struct Evaluated {
 
 impl Evaluated {
     /// The evaluation under `cfg` of the system `id` / `similarity`.
-    pub fn system_eval(&self, id: &str, similarity: &str, cfg: &EvalConfig) -> SystemEval {
+    pub fn system_eval(&self, id: &str, similarity: Scoring, cfg: &EvalConfig) -> SystemEval {
         SystemEval {
             id: id.to_string(),
-            similarity: similarity.to_string(),
+            similarity,
             config: cfg.clone(),
             per_query: self.per_query.clone(),
             ties: self.ties.clone(),

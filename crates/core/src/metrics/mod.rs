@@ -2,14 +2,16 @@
 //! (the release's ideal-DCG formula), MRR — per query, mean, and per domain — under a tie policy.
 
 pub mod cache;
+mod key;
 pub mod layout;
 pub mod truth;
 
+pub use key::{metric_keys, MetricKey};
 pub use layout::TiePolicy;
 pub use truth::{PassSource, Truth};
 
 use crate::bundle::Bundle;
-use crate::rank::{ties::snap_row, SystemScores};
+use crate::rank::{ties::snap_row, Scoring, SystemScores};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -61,34 +63,12 @@ pub enum Metric {
 }
 
 impl Metric {
-    /// The report key of the metric at cutoff k (`exec@1`, `execp@3`, `ndcg@10`, `mrr`).
-    pub fn key(self, k: usize) -> String {
-        match self {
-            Metric::Exec => format!("exec@{k}"),
-            Metric::ExecP => format!("execp@{k}"),
-            Metric::Ndcg => format!("ndcg@{k}"),
-            Metric::Mrr => "mrr".to_string(),
-        }
-    }
-
     /// Binary per query (under a deterministic tie policy).
     pub fn is_binary(self) -> bool {
         self == Metric::Exec
     }
 
     pub const AT_K: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
-}
-
-/// Every metric cell in display order for the given cutoffs: (metric, k index, key).
-pub fn metric_keys(ks: &[usize]) -> Vec<(Metric, usize, String)> {
-    let mut out = Vec::new();
-    for m in Metric::AT_K {
-        for (ki, &k) in ks.iter().enumerate() {
-            out.push((m, ki, m.key(k)));
-        }
-    }
-    out.push((Metric::Mrr, 0, "mrr".to_string()));
-    out
 }
 
 /// One query's metric values (each vector indexed like `EvalConfig::ks`).
@@ -203,7 +183,7 @@ pub struct TieCounts {
 #[derive(Clone, Debug)]
 pub struct SystemEval {
     pub id: String,
-    pub similarity: String,
+    pub similarity: Scoring,
     pub config: EvalConfig,
     pub per_query: Vec<QueryEval>,
     pub ties: TieCounts,
@@ -347,7 +327,7 @@ fn system_eval(scores: &SystemScores, cfg: &EvalConfig, results: Vec<QueryResult
     }
     SystemEval {
         id: scores.id.clone(),
-        similarity: scores.similarity.clone(),
+        similarity: scores.similarity,
         config: cfg.clone(),
         per_query,
         ties,

@@ -16,7 +16,7 @@ pub mod ties;
 pub use cache::{Lookup, RankCache};
 pub use product::{block_product, dense_scores, normalized};
 
-use crate::bundle::{Bundle, DenseSystem};
+use crate::bundle::{Bundle, DenseSystem, Similarity};
 use ndarray::{ArcArray2, Array2};
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -24,13 +24,36 @@ use std::cmp::Ordering;
 /// The id of the lexical baseline.
 pub const BM25_ID: &str = "BM25";
 
+/// How a system's scores are made: by one of the bundle's systems under its similarity (an
+/// embedding compared by cosine or dot, or a stored score matrix), or by the BM25 baseline over
+/// the corpus. Printed as `cos`, `dot`, `score` or `bm25` (the report's `similarity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    Bundle(Similarity),
+    Bm25,
+}
+
+impl Scoring {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scoring::Bundle(s) => s.as_str(),
+            Scoring::Bm25 => "bm25",
+        }
+    }
+}
+
+impl std::fmt::Display for Scoring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Scores of one system over the whole bundle.
 #[derive(Clone, Debug)]
 pub struct SystemScores {
     /// npz file stem, or [`BM25_ID`].
     pub id: String,
-    /// "cos", "dot" or "bm25".
-    pub similarity: String,
+    pub similarity: Scoring,
     /// n_queries × n_corpus, shared (cloning a `SystemScores` does not copy the matrix, so
     /// snapshots of a partly scored bundle are cheap). It may be held on disk until first read
     /// (see [`Scores`]).
@@ -136,8 +159,12 @@ impl SystemScores {
             .expect("score matrices are standard layout")
     }
 
+    /// One of the bundle's systems (every one but the lexical baseline).
     pub fn is_dense(&self) -> bool {
-        self.similarity != "bm25"
+        match self.similarity {
+            Scoring::Bundle(_) => true,
+            Scoring::Bm25 => false,
+        }
     }
 }
 
@@ -338,8 +365,8 @@ fn score_core(
         .into_par_iter()
         .map(|(i, corpus)| {
             let (id, similarity) = match bundle.systems.get(i) {
-                Some(s) => (s.id.clone(), s.similarity.as_str().to_string()),
-                None => (BM25_ID.to_string(), "bm25".to_string()),
+                Some(s) => (s.id.clone(), Scoring::Bundle(s.similarity)),
+                None => (BM25_ID.to_string(), Scoring::Bm25),
             };
             let key = || match (&corpus, bundle.systems.get(i)) {
                 (Some(Corpus::Owned(_, _, Some(k))), _) => k.clone(),
@@ -382,7 +409,7 @@ pub fn bm25_system(bundle: &Bundle) -> SystemScores {
     let index = bm25::Bm25Index::new(&docs);
     SystemScores {
         id: BM25_ID.to_string(),
-        similarity: "bm25".to_string(),
+        similarity: Scoring::Bm25,
         scores: index.score_all(&queries).into(),
     }
 }

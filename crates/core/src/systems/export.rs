@@ -305,7 +305,7 @@ mod tests {
         let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![0]]);
         let scores = SystemScores {
             id: "s".into(),
-            similarity: "score".into(),
+            similarity: crate::rank::Scoring::Bundle(crate::bundle::Similarity::Score),
             scores: ndarray::array![[0.5f32, 0.5, 0.1]].into(),
         };
         let dir = tempfile::tempdir().unwrap();

@@ -4,8 +4,8 @@
 
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
-pub use crate::metrics::metric_keys;
-use crate::metrics::{Metric, TieCounts};
+use crate::metrics::{metric_keys, Metric, MetricKey, TieCounts, TiePolicy};
+use crate::rank::Scoring;
 use std::collections::BTreeMap;
 
 /// One leaderboard row.
@@ -14,13 +14,13 @@ pub struct LeaderRow {
     /// Index into `Engine::scores` / `Engine::evals`.
     pub system: usize,
     pub id: String,
-    pub similarity: String,
+    pub similarity: Scoring,
     /// 1-based rank by exec@1; systems with equal exec@1 share a rank.
     pub rank: usize,
     /// Shares its rank with another system.
     pub shared_rank: bool,
-    /// Metric key (`exec@1`, …, `mrr`) → mean.
-    pub metrics: Vec<(String, f64)>,
+    /// Every metric cell (`exec@1`, …, `mrr`, in [`metric_keys`] order) and its mean.
+    pub metrics: Vec<(MetricKey, f64)>,
     /// Domain → exec@1.
     pub per_domain: BTreeMap<String, f64>,
     pub ties: TieCounts,
@@ -31,11 +31,12 @@ pub struct LeaderRow {
 }
 
 impl LeaderRow {
-    pub fn metric(&self, key: &str) -> f64 {
+    /// The mean of metric cell `key`; `None` for a cell the evaluation does not have.
+    pub fn metric(&self, key: MetricKey) -> Option<f64> {
         self.metrics
             .iter()
-            .find(|(k, _)| k == key)
-            .map_or(f64::NAN, |(_, v)| *v)
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
 }
 
@@ -44,7 +45,7 @@ impl LeaderRow {
 pub struct Leaderboard {
     pub n_queries: usize,
     pub ks: Vec<usize>,
-    pub policy: String,
+    pub policy: TiePolicy,
     pub rows: Vec<LeaderRow>,
 }
 
@@ -63,12 +64,12 @@ impl Leaderboard {
             .map(|(i, e)| LeaderRow {
                 system: i,
                 id: e.id.clone(),
-                similarity: e.similarity.clone(),
+                similarity: e.similarity,
                 rank: 0,
                 shared_rank: false,
                 metrics: keys
                     .iter()
-                    .map(|(m, ki, key)| (key.clone(), e.mean(*m, *ki)))
+                    .map(|&(key, ki)| (key, e.mean(key.metric, ki)))
                     .collect(),
                 per_domain: k1.map_or_else(BTreeMap::new, |ki| {
                     e.per_domain(engine.bundle(), Metric::Exec, ki)
@@ -78,17 +79,18 @@ impl Leaderboard {
                 label_fallbacks: fallbacks[i],
             })
             .collect();
-        let primary = |r: &LeaderRow| {
-            if k1.is_some() {
-                r.metric("exec@1")
-            } else {
-                r.metrics.first().map_or(0.0, |m| m.1)
-            }
+        // Ranked by exec@1 (the first cell when 1 is not a cutoff), then MRR: cells every row
+        // has, as `metric_keys` lists them for every system.
+        let primary_key = match k1 {
+            Some(_) => MetricKey::exec(1),
+            None => keys.first().map_or(MetricKey::MRR, |k| k.0),
         };
+        let primary = |r: &LeaderRow| r.metric(primary_key).unwrap_or(0.0);
+        let mrr = |r: &LeaderRow| r.metric(MetricKey::MRR).unwrap_or(0.0);
         rows.sort_by(|a, b| {
             primary(b)
                 .total_cmp(&primary(a))
-                .then_with(|| b.metric("mrr").total_cmp(&a.metric("mrr")))
+                .then_with(|| mrr(b).total_cmp(&mrr(a)))
                 .then_with(|| a.id.cmp(&b.id))
         });
         for i in 0..rows.len() {
@@ -106,7 +108,7 @@ impl Leaderboard {
         Leaderboard {
             n_queries: engine.bundle().queries.len(),
             ks: cfg.ks.clone(),
-            policy: cfg.policy.as_str().to_string(),
+            policy: cfg.policy,
             rows,
         }
     }
@@ -135,18 +137,18 @@ impl Leaderboard {
     /// `None` when `key` has no tier (only exec@k cells have one). The one definition of the
     /// "tied with the leader" rule: the report's †, the forest figure's and the dashboard's marks
     /// and its "level with / tied with / below the leader" line all read it.
-    pub fn standings(&self, sig: &Significance, key: &str) -> Option<Vec<Standing>> {
+    pub fn standings(&self, sig: &Significance, key: MetricKey) -> Option<Vec<Standing>> {
         let tier = sig.tier(key)?;
         let best = self
             .rows
             .iter()
-            .map(|x| x.metric(key))
+            .filter_map(|x| x.metric(key))
             .fold(f64::NEG_INFINITY, f64::max);
         Some(
             self.rows
                 .iter()
                 .map(|r| {
-                    let below_best = r.metric(key) < best;
+                    let below_best = r.metric(key).is_some_and(|m| m < best);
                     if r.system == tier.leader {
                         Standing::Leader
                     } else if !below_best {
@@ -167,7 +169,7 @@ impl Leaderboard {
 
     /// The † of every row on `key` (leaderboard order): [`Standing::dagger`] of
     /// [`Leaderboard::standings`].
-    pub fn daggers(&self, sig: &Significance, key: &str) -> Option<Vec<bool>> {
+    pub fn daggers(&self, sig: &Significance, key: MetricKey) -> Option<Vec<bool>> {
         Some(
             self.standings(sig, key)?
                 .iter()
@@ -178,7 +180,7 @@ impl Leaderboard {
 
     /// The forest series of `key` (an exec@k cell), in leaderboard order: each system's mean
     /// with its bootstrap interval and its †. `None` when the cell has no interval.
-    pub fn forest(&self, sig: &Significance, key: &str) -> Option<Vec<ForestPoint>> {
+    pub fn forest(&self, sig: &Significance, key: MetricKey) -> Option<Vec<ForestPoint>> {
         let ci = sig.cell_index(key)?;
         let marks = self.daggers(sig, key);
         Some(
@@ -190,7 +192,7 @@ impl Leaderboard {
                     ForestPoint {
                         system: r.id.clone(),
                         index: r.system,
-                        mean: r.metric(key),
+                        mean: iv.mean,
                         low: iv.low,
                         high: iv.high,
                         tied_with_leader: marks.as_ref().is_some_and(|m| m[i]),
@@ -255,10 +257,10 @@ mod tests {
         LeaderRow {
             system,
             id: id.to_string(),
-            similarity: "cos".to_string(),
+            similarity: Scoring::Bundle(crate::bundle::Similarity::Cos),
             rank: 0,
             shared_rank: false,
-            metrics: vec![("exec@1".to_string(), exec1), ("mrr".to_string(), exec1)],
+            metrics: vec![(MetricKey::exec(1), exec1), (MetricKey::MRR, exec1)],
             per_domain: BTreeMap::new(),
             ties: TieCounts::default(),
             exec1_bounds: [exec1; 3],
@@ -273,7 +275,7 @@ mod tests {
         let lb = Leaderboard {
             n_queries: 10,
             ks: vec![1],
-            policy: "row".to_string(),
+            policy: TiePolicy::Row,
             rows: [1, 0, 2, 3]
                 .into_iter()
                 .map(|s| row(s, &format!("s{s}"), means[s]))
@@ -290,11 +292,10 @@ mod tests {
         };
         let sig = Significance {
             config: SigConfig::default(),
-            policy: "row".to_string(),
+            policy: TiePolicy::Row,
             cells: vec![CellKey {
-                metric: Metric::Exec,
+                key: MetricKey::exec(1),
                 ki: 0,
-                key: "exec@1".to_string(),
                 binary: true,
                 test: PairTest::ExactMcNemar,
             }],
@@ -318,7 +319,7 @@ mod tests {
     fn standings_leader_level_tied_below_by_hand() {
         let (lb, sig) = board();
         assert_eq!(
-            lb.standings(&sig, "exec@1").unwrap(),
+            lb.standings(&sig, MetricKey::exec(1)).unwrap(),
             vec![
                 Standing::Leader,
                 Standing::Level,
@@ -332,16 +333,16 @@ mod tests {
         );
         // Only a system below the best that the test cannot tell from the leader gets the †.
         assert_eq!(
-            lb.daggers(&sig, "exec@1").unwrap(),
+            lb.daggers(&sig, MetricKey::exec(1)).unwrap(),
             vec![false, false, true, false]
         );
-        assert_eq!(lb.standings(&sig, "mrr"), None, "no tier on mrr");
+        assert_eq!(lb.standings(&sig, MetricKey::MRR), None, "no tier on mrr");
     }
 
     #[test]
     fn forest_points_carry_the_daggers_in_leaderboard_order() {
         let (lb, sig) = board();
-        let pts = lb.forest(&sig, "exec@1").unwrap();
+        let pts = lb.forest(&sig, MetricKey::exec(1)).unwrap();
         let got: Vec<(&str, usize, f64, bool)> = pts
             .iter()
             .map(|p| (p.system.as_str(), p.index, p.mean, p.tied_with_leader))
@@ -356,6 +357,6 @@ mod tests {
             ]
         );
         assert_eq!((pts[2].low, pts[2].high), (0.3 - 0.1, 0.3 + 0.1));
-        assert!(lb.forest(&sig, "exec@3").is_none());
+        assert!(lb.forest(&sig, MetricKey::exec(3)).is_none());
     }
 }

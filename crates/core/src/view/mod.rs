@@ -106,9 +106,9 @@ impl<'e> Snapshot<'e> {
         self.release_statistics.get_or_init(|| {
             let cfg = release::statistics_config(&self.engine.config());
             if cfg == release::results_config() {
-                Significance::from_evals(self.results_evals(), self.sig_cfg)
+                Significance::from_evals(self.results_evals(), &cfg, self.sig_cfg)
             } else {
-                Significance::from_evals(&self.engine.evaluate_all(&cfg), self.sig_cfg)
+                Significance::from_evals(&self.engine.evaluate_all(&cfg), &cfg, self.sig_cfg)
             }
         })
     }

@@ -4,6 +4,7 @@
 
 use crate::analysis::significance::{PairTest, Significance};
 use crate::engine::Engine;
+use crate::metrics::MetricKey;
 use crate::stats::PairResult;
 
 /// A pair result seen from the other side (B vs A).
@@ -75,8 +76,8 @@ pub fn named_pairs(engine: &Engine, sig: &Significance, cell: usize) -> Vec<Name
     out
 }
 
-/// The pairs table's rows on a metric cell key (`exec@1`, …); `None` for an unknown key.
-pub fn pair_rows(engine: &Engine, sig: &Significance, key: &str) -> Option<Vec<NamedPair>> {
+/// The pairs table's rows on a metric cell; `None` for a cell `sig` does not have.
+pub fn pair_rows(engine: &Engine, sig: &Significance, key: MetricKey) -> Option<Vec<NamedPair>> {
     Some(named_pairs(engine, sig, sig.cell_index(key)?))
 }
 

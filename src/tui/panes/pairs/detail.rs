@@ -9,7 +9,7 @@ impl PairsPane {
     /// Systems `a` and `b` compared on every metric cell: the report's results once the
     /// pairs are in (the cells of `execscope report --table pairs --metric …`), else the
     /// counts and Δ from the engine's per-query columns, untested.
-    pub fn pair_cells(&self, v: &View, a: usize, b: usize) -> Vec<(String, PairCell, PairTest)> {
+    pub fn pair_cells(&self, v: &View, a: usize, b: usize) -> Vec<(MetricKey, PairCell, PairTest)> {
         let Some(d) = v.data else {
             return Vec::new();
         };
@@ -25,7 +25,7 @@ impl PairsPane {
                 .filter_map(|(ci, c)| {
                     let result = oriented(sig, ci, a, b)?;
                     Some((
-                        c.key.clone(),
+                        c.key,
                         PairCell {
                             result,
                             tested: true,
@@ -45,7 +45,7 @@ impl PairsPane {
                     result,
                     tested: false,
                 };
-                (m.key(ks[ki]), cell, pair_test(evals, m, ki))
+                (MetricKey::new(m, ks[ki]), cell, pair_test(evals, m, ki))
             })
             .collect()
     }
@@ -57,7 +57,7 @@ impl PairsPane {
         area: Rect,
         v: &View,
         (a, b): (usize, usize),
-        cells: &[(String, PairCell, PairTest)],
+        cells: &[(MetricKey, PairCell, PairTest)],
     ) {
         let th = v.theme;
         let title = pair_title(v, "every metric and cutoff", (a, b));
@@ -82,7 +82,7 @@ impl PairsPane {
         for (key, c, test) in cells {
             let r = &c.result;
             t.push(vec![
-                ReportCell::text(key),
+                ReportCell::text(key.to_string()),
                 ReportCell::num(r.a_rate, 3),
                 ReportCell::num(r.b_rate, 3),
                 ReportCell::num(r.delta, 3),
@@ -91,7 +91,7 @@ impl PairsPane {
                 ReportCell::text(test.short()),
             ]);
         }
-        let key = METRICS[self.metric].key(v.k());
+        let key = self.key(v);
         let order: Vec<usize> = (0..cells.len()).collect();
         TableView {
             selected: cells.iter().position(|(k, _, _)| *k == key),
@@ -112,7 +112,7 @@ impl PairsPane {
     ) {
         let th = v.theme;
         let Some(d) = v.data else { return };
-        let metric = METRICS[self.metric].key(v.k());
+        let metric = self.key(v);
         let title = pair_title(v, &format!("{metric} per query"), (a, b));
         let inner = framed(f, area, title, false, th);
         let w = inner.width as usize;

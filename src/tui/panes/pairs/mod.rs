@@ -9,7 +9,7 @@
 
 use super::{message, step, Cx, Pane, PaneId};
 use crate::analysis::significance::{pair_test, PairTest};
-use crate::metrics::Metric;
+use crate::metrics::{Metric, MetricKey};
 use crate::report::{Align, Cell as ReportCell, Table};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
@@ -93,17 +93,22 @@ pub struct Matrix {
 }
 
 impl PairsPane {
+    /// The metric cell shown: the chosen metric at the current k.
+    pub fn key(&self, v: &View) -> MetricKey {
+        MetricKey::new(METRICS[self.metric], v.k())
+    }
+
     /// The matrix for the current metric at the current k.
     pub fn matrix(&self, v: &View) -> Option<Matrix> {
         let d = v.data?;
         let e = &d.engine;
         let metric = METRICS[self.metric];
         let ki = v.shared.k_index;
-        let key = metric.key(v.k());
+        let key = self.key(v);
         let n = e.evals().len();
         let with_pairs = d.sig.as_ref().filter(|s| s.pairs.is_some());
         let found = with_pairs.and_then(|s| {
-            let ci = s.cell_index(&key)?;
+            let ci = s.cell_index(key)?;
             Some((s, ci, PairMatrix::of(s, ci)?))
         });
         if let Some((sig, ci, m)) = found {
@@ -179,7 +184,7 @@ impl Pane for PairsPane {
             message(f, area, "no systems to compare", th.dim);
             return;
         }
-        let metric = METRICS[self.metric].key(v.k());
+        let metric = self.key(v);
         // Labels: full names when they fit, else letters with a legend (never cut).
         let longest = (0..n)
             .map(|s| v.system_id(s).chars().count())
