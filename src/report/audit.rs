@@ -340,14 +340,59 @@ pub fn funnel_table(audits: &[CohortAudit]) -> Table {
     )
 }
 
+/// Every table of an audit, each by its name (the dashboard shows some of them, `execscope
+/// audit` all).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditTables {
+    /// The summary of a retrieval audit (exec@1 beside exec-verified@1); none for generated
+    /// pools.
+    pub retrieval: Option<Table>,
+    pub admission: Table,
+    pub selection: Table,
+    pub orders: Table,
+    pub transitions: Table,
+    pub funnel: Table,
+}
+
+impl AuditTables {
+    pub fn build(pools: &PoolSet, audits: &[CohortAudit]) -> AuditTables {
+        AuditTables {
+            retrieval: retrieval_table(pools, audits),
+            admission: admission_table(pools, audits),
+            selection: selection_table(audits),
+            orders: orders_table(audits),
+            transitions: transitions_table(audits),
+            funnel: funnel_table(audits),
+        }
+    }
+
+    /// The summary tables the dashboard's Audit pane shows on top: the retrieval summary (when
+    /// there is one) and the admission table.
+    pub fn summary(&self) -> Vec<&Table> {
+        self.retrieval
+            .iter()
+            .chain(std::iter::once(&self.admission))
+            .collect()
+    }
+
+    /// Every table, in display order.
+    pub fn all(&self) -> Vec<&Table> {
+        let mut v = self.summary();
+        v.extend([
+            &self.selection,
+            &self.orders,
+            &self.transitions,
+            &self.funnel,
+        ]);
+        v
+    }
+}
+
 /// Every table of an audit, in display order.
 pub fn all_tables(pools: &PoolSet, audits: &[CohortAudit]) -> Vec<Table> {
-    let mut v = Vec::new();
-    v.extend(retrieval_table(pools, audits));
-    v.push(admission_table(pools, audits));
-    v.push(selection_table(audits));
-    v.push(orders_table(audits));
-    v.push(transitions_table(audits));
-    v.push(funnel_table(audits));
-    v
+    AuditTables::build(pools, audits)
+        .all()
+        .into_iter()
+        .cloned()
+        .collect()
 }

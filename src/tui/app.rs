@@ -5,7 +5,7 @@ use super::actions::{Action, Hit};
 use super::commands;
 use super::fuzzy;
 use super::jobs::{Job, JobResult};
-use super::panes::{self, Cx, Effect, Pane};
+use super::panes::{self, Cx, Effect, Pane, PaneId};
 use super::theme::Theme;
 use super::view::{AuditSlot, Data, Hits, Shared, View};
 use crate::engine::{Engine, EngineOptions};
@@ -370,8 +370,14 @@ impl App {
         }
     }
 
+    /// The active pane.
+    pub fn pane(&self) -> PaneId {
+        self.panes[self.tab].kind()
+    }
+
+    /// The active pane's stable id (`leaderboard`, `browser`, …).
     pub fn pane_id(&self) -> &'static str {
-        self.panes[self.tab].id()
+        self.pane().as_str()
     }
 
     fn input_mode(&self) -> bool {
@@ -380,8 +386,7 @@ impl App {
 
     /// Translate a key through the command registry and handle it.
     pub fn handle_key(&mut self, ev: KeyEvent) {
-        let pane = self.pane_id();
-        if let Some(a) = commands::lookup(&ev, pane, self.input_mode()) {
+        if let Some(a) = commands::lookup(&ev, self.pane(), self.input_mode()) {
             self.handle(a);
         }
     }
@@ -409,8 +414,8 @@ impl App {
         }
     }
 
-    fn switch_to(&mut self, id: &str) {
-        if let Some(i) = self.panes.iter().position(|p| p.id() == id) {
+    fn switch_to(&mut self, id: PaneId) {
+        if let Some(i) = self.panes.iter().position(|p| p.kind() == id) {
             self.tab = i;
         }
     }
@@ -589,7 +594,7 @@ impl App {
                 if self.data.is_some() {
                     self.shared.live = Some((String::new(), Vec::new()));
                     self.mode = Mode::Prompt;
-                    self.switch_to("browser");
+                    self.switch_to(PaneId::Browser);
                 }
             }
             Action::Back if self.shared.live.is_some() => self.shared.live = None,
@@ -617,7 +622,7 @@ impl App {
                         self.shared.query = q;
                     }
                     self.shared.live = None;
-                    self.switch_to("browser");
+                    self.switch_to(PaneId::Browser);
                 }
                 Effect::StartFilter => self.mode = Mode::Filter,
                 Effect::Status(s) => self.status = Some(s),

@@ -2,6 +2,7 @@
 //! help overlay, so the screen can never describe a key that does something else.
 
 use super::actions::Action;
+use super::panes::PaneId;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Which part of the dashboard a command belongs to.
@@ -9,8 +10,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum Scope {
     /// Everywhere (normal mode).
     Global,
-    /// Only on the pane with this id (see `panes::PaneId`).
-    Pane(&'static str),
+    /// Only on this pane.
+    Pane(PaneId),
     /// While a prompt, filter or picker has the keyboard.
     Input,
 }
@@ -69,7 +70,7 @@ const fn cmd(
 }
 
 use Key::{Char as C, Code as K};
-use Scope::{Global as G, Input as I};
+use Scope::{Global as G, Input as I, Pane as P};
 
 /// Every command of the dashboard. Order is display order.
 #[rustfmt::skip]
@@ -105,31 +106,31 @@ pub static COMMANDS: &[Command] = &[
     cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Switch dark / light theme.", false),
     cmd(G, &[C('x')], "x", Action::Export, "export", "Export the pane: SVG + markdown.", false),
     // Leaderboard.
-    cmd(Scope::Pane("leaderboard"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
-    cmd(Scope::Pane("leaderboard"), &[C('r')], "r", Action::ReverseSort, "reverse", "Reverse the sort order (←/→ or a header click picks the column).", true),
+    cmd(P(PaneId::Leaderboard), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
+    cmd(P(PaneId::Leaderboard), &[C('r')], "r", Action::ReverseSort, "reverse", "Reverse the sort order (←/→ or a header click picks the column).", true),
     // Browser.
-    cmd(Scope::Pane("browser"), &[C('/')], "/", Action::Filter, "filter", "Fuzzy-filter the query list (id, domain, function, text).", true),
-    cmd(Scope::Pane("browser"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "ranking", "Move the focus to the ranking (←/→ also switch focus).", false),
-    cmd(Scope::Pane("browser"), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
-    cmd(Scope::Pane("browser"), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
-    cmd(Scope::Pane("browser"), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
-    cmd(Scope::Pane("browser"), &[C('e')], "e", Action::Edit, "edit", "Edit inline the query text (query list focused) or the selected snippet (ranking focused): every system's score, rank and the tests' verdict before → after.", true),
-    cmd(Scope::Pane("browser"), &[C('E')], "E", Action::ExternalEdit, "$EDITOR", "Edit the selected snippet in $EDITOR (or $VISUAL) instead.", false),
-    cmd(Scope::Pane("browser"), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
+    cmd(P(PaneId::Browser), &[C('/')], "/", Action::Filter, "filter", "Fuzzy-filter the query list (id, domain, function, text).", true),
+    cmd(P(PaneId::Browser), &[K(KeyCode::Enter)], "Enter", Action::Enter, "ranking", "Move the focus to the ranking (←/→ also switch focus).", false),
+    cmd(P(PaneId::Browser), &[C('d')], "d", Action::ToggleDiff, "diff", "Code ↔ diff of the canonical against the selected snippet.", true),
+    cmd(P(PaneId::Browser), &[C('c')], "c", Action::ToggleCompare, "compare", "Side-by-side rankings of the current and the compared system.", true),
+    cmd(P(PaneId::Browser), &[C('S')], "S", Action::PickCompare, "compare sys", "Pick the compared system.", false),
+    cmd(P(PaneId::Browser), &[C('e')], "e", Action::Edit, "edit", "Edit inline the query text (query list focused) or the selected snippet (ranking focused): every system's score, rank and the tests' verdict before → after.", true),
+    cmd(P(PaneId::Browser), &[C('E')], "E", Action::ExternalEdit, "$EDITOR", "Edit the selected snippet in $EDITOR (or $VISUAL) instead.", false),
+    cmd(P(PaneId::Browser), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
     // Density.
-    cmd(Scope::Pane("density"), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
+    cmd(P(PaneId::Density), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
     // Domains.
-    cmd(Scope::Pane("domains"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
+    cmd(P(PaneId::Domains), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
     // Pairs.
-    cmd(Scope::Pane("pairs"), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
+    cmd(P(PaneId::Pairs), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
     // Audit.
-    cmd(Scope::Pane("audit"), &[K(KeyCode::Enter)], "Enter", Action::Enter, "run / open", "Run the retrieval audit of the current system; on a task: open its candidates (Esc closes).", true),
-    cmd(Scope::Pane("audit"), &[C('v')], "v", Action::CycleVisible, "visible m", "Next number of visible self-tests per query (1–5; Enter re-runs).", true),
+    cmd(P(PaneId::Audit), &[K(KeyCode::Enter)], "Enter", Action::Enter, "run / open", "Run the retrieval audit of the current system; on a task: open its candidates (Esc closes).", true),
+    cmd(P(PaneId::Audit), &[C('v')], "v", Action::CycleVisible, "visible m", "Next number of visible self-tests per query (1–5; Enter re-runs).", true),
 ];
 
 /// The action bound to a key in this context: the active pane's commands first, then global ones.
 /// In input mode only input commands apply and any other printable character is typed.
-pub fn lookup(ev: &KeyEvent, pane: &str, input: bool) -> Option<Action> {
+pub fn lookup(ev: &KeyEvent, pane: PaneId, input: bool) -> Option<Action> {
     if input {
         if let Some(c) = COMMANDS
             .iter()
@@ -166,10 +167,10 @@ pub fn lookup(ev: &KeyEvent, pane: &str, input: bool) -> Option<Action> {
 }
 
 /// Commands that apply on `pane` in normal mode, pane-specific first.
-pub fn active<'a>(pane: &'a str, input: bool) -> impl Iterator<Item = &'static Command> + 'a {
+pub fn active(pane: PaneId, input: bool) -> impl Iterator<Item = &'static Command> {
     let pane_cmds = COMMANDS
         .iter()
-        .filter(move |c| !input && matches!(c.scope, Scope::Pane(p) if p == pane));
+        .filter(move |c| !input && c.scope == Scope::Pane(pane));
     let rest = COMMANDS.iter().filter(move |c| {
         if input {
             c.scope == Scope::Input
@@ -181,7 +182,7 @@ pub fn active<'a>(pane: &'a str, input: bool) -> impl Iterator<Item = &'static C
 }
 
 /// The key bar: (keys, label) of the bar commands active here.
-pub fn bar(pane: &str, input: bool) -> Vec<(&'static str, &'static str)> {
+pub fn bar(pane: PaneId, input: bool) -> Vec<(&'static str, &'static str)> {
     active(pane, input)
         .filter(|c| c.bar)
         .map(|c| (c.keys_label, c.label))
@@ -213,9 +214,7 @@ pub fn help_bar() -> Vec<(&'static str, &'static str)> {
 }
 
 /// Help overlay sections: (title, [(keys, help)]).
-pub fn help(
-    panes: &[(&'static str, &'static str)],
-) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
+pub fn help(panes: &[(PaneId, &'static str)]) -> Vec<(String, Vec<(&'static str, &'static str)>)> {
     let pick = |s: Scope| -> Vec<(&'static str, &'static str)> {
         COMMANDS
             .iter()
@@ -225,7 +224,7 @@ pub fn help(
     };
     let mut out = vec![("Everywhere".to_string(), pick(Scope::Global))];
     for (id, title) in panes {
-        let cmds = pick(Scope::Pane(id));
+        let cmds = pick(Scope::Pane(*id));
         if !cmds.is_empty() {
             out.push((title.to_string(), cmds));
         }
@@ -249,23 +248,17 @@ mod tests {
     /// the help promise exactly one meaning per key.
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
-        let panes = [
-            "leaderboard",
-            "browser",
-            "deception",
-            "density",
-            "domains",
-            "pairs",
-            "audit",
-        ];
-        for pane in panes {
+        for pane in PaneId::ALL {
             for input in [false, true] {
                 let cmds: Vec<&Command> = active(pane, input).collect();
                 for (i, a) in cmds.iter().enumerate() {
                     for b in &cmds[i + 1..] {
                         for ka in a.keys {
                             if b.keys.contains(ka) && a.action != b.action {
-                                panic!("{pane}: {ka:?} bound to {:?} and {:?}", a.action, b.action);
+                                panic!(
+                                    "{pane:?}: {ka:?} bound to {:?} and {:?}",
+                                    a.action, b.action
+                                );
                             }
                         }
                     }
@@ -277,31 +270,31 @@ mod tests {
     #[test]
     fn pane_commands_shadow_global_ones() {
         assert_eq!(
-            lookup(&key(KeyCode::Enter), "leaderboard", false),
+            lookup(&key(KeyCode::Enter), PaneId::Leaderboard, false),
             Some(Action::Enter)
         );
         assert_eq!(
-            lookup(&key(KeyCode::Char('d')), "browser", false),
+            lookup(&key(KeyCode::Char('d')), PaneId::Browser, false),
             Some(Action::ToggleDiff)
         );
-        assert_eq!(lookup(&key(KeyCode::Char('d')), "pairs", false), None);
+        assert_eq!(lookup(&key(KeyCode::Char('d')), PaneId::Pairs, false), None);
         assert_eq!(
-            lookup(&key(KeyCode::Char('k')), "pairs", false),
+            lookup(&key(KeyCode::Char('k')), PaneId::Pairs, false),
             Some(Action::Up)
         );
         assert_eq!(
-            lookup(&key(KeyCode::Char('3')), "pairs", false),
+            lookup(&key(KeyCode::Char('3')), PaneId::Pairs, false),
             Some(Action::Tab(2))
         );
         assert_eq!(
-            lookup(&key(KeyCode::Char('q')), "pairs", true),
+            lookup(&key(KeyCode::Char('q')), PaneId::Pairs, true),
             Some(Action::Input('q'))
         );
         assert_eq!(
-            lookup(&key(KeyCode::Esc), "pairs", true),
+            lookup(&key(KeyCode::Esc), PaneId::Pairs, true),
             Some(Action::Back)
         );
-        let bar = bar("browser", false);
+        let bar = bar(PaneId::Browser, false);
         assert!(bar.contains(&("/", "filter")) && bar.contains(&("q", "quit")));
     }
 }

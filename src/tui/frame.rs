@@ -4,7 +4,7 @@
 use super::actions::Hit;
 use super::app::{App, Mode};
 use super::commands;
-use super::panes::message;
+use super::panes::{message, PaneId};
 use super::widgets::text::{fit, fit_spans, wrap_words};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -164,7 +164,7 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     } else if input && app.panes[app.tab].captures_input() {
         commands::editor_bar()
     } else {
-        commands::bar(app.pane_id(), input)
+        commands::bar(app.pane(), input)
     };
     for (k, label) in entries {
         let w = k.chars().count() + label.chars().count() + 1;
@@ -206,8 +206,8 @@ enum HelpLayout {
 /// of its own).
 fn help_sections(app: &App, col_w: usize) -> Vec<Vec<Line<'static>>> {
     let th = &app.theme;
-    let panes: Vec<(&'static str, &'static str)> =
-        app.panes.iter().map(|p| (p.id(), p.title())).collect();
+    let panes: Vec<(PaneId, &'static str)> =
+        app.panes.iter().map(|p| (p.kind(), p.title())).collect();
     let help_w = col_w.saturating_sub(7);
     let mut sections = Vec::new();
     for (title, cmds) in commands::help(&panes) {

@@ -97,7 +97,7 @@ pub struct AuditRequest {
 #[derive(Clone, Debug)]
 pub struct AuditResult {
     pub request: AuditRequest,
-    pub tables: Vec<Table>,
+    pub tables: audit_tables::AuditTables,
     pub view: AuditView,
 }
 
@@ -173,7 +173,7 @@ fn run_audit(
     .map_err(|e| format!("{e:#}"))?;
     Ok(AuditResult {
         request: req,
-        tables: audit_tables::all_tables(&run.pools, &run.audits),
+        tables: audit_tables::AuditTables::build(&run.pools, &run.audits),
         view: AuditView::build(&run.pools, &run.audits),
     })
 }

@@ -2,7 +2,7 @@
 //! pool, the first m tests of each suite as the "self-tests", the whole suite as the oracle.
 //!
 //! Every number is the audit's own: the summary and admission tables are
-//! `report::audit::all_tables` (what `execscope audit` prints) and the task list, candidates,
+//! `report::audit::AuditTables` (what `execscope audit` prints) and the task list, candidates,
 //! evidence and per-test outcomes come from `audit::view::AuditView`. The audit may start the
 //! oracle and run tens of seconds on a large bundle, so it runs as a background job, only when
 //! the user presses Enter here.
@@ -67,12 +67,7 @@ impl Preview {
             let top = crate::rank::top_k(e.scores()[s].row(q), K);
             let marks: Vec<Option<bool>> = top
                 .iter()
-                .map(|&c| {
-                    let c = c as usize;
-                    d.index
-                        .outcomes(e, q, c)
-                        .map(|o| !o.is_empty() && o.iter().all(|x| x == "pass"))
-                })
+                .map(|&c| e.cache_index().verdict(e.bundle(), q, c as usize))
                 .collect();
             p.rows.push(top.iter().map(|&c| c as usize).collect());
             p.pairs += marks.len();
@@ -342,10 +337,7 @@ impl AuditPane {
             th,
         );
         let mut y = inner.y;
-        for name in ["audit-retrieval", "audit-admission"] {
-            let Some(t) = a.tables.iter().find(|t| t.name == name) else {
-                continue;
-            };
+        for t in a.tables.summary() {
             let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
             let r = Rect::new(inner.x, y, inner.width, h);
             let order: Vec<usize> = (0..t.rows.len()).collect();
@@ -535,7 +527,9 @@ impl Pane for AuditPane {
 
     fn export_tables(&self, v: &View) -> Vec<Table> {
         match v.data.map(|d| &d.audit) {
-            Some(AuditSlot::Done(a)) if a.request.system == v.shared.system => a.tables.clone(),
+            Some(AuditSlot::Done(a)) if a.request.system == v.shared.system => {
+                a.tables.all().into_iter().cloned().collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -586,7 +580,13 @@ impl Pane for AuditPane {
             Action::Left => self.col = self.col.saturating_sub(1),
             Action::Right => {
                 let Some(a) = done else { return false };
-                let widest = a.tables.iter().map(|t| t.headers.len()).max().unwrap_or(0);
+                let widest = a
+                    .tables
+                    .all()
+                    .iter()
+                    .map(|t| t.headers.len())
+                    .max()
+                    .unwrap_or(0);
                 let widest = widest.max(task_table(a).headers.len());
                 self.col = (self.col + 1).min(widest.saturating_sub(1));
             }
@@ -644,8 +644,8 @@ impl Pane for AuditPane {
         };
         let summary_h: u16 = a
             .tables
+            .summary()
             .iter()
-            .filter(|t| t.name == "audit-retrieval" || t.name == "audit-admission")
             .map(|t| t.rows.len() as u16 + 2)
             .sum::<u16>()
             + 1;

@@ -39,8 +39,8 @@ pub struct Cx<'a> {
     pub effects: &'a mut Vec<Effect>,
 }
 
-/// Which pane: the dashboard's tabs as a type (the command registry's pane scopes use
-/// [`PaneId::as_str`]).
+/// Which pane: the dashboard's tabs as a type (the command registry's pane scopes, the app's
+/// tab switches); [`PaneId::as_str`] is its stable id in exported file names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaneId {
     Leaderboard,

@@ -24,16 +24,17 @@ pub struct RankRow {
     pub outcomes: Option<Vec<String>>,
 }
 
-/// Glyph and style of one cached test outcome.
+/// Glyph and style of one cached test outcome (`?` for text that is no outcome).
 pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
+    use crate::record::Outcome;
     let th = v.theme;
-    match o {
-        "pass" => ('✓', th.good),
-        "FAIL" => ('✗', th.bad),
-        "TIMEOUT" => ('T', th.warn),
-        "HANG" => ('H', th.warn),
-        o if o.starts_with("FAIL:") || o.starts_with("ERROR") => ('E', th.warn),
-        _ => ('?', th.dim),
+    match o.parse::<Outcome>() {
+        Ok(Outcome::Pass) => ('✓', th.good),
+        Ok(Outcome::Fail) => ('✗', th.bad),
+        Ok(Outcome::Timeout) => ('T', th.warn),
+        Ok(Outcome::Hang) => ('H', th.warn),
+        Ok(Outcome::FailExc(_) | Outcome::Error(_)) => ('E', th.warn),
+        Err(_) => ('?', th.dim),
     }
 }
 

@@ -72,6 +72,18 @@ impl CacheIndex {
         self.held.len()
     }
 
+    /// The cached verdict of snippet `c` on query `q`'s suite: every recorded outcome is a pass
+    /// (a record without outcomes passes nothing); `None` when the cache lacks the pair.
+    pub fn verdict(&self, bundle: &Bundle, q: usize, c: usize) -> Option<bool> {
+        self.outcomes(bundle, q, c).map(|o| {
+            !o.is_empty()
+                && o.iter().all(|x| {
+                    x.parse::<execscope_record::Outcome>()
+                        .is_ok_and(|o| o.is_pass())
+                })
+        })
+    }
+
     /// Cached per-test outcomes of snippet `c` on query `q`'s suite.
     pub fn outcomes<'b>(&self, bundle: &'b Bundle, q: usize, c: usize) -> Option<&'b [String]> {
         self.row(q, c)
