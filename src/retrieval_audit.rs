@@ -21,6 +21,7 @@ pub fn run(
     cfg: &AuditConfig,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<AuditRun, AuditError> {
+    engine.load_rows()?;
     let oracle = LazyOracle::new(oracle);
     let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, progress);
     let mut pools = spec.pools(engine, &runner)?;

@@ -152,7 +152,10 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 "pool order inside score ties: {} (--ties)",
                 args.ties
             )];
-            crate::retrieval_audit::run(&engine, &spec, cfg, &notes, &table_cfg, &progress)?
+            let run =
+                crate::retrieval_audit::run(&engine, &spec, cfg, &notes, &table_cfg, &progress);
+            super::print_notices(&engine);
+            run?
         }
     };
     render_run(&run, args.format, args.out.as_deref())?;

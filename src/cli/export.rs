@@ -23,6 +23,7 @@ pub struct ExportArgs {
 
 pub fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
+    super::load_rows(&engine)?;
     let cfg = engine.config();
     let s = export_trec(
         engine.bundle(),

@@ -88,11 +88,12 @@ pub fn fuse(args: &FuseArgs) -> anyhow::Result<ExitCode> {
         ..EvalArgs::default()
     };
     let engine = open_engine(Some(&args.bundle), &eval)?;
+    super::load_rows(&engine)?;
     systems::check_name(&args.bundle, engine.bundle(), &args.name, args.replace)?;
     let mut parts = Vec::new();
     for p in &args.parts {
         match engine.scores().iter().find(|s| &s.id == p) {
-            Some(s) => parts.push(s.scores.view()),
+            Some(s) => parts.push(s.scores.matrix().view()),
             None => bail!(
                 "no system {p:?} in {} (systems: {})",
                 args.bundle.display(),

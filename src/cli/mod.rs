@@ -133,6 +133,25 @@ pub fn open_engine(bundle: Option<&Path>, eval: &EvalArgs) -> anyhow::Result<Eng
     open_engine_keeping(bundle, eval, true)
 }
 
+/// Print what the engine repaired on the way (damaged cache entries recomputed, score matrices
+/// scored again) as warnings on stderr: the core never prints, it keeps notices.
+pub fn print_notices(engine: &Engine) {
+    for n in engine.take_notices() {
+        eprintln!("execscope: warning: {n}");
+    }
+}
+
+/// Read every score matrix now ([`Engine::load_rows`]), for a command that reads score rows:
+/// the I/O happens here, with an error naming what failed, not in the middle of a table.
+pub fn load_rows(engine: &Engine) -> anyhow::Result<()> {
+    engine.load_rows().with_context(|| {
+        format!(
+            "reading the score matrices of {}",
+            engine.bundle().root.display()
+        )
+    })
+}
+
 /// [`open_engine`], keeping the score matrices in the rank cache for row reads or not (see
 /// [`RankOptions::keep_rows`]; a command that reads no score row need not write them).
 pub fn open_engine_keeping(

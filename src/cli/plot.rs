@@ -58,6 +58,9 @@ pub fn plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
         _ => bail!("give --figure F (with --out FILE.svg|FILE.png) or --all (with --out DIR)"),
     };
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
+    if figure.is_none_or(Figure::reads_rows) {
+        super::load_rows(&engine)?;
+    }
     let mut inputs = PlotInputs::new(
         &engine,
         SigConfig {
@@ -85,5 +88,6 @@ pub fn plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
             eprintln!("wrote {} figures under {}", files.len(), args.out.display());
         }
     }
+    super::print_notices(&engine);
     Ok(ExitCode::SUCCESS)
 }

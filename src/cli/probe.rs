@@ -51,6 +51,7 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         bail!("--k must be at least 1");
     }
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
+    super::load_rows(&engine)?;
     let b = &engine.bundle();
     let query = match &args.query_id {
         Some(id) => ProbeQuery::Stored {

@@ -115,20 +115,31 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         replicates: args.bootstrap,
         seed: args.seed,
     };
+    if args.all || args.write_results || args.table.reads_rows() {
+        super::load_rows(&engine)?;
+    }
     let view = Snapshot::new(&engine, sig_cfg);
+    let result = run(args, &view);
+    super::print_notices(&engine);
+    result
+}
+
+/// The report's output, from its view.
+fn run(args: &ReportArgs, view: &Snapshot<'_>) -> anyhow::Result<ExitCode> {
+    let engine = view.engine();
     if args.all {
         let out = args
             .out
             .clone()
             .context("--all needs --out DIR for the files it writes")?;
-        let n = write_all(&view, &out, args.metric)?;
+        let n = write_all(view, &out, args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
-        return Ok(exit_code(&engine));
+        return Ok(exit_code(engine));
     }
     let text = if args.table == TableKind::Leaderboard && args.format == Format::Json {
-        leaderboard_json(&view)
+        leaderboard_json(view)
     } else {
-        table(&view, args.table, args.metric)?.render(args.format)
+        table(view, args.table, args.metric)?.render(args.format)
     };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if args.write_results {
@@ -143,7 +154,7 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
             root.join("results").display()
         );
     }
-    Ok(exit_code(&engine))
+    Ok(exit_code(engine))
 }
 
 /// Failure when `--execute` could not run some pairs (already reported on stderr by

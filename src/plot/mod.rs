@@ -62,6 +62,20 @@ impl Figure {
         Figure::Funnel,
     ];
 
+    /// Whether the figure is drawn from score rows (the failure anatomy, the funnel's audit),
+    /// not from the evaluations alone.
+    pub fn reads_rows(self) -> bool {
+        match self {
+            Figure::Forest | Figure::Domains | Figure::Pairs => false,
+            Figure::Density
+            | Figure::Bugtypes
+            | Figure::Misses
+            | Figure::Gaps
+            | Figure::Editsize
+            | Figure::Funnel => true,
+        }
+    }
+
     /// The name on the command line and in file names.
     pub fn as_str(self) -> &'static str {
         match self {

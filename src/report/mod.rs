@@ -46,6 +46,23 @@ impl TableKind {
         TableKind::Fusion,
     ];
 
+    /// Whether the table is built from score rows (the failure anatomy, the stacked variants,
+    /// the fusion table), not from the evaluations alone.
+    pub fn reads_rows(self) -> bool {
+        match self {
+            TableKind::Leaderboard | TableKind::Domains | TableKind::Pairs => false,
+            TableKind::Misses
+            | TableKind::Density
+            | TableKind::Bugtypes
+            | TableKind::DeceptionDomains
+            | TableKind::Editsize
+            | TableKind::Gaps
+            | TableKind::Difficulty
+            | TableKind::Stacked
+            | TableKind::Fusion => true,
+        }
+    }
+
     /// The name on the command line and in file names (`deception-domains`, …).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -325,7 +325,12 @@ impl App {
                     d.anatomy = Some(*anatomy);
                 }
             }
-            JobResult::Rows => self.done("score rows"),
+            JobResult::Rows(res) => {
+                self.done("score rows");
+                if let Err(e) = res {
+                    self.status = Some(format!("score rows: {e}"));
+                }
+            }
             JobResult::Bm25(idx) => {
                 self.done("BM25 index");
                 if let Some(d) = self.data.as_mut() {
@@ -333,6 +338,16 @@ impl App {
                 }
                 self.rescore_live();
             }
+        }
+        // What the core repaired on the way (damaged cache entries) is said, not printed over
+        // the screen.
+        let notices = self
+            .data
+            .as_ref()
+            .map(|d| d.engine.take_notices())
+            .unwrap_or_default();
+        if !notices.is_empty() {
+            self.status = Some(format!("warning: {}", notices.join("; ")));
         }
         for p in &mut self.panes {
             p.data_changed();

@@ -290,12 +290,7 @@ impl Job {
                     .collect();
                 JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
             }
-            Job::Rows { engine } => {
-                for s in engine.scores() {
-                    let _ = s.scores.dim();
-                }
-                JobResult::Rows
-            }
+            Job::Rows { engine } => JobResult::Rows(engine.load_rows().map_err(|e| e.to_string())),
         }
     }
 }
@@ -334,8 +329,8 @@ pub enum JobResult {
         anatomy: Box<(AnatomyView, AnatomyTables)>,
     },
     Bm25(Arc<Bm25Index>),
-    /// Every score matrix of the engine is in memory.
-    Rows,
+    /// Every score matrix of the engine is in memory, or why not.
+    Rows(Result<(), String>),
     Significance {
         gen: u64,
         sig: Arc<Significance>,

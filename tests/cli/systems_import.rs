@@ -145,6 +145,7 @@ fn a_run_written_from_scores_imports_to_identical_numbers() {
     use ndarray_npy::WriteNpyExt;
     let npy = dir.path().join("cos.npy");
     a.scores
+        .matrix()
         .mapv(f64::from)
         .write_npy(std::fs::File::create(&npy).unwrap())
         .unwrap();

@@ -110,6 +110,7 @@ fn rrf_of_bm25_and_a_dense_system_equals_numpy() {
         let p = dir.path().join(format!("{id}.npy"));
         let s = &e.scores()[e.system_index(id).unwrap()];
         s.scores
+            .matrix()
             .write_npy(std::fs::File::create(&p).unwrap())
             .unwrap();
         paths.push(p);

@@ -37,8 +37,9 @@ fn same_scores(a: &Engine, b: &Engine) {
         assert_eq!(x.id, y.id);
         assert!(x
             .scores
+            .matrix()
             .iter()
-            .zip(y.scores.iter())
+            .zip(y.scores.matrix().iter())
             .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
     for (x, y) in a.evals().iter().zip(b.evals()) {
@@ -326,13 +327,22 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
         warm(&e),
         "the length is right: the damage shows only when read"
     );
+    assert!(e.scores().iter().all(|s| s.scores.get().is_none()));
+    // Reading the rows is an explicit call; the damage it found is a notice, not a print.
+    e.load_rows().unwrap();
+    let notices = e.take_notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].contains("are damaged; scored it again from"),
+        "{notices:?}"
+    );
     same_scores(&cold, &e);
     assert_ne!(std::fs::read(&files[1]).unwrap(), bytes, "rewritten");
     assert_eq!(
         RankCache::new(&cdir)
             .get(
                 files[1].file_stem().unwrap().to_str().unwrap(),
-                cold.scores()[0].scores.dim()
+                cold.scores()[0].scores.matrix().dim()
             )
             .0,
         Lookup::Hit
@@ -606,7 +616,14 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
         let bytes = std::fs::read(&p).unwrap();
         std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
     }
+    assert!(w.take_notices().is_empty(), "nothing damaged yet");
     assert_eq!(format!("{:?}", Significance::compute(&w, cfg)), fresh);
+    // The core never prints: the repair is a notice the front end shows, said once.
+    assert_eq!(
+        w.take_notices(),
+        ["a damaged pairwise cache entry was ignored, recomputed and rewritten"]
+    );
+    assert!(w.take_notices().is_empty());
     let s = Significance::from_evals(cold.evals(), &cold.config(), cfg);
     let bytes = s.encode();
     assert_eq!(

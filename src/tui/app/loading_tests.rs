@@ -104,7 +104,7 @@ fn rows_are_brought_in_after_a_report_stored_none() {
     for (s, w) in e.scores().iter().zip(whole.scores()) {
         assert!(s.scores.is_loaded(), "{} not brought in", s.id);
         let bits = |m: &crate::rank::SystemScores| -> Vec<u32> {
-            m.scores.iter().map(|v| v.to_bits()).collect()
+            m.scores.matrix().iter().map(|v| v.to_bits()).collect()
         };
         assert_eq!(bits(s), bits(w), "{}", s.id);
     }

@@ -21,6 +21,9 @@ pub enum AuditError {
     /// Executing the pairs failed.
     #[error(transparent)]
     Run(#[from] BatchError),
+    /// The system's score matrix could be neither read nor computed.
+    #[error(transparent)]
+    Scores(#[from] crate::rank::ScoresError),
 }
 
 impl AuditError {

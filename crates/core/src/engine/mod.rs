@@ -49,6 +49,9 @@ pub struct Engine {
     extras: Vec<Option<([f64; 3], usize)>>,
     /// Per system: what the evaluation-cache lookup of the current settings found.
     eval_lookups: Vec<Option<Lookup>>,
+    /// What went wrong and was repaired on the way (a damaged cache entry recomputed), for the
+    /// front end to show: the core never prints. Shared by the snapshots of one engine.
+    notices: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 /// The evaluation cache of an engine: its directory, each system's rank-cache key (in the order
@@ -121,6 +124,7 @@ impl Scored<'_> {
             eval_lookups: vec![None; lookups.len()],
             rank_lookups: lookups,
             eval_cache: None,
+            notices: Arc::default(),
         })
     }
 }
@@ -218,6 +222,7 @@ impl Engine {
             eval_cache,
             extras: vec![None; n],
             eval_lookups: vec![None; n],
+            notices: Arc::default(),
         };
         engine.reevaluate(&opts.eval);
         engine
@@ -249,6 +254,7 @@ impl Engine {
             eval_cache: self.eval_cache.clone(),
             extras,
             eval_lookups,
+            notices: self.notices.clone(),
         }
     }
 
@@ -296,8 +302,8 @@ impl Engine {
     /// A result computed from every system's evaluation under the current settings (and from
     /// `what`, the bytes of whatever else it depends on), through the engine's cache when it has
     /// one: the stored value when a checked entry of kind `kind` exists and `decode` accepts it,
-    /// else `compute()`, stored with `encode`. A damaged entry is reported on stderr, recomputed
-    /// and rewritten. The key covers every system's evaluation key in order (so any change to a
+    /// else `compute()`, stored with `encode`. A damaged entry is recomputed, rewritten and said
+    /// in a notice ([`Engine::take_notices`]). The key covers every system's evaluation key in order (so any change to a
     /// score, verdict, label or setting misses) and `what`.
     pub fn memoized<T>(
         &self,
@@ -327,13 +333,40 @@ impl Engine {
             return v;
         }
         if lookup != Lookup::Miss {
-            eprintln!(
-                "execscope: warning: a damaged {kind} cache entry was ignored, recomputed and rewritten"
-            );
+            self.notice(format!(
+                "a damaged {kind} cache entry was ignored, recomputed and rewritten"
+            ));
         }
         let v = compute();
         let _ = ec.cache.put_blob(kind, &key, &encode(&v));
         v
+    }
+
+    fn notice(&self, text: String) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(text);
+    }
+
+    /// What went wrong and was repaired since the last call (damaged cache entries recomputed,
+    /// score matrices scored again), oldest first, each once: the front end shows them (the CLI
+    /// as warnings on stderr, the dashboard in its status bar).
+    pub fn take_notices(&self) -> Vec<String> {
+        let mut out = std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()));
+        out.extend(self.scores.iter().filter_map(|s| s.scores.take_notice()));
+        out
+    }
+
+    /// Bring every system's score matrix into memory now (read from the rank cache, or scored
+    /// again where it holds none), so that later row reads do no I/O: the explicit place a front
+    /// end pays for the rows (the dashboard in a background job, the CLI before the tables that
+    /// read rows).
+    pub fn load_rows(&self) -> Result<(), rank::ScoresError> {
+        for s in self.scores.iter() {
+            s.scores.load()?;
+        }
+        Ok(())
     }
 
     /// Per system (like [`Engine::scores`]): what the evaluation-cache lookup of the current

@@ -180,7 +180,8 @@ impl Engine {
             // Evaluated: the matrix leaves memory for the rank cache (stored now when rows are
             // kept, else computed again should a pane ask for its rows).
             if let (Some(c), Some(k)) = (cache, &key) {
-                let kept = stored || !opts.rank.keep_rows || c.put(k, s.scores.view()).is_ok();
+                let kept =
+                    stored || !opts.rank.keep_rows || c.put(k, s.scores.matrix().view()).is_ok();
                 if kept {
                     let lazy = rank::deferred_scores(
                         c.clone(),

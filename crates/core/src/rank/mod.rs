@@ -60,67 +60,119 @@ pub struct SystemScores {
     pub scores: Scores,
 }
 
-/// How a [`Scores`] held on disk is read back (on first use, at most once).
-pub type LoadScores = Box<dyn Fn() -> Array2<f32> + Send + Sync>;
+/// How a [`Scores`] held on disk is read back (on first use, at most once): the matrix and,
+/// when something went wrong on the way (a damaged cache file that had to be scored again), a
+/// notice for the front end to show; or why the matrix can be neither read nor computed.
+pub type LoadScores = Box<dyn Fn() -> Result<(Array2<f32>, Option<String>), String> + Send + Sync>;
+
+/// Why a score matrix could not be brought into memory.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScoresError(pub String);
 
 /// A score matrix, in memory or in the rank cache until something reads it.
 ///
-/// Dereferences to the matrix, reading it on first use: an engine opened warm (or one that
-/// released its matrices once evaluated) only reads a system's scores when a pane or table asks
-/// for a score row; everything the leaderboard needs comes from the evaluation cache
-/// ([`Engine::evals`](crate::engine::Engine::evals)). Clones share the matrix.
+/// Reading it is an explicit call ([`Scores::load`]: I/O with a typed error, never a print):
+/// an engine opened warm (or one that released its matrices once evaluated) reads a system's
+/// scores only when a pane or table asks for a score row; everything the leaderboard needs
+/// comes from the evaluation cache ([`Engine::evals`](crate::engine::Engine::evals)). Front
+/// ends bring every matrix in up front with
+/// [`Engine::load_rows`](crate::engine::Engine::load_rows). Clones share the matrix.
 #[derive(Clone)]
 pub struct Scores(std::sync::Arc<ScoresInner>);
 
 struct ScoresInner {
     cell: std::sync::OnceLock<ArcArray2<f32>>,
     load: Option<LoadScores>,
+    /// Held while loading, so concurrent readers wait for one read instead of each reading.
+    loading: std::sync::Mutex<()>,
+    /// What the load had to say (see [`LoadScores`]), until taken.
+    notice: std::sync::Mutex<Option<String>>,
 }
 
 impl Scores {
+    fn with(cell: std::sync::OnceLock<ArcArray2<f32>>, load: Option<LoadScores>) -> Scores {
+        Scores(std::sync::Arc::new(ScoresInner {
+            cell,
+            load,
+            loading: std::sync::Mutex::new(()),
+            notice: std::sync::Mutex::new(None),
+        }))
+    }
+
     /// A matrix in memory.
     pub fn ready(m: ArcArray2<f32>) -> Scores {
         let cell = std::sync::OnceLock::new();
         let _ = cell.set(m);
-        Scores(std::sync::Arc::new(ScoresInner { cell, load: None }))
+        Scores::with(cell, None)
     }
 
     /// A matrix read by `load` when first used.
     pub fn deferred(load: LoadScores) -> Scores {
-        Scores(std::sync::Arc::new(ScoresInner {
-            cell: std::sync::OnceLock::new(),
-            load: Some(load),
-        }))
+        Scores::with(std::sync::OnceLock::new(), Some(load))
+    }
+
+    /// The matrix if it is in memory (read or computed); never reads anything.
+    pub fn get(&self) -> Option<&ArcArray2<f32>> {
+        self.0.cell.get()
+    }
+
+    /// The matrix, read (or computed again) now if it is not in memory yet: the one place a
+    /// score matrix is read from the rank cache.
+    pub fn load(&self) -> Result<&ArcArray2<f32>, ScoresError> {
+        if let Some(m) = self.0.cell.get() {
+            return Ok(m);
+        }
+        let _guard = self.0.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = self.0.cell.get() {
+            return Ok(m);
+        }
+        let m = match &self.0.load {
+            Some(load) => {
+                let (m, notice) = load().map_err(ScoresError)?;
+                if notice.is_some() {
+                    *self.0.notice.lock().unwrap_or_else(|e| e.into_inner()) = notice;
+                }
+                m.into_shared()
+            }
+            None => ArcArray2::zeros((0, 0)),
+        };
+        Ok(self.0.cell.get_or_init(|| m))
+    }
+
+    /// The matrix for reading rows: [`Scores::load`], whose only failure (the bundle changed on
+    /// disk while the engine was open, so its scores can be neither read nor computed again) is
+    /// a broken invariant of the engine.
+    pub fn matrix(&self) -> &ArcArray2<f32> {
+        self.load()
+            .unwrap_or_else(|e| panic!("a score matrix of an open engine: {e}"))
+    }
+
+    /// The load's notice, once (see [`LoadScores`]).
+    pub fn take_notice(&self) -> Option<String> {
+        self.0
+            .notice
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// The matrix, owned (not copied when this is its only holder and it is in memory).
     pub fn into_array(self) -> Array2<f32> {
         match std::sync::Arc::try_unwrap(self.0) {
-            Ok(ScoresInner {
-                cell,
-                load: Some(load),
-            }) if cell.get().is_none() => load(),
-            Ok(inner) => inner
-                .cell
-                .into_inner()
-                .map_or_else(|| Array2::zeros((0, 0)), ArcArray2::into_owned),
-            Err(shared) => (*Scores(shared)).to_owned(),
+            Ok(inner) => match inner.cell.into_inner() {
+                Some(m) => m.into_owned(),
+                None => Scores::with(std::sync::OnceLock::new(), inner.load)
+                    .matrix()
+                    .to_owned(),
+            },
+            Err(shared) => Scores(shared).matrix().to_owned(),
         }
     }
 
     /// Whether the matrix is in memory (read or computed).
     pub fn is_loaded(&self) -> bool {
         self.0.cell.get().is_some()
-    }
-}
-
-impl std::ops::Deref for Scores {
-    type Target = ArcArray2<f32>;
-    fn deref(&self) -> &ArcArray2<f32> {
-        self.0.cell.get_or_init(|| match &self.0.load {
-            Some(load) => load().into_shared(),
-            None => ArcArray2::zeros((0, 0)),
-        })
     }
 }
 
@@ -136,9 +188,10 @@ impl From<ArcArray2<f32>> for Scores {
     }
 }
 
+/// Equal matrices (both read first, see [`Scores::matrix`]; tests compare engines with it).
 impl PartialEq for Scores {
     fn eq(&self, other: &Scores) -> bool {
-        **self == **other
+        self.matrix() == other.matrix()
     }
 }
 
@@ -152,8 +205,10 @@ impl std::fmt::Debug for Scores {
 }
 
 impl SystemScores {
+    /// Query `q`'s scores ([`Scores::matrix`]).
     pub fn row(&self, q: usize) -> &[f32] {
         self.scores
+            .matrix()
             .row(q)
             .to_slice()
             .expect("score matrices are standard layout")
@@ -244,8 +299,8 @@ impl Released {
 
 /// A score matrix left in the rank cache under `key` until first read. When no file is stored
 /// under the key (an opening that kept no rows, see [`RankOptions::keep_rows`]) or the file was
-/// damaged by then (reported on stderr), the system is scored again from the bundle at `root`
-/// (system `id`, or BM25 for None) and the file written.
+/// damaged by then (said in the load's notice), the system is scored again from the bundle at
+/// `root` (system `id`, or BM25 for None) and the file written.
 pub fn deferred_scores(
     cache: RankCache,
     key: String,
@@ -256,26 +311,26 @@ pub fn deferred_scores(
     Scores::deferred(Box::new(move || {
         let (found, m) = cache.get(&key, shape);
         if let Some(m) = m {
-            return m;
+            return Ok((m, None));
         }
         let name = id.as_deref().unwrap_or(BM25_ID);
-        if found == Lookup::Corrupt {
-            eprintln!(
-                "execscope: warning: the rank cache's scores of {name} ({}) are damaged; scoring it again from {}",
+        let notice = (found == Lookup::Corrupt).then(|| {
+            format!(
+                "the rank cache's scores of {name} ({}) are damaged; scored it again from {}",
                 cache.path(&key).display(),
                 root.display()
-            );
-        }
+            )
+        });
         let m = rescore(&root, id.as_deref())
-            .unwrap_or_else(|e| panic!("scoring {name} again from {}: {e}", root.display()));
-        assert_eq!(
-            m.dim(),
-            shape,
-            "{} changed while it was open: {name} has another shape",
-            root.display()
-        );
+            .map_err(|e| format!("scoring {name} again from {}: {e}", root.display()))?;
+        if m.dim() != shape {
+            return Err(format!(
+                "{} changed while it was open: {name} has another shape",
+                root.display()
+            ));
+        }
         let _ = cache.put(&key, m.view());
-        m
+        Ok((m, notice))
     }))
 }
 
