@@ -355,6 +355,7 @@ impl App {
         if let Some(p) = self.pending_policy {
             self.apply_policy(p);
         }
+        self.sync_active();
     }
 
     /// Re-evaluate every system under tie policy `p`: the data gets a new engine snapshot
@@ -435,8 +436,17 @@ impl App {
         }
     }
 
-    /// The one place state changes.
+    /// The one place state changes; the active pane then syncs its background work with the
+    /// new state ([`Pane::sync`]).
     pub fn handle(&mut self, action: Action) {
+        let redraw_only = matches!(action, Action::Tick | Action::Resize(..));
+        self.change(action);
+        if !redraw_only {
+            self.sync_active();
+        }
+    }
+
+    fn change(&mut self, action: Action) {
         match action {
             Action::Tick => {
                 self.spinner = self.spinner.wrapping_add(1);
@@ -568,6 +578,11 @@ impl App {
             Mode::Normal => self.normal(action, &mut effects),
         }
         self.apply_effects(effects);
+    }
+
+    /// Let the active pane start or feed its background work for the state just reached.
+    fn sync_active(&mut self) {
+        self.panes[self.tab].sync(self.data.as_ref(), &self.shared);
     }
 
     fn normal(&mut self, action: Action, effects: &mut Vec<Effect>) {

@@ -117,12 +117,16 @@ pub struct View<'a> {
     pub spinner: char,
 }
 
+/// The cutoff k the selection names (1 before the bundle is loaded).
+pub fn cutoff(data: Option<&Data>, shared: &Shared) -> usize {
+    data.and_then(|d| d.engine.config().ks.get(shared.k_index).copied())
+        .unwrap_or(1)
+}
+
 impl View<'_> {
     /// The cutoff k currently selected.
     pub fn k(&self) -> usize {
-        self.data
-            .and_then(|d| d.engine.config().ks.get(self.shared.k_index).copied())
-            .unwrap_or(1)
+        cutoff(self.data, self.shared)
     }
 
     /// Id of a system.

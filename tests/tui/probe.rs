@@ -35,6 +35,9 @@ fn editing_a_snippet_shows_ranks_and_verdicts_and_undo_restores() {
     keys(&mut app, "E");
     let status = app.status.clone().unwrap_or_default();
     assert!(status.starts_with("edited c_"), "{status}");
+    // The edit's probe was submitted by the action, before anything was drawn (drawing only
+    // reads the service's state).
+    assert!(app.panes[1].busy(), "the probe runs before the first frame");
     let s = settle(&app, 180, 45);
     assert!(s.contains("q_0001 edited"), "{s}");
     assert!(s.contains("probe 1 edit (u undoes"), "{s}");

@@ -42,8 +42,9 @@ pub struct AuditPane {
     /// Steps ←/→ took through the result tables' columns that do not fit (0: none focused).
     pub col: usize,
     page: StdCell<usize>,
-    /// The pool the audit would take, per (data generation, system).
-    preview: std::cell::RefCell<Option<((u64, usize), Preview)>>,
+    /// The pool the audit would take, per (data generation, system): built by `sync` when
+    /// either changes, read by `draw`.
+    preview: Option<((u64, usize), Preview)>,
 }
 
 /// The pool an audit of one system would take, before it runs: per query its top [`K`] in pool
@@ -187,13 +188,11 @@ impl AuditPane {
         sys: &str,
     ) {
         let th = v.theme;
-        let s = v.shared.system;
-        let key = (d.gen, s);
-        let mut cache = self.preview.borrow_mut();
-        if cache.as_ref().is_none_or(|(k, _)| *k != key) {
-            *cache = Some((key, Preview::build(d, s)));
-        }
-        let Some((_, p)) = cache.as_ref() else { return };
+        let key = (d.gen, v.shared.system);
+        let Some((_, p)) = self.preview.as_ref().filter(|(k, _)| *k == key) else {
+            message(f, area, &v.pending("the audit's pool"), th.accent);
+            return;
+        };
         let nq = p.pools.len();
         let m = self.visible;
         let run = p.pairs - p.cached;
@@ -531,6 +530,17 @@ impl Pane for AuditPane {
                 a.tables.all().into_iter().cloned().collect()
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// The pool preview of the current system, built when the data or the system changed.
+    fn sync(&mut self, data: Option<&crate::tui::view::Data>, shared: &crate::tui::view::Shared) {
+        let Some(d) = data.filter(|d| shared.system < d.engine.scores().len()) else {
+            return;
+        };
+        let key = (d.gen, shared.system);
+        if self.preview.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.preview = Some((key, Preview::build(d, shared.system)));
         }
     }
 

@@ -119,6 +119,10 @@ pub trait Pane {
     }
     /// New data arrived (re-evaluation, anatomy): drop caches.
     fn data_changed(&mut self) {}
+    /// Bring the pane's background work in line with the state, after every change the app
+    /// makes (an action handled, a job's result): the one place a pane starts or feeds a worker
+    /// (the browser's live probe), never `draw`. Called on the active pane.
+    fn sync(&mut self, _data: Option<&Data>, _shared: &Shared) {}
     /// Work the pane waits for outside the job queue (a live probe): keep redrawing.
     fn busy(&self) -> bool {
         false

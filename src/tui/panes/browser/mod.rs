@@ -67,9 +67,9 @@ pub struct BrowserPane {
     /// Highlighted code per (corpus row, theme) — syntect is the costly part of a frame.
     code_cache: RefCell<Option<(CodeKey, Vec<Line<'static>>)>>,
     /// The probing service, started on the first live query or edit.
-    live: RefCell<Option<LiveProbe>>,
+    live: Option<LiveProbe>,
     /// The request (and tie policy) last submitted to it.
-    live_sent: RefCell<Option<(ProbeRequest, crate::metrics::TiePolicy)>>,
+    live_sent: Option<(ProbeRequest, crate::metrics::TiePolicy)>,
     /// This session's edits (mirrored to its scratch file).
     pub session: Session,
     /// The inline editor (`e`), while open.
@@ -271,6 +271,17 @@ impl Pane for BrowserPane {
         self.probe_busy()
     }
 
+    /// Submit the probe the state wants answered (a committed live query, the current query's
+    /// edits) to the probing service, starting it on first use.
+    fn sync(&mut self, data: Option<&Data>, shared: &crate::tui::view::Shared) {
+        let Some(d) = data.filter(|d| !d.engine.scores().is_empty()) else {
+            return;
+        };
+        if let Some(w) = self.wanted(d, shared, crate::tui::view::cutoff(data, shared)) {
+            self.submit(d, &w);
+        }
+    }
+
     fn captures_input(&self) -> bool {
         self.editing.is_some()
     }
@@ -282,12 +293,10 @@ impl Pane for BrowserPane {
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
         let Some(d) = v.data else { return };
+        // What `sync` submitted; drawing only reads the service's state.
         let want = (!d.engine.scores().is_empty())
             .then(|| self.wanted(d, v.shared, v.k()))
             .flatten();
-        if let Some(w) = &want {
-            self.submit(d, w);
-        }
         let state = want.as_ref().and_then(|w| self.live_state(w));
         let b = d.engine.bundle();
         if b.queries.is_empty() || d.engine.scores().is_empty() {

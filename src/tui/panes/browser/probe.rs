@@ -64,30 +64,28 @@ impl BrowserPane {
 
     /// The probing service's state when it answers (or is answering) exactly `want`.
     pub(super) fn live_state(&self, want: &ProbeRequest) -> Option<LiveState> {
-        let st = self.live.borrow().as_ref()?.state();
+        let st = self.live.as_ref()?.state();
         (st.request.as_ref() == Some(want)).then_some(st)
     }
 
     /// Submit `want` unless it is what was last submitted under the same tie policy.
-    pub(super) fn submit(&self, d: &Data, want: &ProbeRequest) {
+    pub(super) fn submit(&mut self, d: &Data, want: &ProbeRequest) {
         let policy = d.engine.config().policy;
-        let mut sent = self.live_sent.borrow_mut();
-        if sent
+        if self
+            .live_sent
             .as_ref()
             .is_some_and(|(r, p)| r == want && *p == policy)
         {
             return;
         }
-        let mut live = self.live.borrow_mut();
-        let service = live.get_or_insert_with(|| LiveProbe::start(None));
+        let service = self.live.get_or_insert_with(|| LiveProbe::start(None));
         service.submit(d.engine.clone(), want.clone());
-        *sent = Some((want.clone(), policy));
+        self.live_sent = Some((want.clone(), policy));
     }
 
     /// Busy while the service works, and once more after it answers, so the answer is drawn.
     pub(super) fn probe_busy(&self) -> bool {
-        let live = self.live.borrow();
-        let Some(service) = live.as_ref() else {
+        let Some(service) = self.live.as_ref() else {
             return false;
         };
         let st = service.state();
