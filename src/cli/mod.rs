@@ -51,6 +51,9 @@ pub fn default_bundle() -> PathBuf {
     PathBuf::from("data/bundle")
 }
 
+/// `--ks`'s default as clap shows it: [`crate::metrics::DEFAULT_KS`] (a test holds them equal).
+const DEFAULT_KS_ARG: &str = "1,3,5,10";
+
 /// Options shared by every command that evaluates a bundle.
 #[derive(Args, Clone, Debug)]
 pub struct EvalArgs {
@@ -61,7 +64,7 @@ pub struct EvalArgs {
     #[arg(long = "tie-eps", default_value_t = 0.0)]
     pub tie_eps: f32,
     /// Cutoffs k, comma-separated.
-    #[arg(long = "ks", default_value = "1,3,5,10", value_delimiter = ',')]
+    #[arg(long = "ks", default_value = DEFAULT_KS_ARG, value_delimiter = ',')]
     pub ks: Vec<usize>,
     /// Leave out the BM25 baseline.
     #[arg(long = "no-bm25")]
@@ -84,7 +87,7 @@ impl Default for EvalArgs {
         EvalArgs {
             ties: TiePolicy::Expected,
             tie_eps: 0.0,
-            ks: vec![1, 3, 5, 10],
+            ks: crate::metrics::DEFAULT_KS.to_vec(),
             no_bm25: false,
             execute: false,
             save_cache: false,
@@ -248,7 +251,7 @@ pub struct BuildArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Seed for mutant selection.
-    #[arg(long, default_value_t = 20260510)]
+    #[arg(long, default_value_t = crate::stats::RELEASE_SEED)]
     pub seed: u64,
     /// Also build stacked (2–4 edit) mutants into data/stacked_distractors.jsonl.
     #[arg(long)]
@@ -271,7 +274,7 @@ pub struct VerifyArgs {
     /// Re-execute a seeded sample of this many cached pairs (default: all).
     #[arg(long)]
     pub sample: Option<usize>,
-    #[arg(long, default_value_t = 20260510)]
+    #[arg(long, default_value_t = crate::stats::RELEASE_SEED)]
     pub seed: u64,
     /// Re-execute on a CPU slowed this many times (one CPU shared with N-1 busy spinners; the
     /// factor really seen is measured and printed). Every verdict must still reproduce.
@@ -333,4 +336,21 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 pub fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
     build::verify(&root, args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default cutoffs are defined once, in the core; clap's text is only how they are
+    /// shown in `--help`.
+    #[test]
+    fn ks_default_text_is_the_cores_default() {
+        let parsed: Vec<usize> = DEFAULT_KS_ARG
+            .split(',')
+            .map(|k| k.parse().unwrap())
+            .collect();
+        assert_eq!(parsed, crate::metrics::DEFAULT_KS);
+        assert_eq!(EvalArgs::default().ks, crate::metrics::DEFAULT_KS);
+    }
 }

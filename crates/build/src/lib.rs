@@ -73,7 +73,7 @@ impl std::fmt::Debug for BuildOptions {
 impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
-            seed: 20260510,
+            seed: execscope_core::stats::RELEASE_SEED,
             stacked: false,
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
             progress: None,

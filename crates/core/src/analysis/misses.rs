@@ -68,12 +68,14 @@ pub fn miss_composition(
         };
         let failing: Vec<(bool, bool)> = members.iter().copied().filter(|m| !m.0).collect();
         let passing: Vec<(bool, bool)> = members.iter().copied().filter(|m| m.0).collect();
+        // Pessimistic / optimistic put a failing / passing member on top when the group has
+        // one; a group of only the other kind splits like `expected` (it is all that kind).
         let (h, p, o) = match policy {
             TiePolicy::Row => share(&members[..1]),
             TiePolicy::Expected => share(&members),
             TiePolicy::Pessimistic if !failing.is_empty() => share(&failing),
             TiePolicy::Optimistic if !passing.is_empty() => share(&passing),
-            _ => share(&members),
+            TiePolicy::Pessimistic | TiePolicy::Optimistic => share(&members),
         };
         out.hits += h;
         out.paired_distractor += p;

@@ -111,7 +111,8 @@ pub fn build_with_ties(
                 engine.truth().passing(q),
                 policy == TiePolicy::Optimistic,
             ),
-            _ => rank::top_k(scores.row(q), k),
+            // `expected` was refused above: it has no single order.
+            TiePolicy::Row | TiePolicy::Expected => rank::top_k(scores.row(q), k),
         })
         .collect();
     // Per (query, rank): cached outcomes, or the index of a job to run.
