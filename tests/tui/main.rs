@@ -7,6 +7,7 @@
 mod common;
 
 mod editor;
+mod export_numbers;
 mod panes;
 mod probe;
 mod stats;
