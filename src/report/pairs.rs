@@ -77,14 +77,9 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: MetricKey) -> Optio
     )))
 }
 
-/// The release's metric names for a cell key.
+/// The release's metric names for a cell key (the registry's `release` names).
 fn release_metric_name(metric: Metric, k: usize) -> Option<String> {
-    match metric {
-        Metric::Exec => Some(format!("exec@{k}")),
-        Metric::ExecP => Some(format!("execution_precision@{k}")),
-        Metric::Ndcg => Some(format!("ndcg@{k}")),
-        Metric::Mrr => None,
-    }
+    metric.def().release.map(|name| format!("{name}@{k}"))
 }
 
 /// `tests/pairwise_tests.json`: keys "A vs B" (A < B in byte order), per metric and k.

@@ -179,12 +179,7 @@ impl Significance {
         w.str(self.policy.as_str());
         w.usize(self.cells.len());
         for c in &self.cells {
-            w.usize(match c.key.metric {
-                Metric::Exec => 0,
-                Metric::ExecP => 1,
-                Metric::Ndcg => 2,
-                Metric::Mrr => 3,
-            });
+            w.usize(usize::from(c.key.metric.def().code));
             w.usize(c.ki);
             w.str(&c.key.to_string());
             w.flag(c.binary);
@@ -249,13 +244,7 @@ impl Significance {
         let n_cells = r.count(1)?;
         let mut cells = Vec::with_capacity(n_cells);
         for _ in 0..n_cells {
-            let metric = match r.usize()? {
-                0 => Metric::Exec,
-                1 => Metric::ExecP,
-                2 => Metric::Ndcg,
-                3 => Metric::Mrr,
-                _ => return None,
-            };
+            let metric = Metric::from_code(r.usize()? as u64)?;
             let ki = r.usize()?;
             let key: MetricKey = r
                 .str()?

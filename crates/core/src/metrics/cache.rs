@@ -15,7 +15,7 @@
 //! shape is wrong is reported as [`Lookup::Corrupt`], ignored and rewritten; files are written
 //! atomically (a temporary file renamed into place).
 
-use super::{EvalConfig, QueryEval, SystemEval, TieCounts, Truth};
+use super::{EvalConfig, Metric, QueryEval, SystemEval, TieCounts, Truth, REGISTRY};
 use crate::bundle::Bundle;
 use crate::rank::codec::Reader;
 use crate::rank::{Lookup, RankCache, Scoring};
@@ -140,10 +140,12 @@ fn encode(e: &Evaluated) -> Vec<u8> {
     u(&mut p, e.per_query.len() as u64);
     u(&mut p, n_ks as u64);
     for q in &e.per_query {
-        for v in q.exec.iter().chain(&q.execp).chain(&q.ndcg) {
-            u(&mut p, v.to_bits());
+        // Every metric's values in registry order (exec, execp, ndcg at each cutoff, then MRR).
+        for m in Metric::all() {
+            for v in q.values(m) {
+                u(&mut p, v.to_bits());
+            }
         }
-        u(&mut p, q.mrr.to_bits());
         p.extend(q.tie_at_cutoff.iter().map(|&t| u8::from(t)));
         p.push(u8::from(q.top1_tied));
     }
@@ -180,20 +182,19 @@ fn decode(bytes: &[u8], n_queries: usize, n_ks: usize) -> Option<Evaluated> {
     }
     let mut per_query = Vec::with_capacity(n_queries);
     for _ in 0..n_queries {
-        let exec = r.f64s(n_ks)?;
-        let execp = r.f64s(n_ks)?;
-        let ndcg = r.f64s(n_ks)?;
-        let mrr = r.f64()?;
+        let mut values: Vec<(Metric, Vec<f64>)> = Vec::with_capacity(REGISTRY.len());
+        for d in &REGISTRY {
+            values.push((d.metric, r.f64s(if d.at_k { n_ks } else { 1 })?));
+        }
         let tie_at_cutoff = (0..n_ks).map(|_| r.flag()).collect::<Option<Vec<_>>>()?;
         let top1_tied = r.flag()?;
-        per_query.push(QueryEval {
-            exec,
-            execp,
-            ndcg,
-            mrr,
-            tie_at_cutoff,
-            top1_tied,
-        });
+        let of = |m: Metric| {
+            values
+                .iter_mut()
+                .find(|(x, _)| *x == m)
+                .map_or_else(Vec::new, |(_, v)| std::mem::take(v))
+        };
+        per_query.push(QueryEval::from_values(of, tie_at_cutoff, top1_tied)?);
     }
     let ties = TieCounts {
         tied_pairs: r.usize()?,

@@ -3,7 +3,7 @@
 //! looks a cell up by this type, so a misspelt cell does not compile and a missing one is a
 //! `None`, never a NaN.
 
-use super::Metric;
+use super::{Metric, REGISTRY};
 use std::fmt;
 use std::str::FromStr;
 
@@ -22,12 +22,10 @@ impl MetricKey {
         k: 1,
     };
 
-    /// `metric` at cutoff `k` (MRR ignores `k`).
+    /// `metric` at cutoff `k` (a metric without cutoff, MRR, ignores `k`).
     pub fn new(metric: Metric, k: usize) -> MetricKey {
-        match metric {
-            Metric::Mrr => MetricKey::MRR,
-            Metric::Exec | Metric::ExecP | Metric::Ndcg => MetricKey { metric, k },
-        }
+        let k = if metric.def().at_k { k } else { 1 };
+        MetricKey { metric, k }
     }
 
     /// exec@k.
@@ -38,11 +36,11 @@ impl MetricKey {
 
 impl fmt::Display for MetricKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.metric {
-            Metric::Exec => write!(f, "exec@{}", self.k),
-            Metric::ExecP => write!(f, "execp@{}", self.k),
-            Metric::Ndcg => write!(f, "ndcg@{}", self.k),
-            Metric::Mrr => f.write_str("mrr"),
+        let d = self.metric.def();
+        if d.at_k {
+            write!(f, "{}@{}", d.family, self.k)
+        } else {
+            f.write_str(d.family)
         }
     }
 }
@@ -51,17 +49,16 @@ impl FromStr for MetricKey {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || format!("unknown metric {s:?} (exec@K, execp@K, ndcg@K or mrr)");
-        if s == "mrr" {
-            return Ok(MetricKey::MRR);
+        if let Some(d) = REGISTRY.iter().find(|d| !d.at_k && d.family == s) {
+            return Ok(MetricKey::new(d.metric, 1));
         }
         let (family, k) = s.split_once('@').ok_or_else(bad)?;
         let k: usize = k.parse().ok().filter(|&k| k > 0).ok_or_else(bad)?;
-        // The family names are Display's (written once, there).
-        let metric = Metric::AT_K
-            .into_iter()
-            .find(|&m| MetricKey::new(m, k).to_string().split('@').next() == Some(family))
+        let d = REGISTRY
+            .iter()
+            .find(|d| d.at_k && d.family == family)
             .ok_or_else(bad)?;
-        Ok(MetricKey { metric, k })
+        Ok(MetricKey::new(d.metric, k))
     }
 }
 
@@ -69,12 +66,17 @@ impl FromStr for MetricKey {
 /// (0 for MRR): exec@k for every k, then execp@k, then ndcg@k, then MRR.
 pub fn metric_keys(ks: &[usize]) -> Vec<(MetricKey, usize)> {
     let mut out = Vec::new();
-    for m in Metric::AT_K {
-        for (ki, &k) in ks.iter().enumerate() {
-            out.push((MetricKey::new(m, k), ki));
+    for d in &REGISTRY {
+        if d.at_k {
+            out.extend(
+                ks.iter()
+                    .enumerate()
+                    .map(|(ki, &k)| (MetricKey::new(d.metric, k), ki)),
+            );
+        } else {
+            out.push((MetricKey::new(d.metric, 1), 0));
         }
     }
-    out.push((MetricKey::MRR, 0));
     out
 }
 

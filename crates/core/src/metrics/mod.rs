@@ -4,10 +4,12 @@
 pub mod cache;
 mod key;
 pub mod layout;
+mod registry;
 pub mod truth;
 
 pub use key::{metric_keys, MetricKey};
 pub use layout::TiePolicy;
+pub use registry::{MetricDef, REGISTRY};
 pub use truth::{PassSource, Truth};
 
 use crate::bundle::Bundle;
@@ -53,22 +55,13 @@ impl EvalConfig {
     }
 }
 
-/// A metric family.
+/// A metric family (what the program knows of each: [`REGISTRY`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Metric {
     Exec,
     ExecP,
     Ndcg,
     Mrr,
-}
-
-impl Metric {
-    /// Binary per query (under a deterministic tie policy).
-    pub fn is_binary(self) -> bool {
-        self == Metric::Exec
-    }
-
-    pub const AT_K: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
 }
 
 /// One query's metric values (each vector indexed like `EvalConfig::ks`).
@@ -86,6 +79,39 @@ pub struct QueryEval {
 }
 
 impl QueryEval {
+    /// Every value of one metric, at each cutoff in order (one value for a metric without
+    /// cutoff): what the evaluation cache stores, metric by metric in registry order.
+    pub fn values(&self, metric: Metric) -> &[f64] {
+        match metric {
+            Metric::Exec => &self.exec,
+            Metric::ExecP => &self.execp,
+            Metric::Ndcg => &self.ndcg,
+            Metric::Mrr => std::slice::from_ref(&self.mrr),
+        }
+    }
+
+    /// A query's evaluation from each metric's [`QueryEval::values`] (`values(metric)`, asked
+    /// for every metric of the registry) and its tie flags; `None` when a metric without cutoff
+    /// has other than one value.
+    pub fn from_values(
+        mut values: impl FnMut(Metric) -> Vec<f64>,
+        tie_at_cutoff: Vec<bool>,
+        top1_tied: bool,
+    ) -> Option<QueryEval> {
+        let mrr = match values(Metric::Mrr).as_slice() {
+            [v] => *v,
+            _ => return None,
+        };
+        Some(QueryEval {
+            exec: values(Metric::Exec),
+            execp: values(Metric::ExecP),
+            ndcg: values(Metric::Ndcg),
+            mrr,
+            tie_at_cutoff,
+            top1_tied,
+        })
+    }
+
     pub fn get(&self, metric: Metric, ki: usize) -> f64 {
         match metric {
             Metric::Exec => self.exec[ki],

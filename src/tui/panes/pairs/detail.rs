@@ -36,9 +36,9 @@ impl PairsPane {
                 .collect();
         }
         let ks = d.engine.config().ks;
-        METRICS
-            .iter()
-            .flat_map(|&m| (0..ks.len()).map(move |ki| (m, ki)))
+        metrics()
+            .into_iter()
+            .flat_map(|m| (0..ks.len()).map(move |ki| (m, ki)))
             .map(|(m, ki)| {
                 let result = PairResult::untested(&evals[a].column(m, ki), &evals[b].column(m, ki));
                 let cell = PairCell {

@@ -35,7 +35,10 @@ pub struct PairCell {
 /// Mouse regions of the every-cutoff table (rows are not clickable: drawn for the record).
 const EVERY_CELL: u8 = 60;
 
-const METRICS: [Metric; 3] = [Metric::Exec, Metric::ExecP, Metric::Ndcg];
+/// The metric families `m` cycles through: the registry's metrics with a cutoff.
+fn metrics() -> Vec<Metric> {
+    Metric::all().filter(|m| m.def().at_k).collect()
+}
 
 pub struct PairsPane {
     pub metric: usize,
@@ -95,14 +98,14 @@ pub struct Matrix {
 impl PairsPane {
     /// The metric cell shown: the chosen metric at the current k.
     pub fn key(&self, v: &View) -> MetricKey {
-        MetricKey::new(METRICS[self.metric], v.k())
+        MetricKey::new(metrics()[self.metric], v.k())
     }
 
     /// The matrix for the current metric at the current k.
     pub fn matrix(&self, v: &View) -> Option<Matrix> {
         let d = v.data?;
         let e = &d.engine;
-        let metric = METRICS[self.metric];
+        let metric = metrics()[self.metric];
         let ki = v.shared.k_index;
         let key = self.key(v);
         let n = e.evals().len();
@@ -159,7 +162,7 @@ impl Pane for PairsPane {
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
-            Action::CycleMetric => self.metric = (self.metric + 1) % METRICS.len(),
+            Action::CycleMetric => self.metric = (self.metric + 1) % metrics().len(),
             _ if action.moves_selection() => {
                 // Rows follow the one selected system shared by every pane.
                 self.row = step(cx.shared.system, n, action, n);
@@ -376,7 +379,7 @@ impl Pane for PairsPane {
         lines.extend(wrap_clip(&paras, w, h.saturating_sub(1)));
         f.render_widget(Paragraph::new(lines), inner);
         if let (Some(rest), Some(d)) = (rest, v.data) {
-            let metric = METRICS[self.metric];
+            let metric = metrics()[self.metric];
             let ki = v.shared.k_index;
             let (ca, cb) = (
                 d.engine.evals()[a].column(metric, ki),
