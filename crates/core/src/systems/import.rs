@@ -6,7 +6,7 @@
 //! every tie policy stays well defined.
 
 use crate::bundle::npy::{parse_header, Dtype};
-use crate::bundle::Bundle;
+use crate::bundle::{Bundle, Provenance};
 use ndarray::Array2;
 use std::collections::HashMap;
 use std::path::Path;
@@ -36,6 +36,72 @@ fn file_err(path: &Path, detail: impl Into<String>) -> ImportError {
     ImportError::File {
         path: path.display().to_string(),
         detail: detail.into(),
+    }
+}
+
+/// The formats a system is imported from: a new format is a variant here, its parser below and
+/// its [`Provenance`] (the invocation table's record of where the system came from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// A TREC run (`qid Q0 docid rank score tag`, top-N per query; [`parse_run`]).
+    TrecRun,
+    /// A dense query × snippet score matrix (`.npy`; [`parse_scores_npy`]).
+    ScoreMatrix,
+}
+
+/// A system read from outside: its score matrix, its provenance and one line saying what was
+/// read (the CLI prints it).
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub scores: Array2<f32>,
+    pub provenance: Provenance,
+    pub summary: String,
+}
+
+impl ImportFormat {
+    /// Read the file at `path` (its `bytes`) in this format against `bundle`.
+    pub fn read(self, path: &Path, bytes: &[u8], bundle: &Bundle) -> Result<Imported, ImportError> {
+        let file = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let sha256 = execscope_record::keys::sha256_hex(bytes);
+        match self {
+            ImportFormat::TrecRun => {
+                let r = parse_run(path, bytes, bundle)?;
+                let empty = if r.empty_queries.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} queries without lines (all their snippets tie): {}",
+                        r.empty_queries.len(),
+                        r.empty_queries.join(", ")
+                    )
+                };
+                Ok(Imported {
+                    summary: format!(
+                        "{} run lines, up to {} snippets per query{empty}",
+                        r.lines, r.depth
+                    ),
+                    provenance: Provenance::ImportedRun {
+                        file,
+                        sha256,
+                        lines: r.lines,
+                        depth: r.depth,
+                        tag: r.tag,
+                    },
+                    scores: r.scores,
+                })
+            }
+            ImportFormat::ScoreMatrix => {
+                let m = parse_scores_npy(path, bytes, bundle)?;
+                Ok(Imported {
+                    summary: format!("{} × {} scores", m.nrows(), m.ncols()),
+                    provenance: Provenance::ImportedScores { file, sha256 },
+                    scores: m,
+                })
+            }
+        }
     }
 }
 
