@@ -4,8 +4,10 @@
 //! over the workspace's layers, re-exported here under their module names:
 //! [`record`] (outcomes, keys, atomic files) → [`oracle`] (the sandbox and the judge) →
 //! the core ([`bundle`], [`rank`], [`metrics`], [`stats`], [`analysis`], [`audit`], [`engine`],
-//! [`systems`]) → [`build`] ([`mutate`], [`shard`]) and [`embed`] ([`probe`]) →
-//! [`report`] | [`tui`] | [`plot`] | [`cli`]. See docs/architecture.md.
+//! [`systems`], [`view`]: the typed rows every front end reads) → [`build`] ([`mutate`],
+//! [`shard`], [`fuzz`]) and [`embed`] ([`probe`]) → [`report`] | [`tui`] | [`plot`] | [`cli`],
+//! with [`retrieval_audit`] (the oracle-backed retrieval audit the front ends share). See
+//! docs/architecture.md.
 
 pub use execscope_build::{self as build, fuzz, mutate, shard};
 pub use execscope_core::{analysis, audit, bundle, engine, metrics, rank, stats, systems, view};

@@ -1,11 +1,12 @@
-//! The terminal dashboard. It renders the same core results as `execscope report` (the engine,
-//! the leaderboard view model, the anatomy and their report tables) and never computes a number
-//! of its own that the report also shows.
+//! The terminal dashboard. It renders the same core results as `execscope report` (the engine
+//! and the core's view rows, `crate::view`, with their report tables) and never computes a
+//! number of its own that the report also shows.
 //!
 //! Layout: `app` (state, `App::handle`), `actions` (what can happen), `commands` (the key
-//! registry behind the key bar and help), `view` (the snapshot panes draw from), `jobs` (work off
-//! the UI thread), `panes/*` (one per tab), `widgets/*`, `frame` (tab/status/key bars, overlays),
-//! `run` (terminal and event loop), `theme`.
+//! registry behind the key bar and help), `view` (the state snapshot panes draw from), `jobs`
+//! (work off the UI thread), `panes/*` (one per tab), `widgets/*`, `frame` (tab/status/key bars,
+//! overlays), `export` (the `x` key: SVG and markdown), `fuzzy` (the pickers' and filters'
+//! matching), `run` (terminal and event loop), `theme`.
 
 pub mod actions;
 pub mod app;

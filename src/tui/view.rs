@@ -1,6 +1,8 @@
-//! The view model: what the panes draw from. The app owns it and changes it only in
-//! `App::handle`/`App::on_result`; drawing reads a [`View`] snapshot and never mutates state
-//! (except recording where clickable regions ended up, in [`Hits`]).
+//! The dashboard's state as the panes draw it: the core results its jobs delivered ([`Data`]:
+//! the engine and the core's view rows, `crate::view`), the selection shared by the panes
+//! ([`Shared`]) and the frame's snapshot of both ([`View`]). The app owns them and changes them
+//! only in `App::handle`/`App::on_result`; drawing reads a [`View`] and changes nothing but
+//! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
 use super::actions::Hit;
 use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};

@@ -1,8 +1,12 @@
-//! The execution record: the vocabulary the oracle produces and the bundle stores, below both.
+//! The execution record: the vocabulary the oracle produces and the bundle stores, in the crate
+//! below both (it depends on no other workspace crate).
 //!
 //! [`ExecRecord`] is one row of a bundle's execution cache, keyed by [`keys::code_sha256`] and
-//! [`keys::tests_sha256`]; its outcomes are [`Outcome`]s. The oracle writes records and the bundle
-//! loader reads them, so both depend on this module and neither on the other.
+//! [`keys::tests_sha256`]; its outcomes are [`Outcome`]s ([`outcome`], with the isolation levels
+//! every result records). The oracle writes records and the bundle loader reads them, so both
+//! depend on this crate and neither on the other. Also here: [`atomic`] (every file written
+//! through a temporary file and a rename), the [`Runner`] trait through which the core runs code
+//! without knowing the sandbox, [`BatchError`], and the workspace [`version`].
 
 pub mod atomic;
 pub mod keys;

@@ -1,5 +1,7 @@
-//! The panes (tabs). Each owns its own state, handles the actions the app forwards to it and
-//! draws itself from a [`View`]. The tab list is [`all`]: adding a pane is one line there.
+//! The panes (tabs). Each owns its own state, handles the actions the app forwards to it, starts
+//! any background work in [`Pane::sync`] and draws itself from a [`View`] (doing nothing else
+//! there). The tab list is [`all`]; adding a pane is a [`PaneId`] variant, one line in [`all`]
+//! and its keys in `commands.rs` (docs/architecture.md, "Where things go").
 
 pub mod audit;
 pub mod browser;
