@@ -337,7 +337,7 @@ fn no_two_modules_of_a_crate_depend_on_each_other() {
 }
 
 #[test]
-fn the_checks_bite() {
+fn the_layering_checks_catch_what_they_look_for() {
     let refs = |l: &str| references(l).into_iter().collect::<Vec<_>>();
     assert_eq!(
         refs("use crate::{bundle::Bundle, oracle, self};"),

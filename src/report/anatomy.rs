@@ -2,7 +2,7 @@
 //! deception by domain, edit size, gaps and difficulty, formatted from the core's rows
 //! ([`crate::view::anatomy`]).
 
-use super::table::{Align, Cell, Table};
+use super::table::{Align, Table, TableCell};
 use crate::analysis::deception::Rate;
 use crate::view::anatomy::{AnatomyView, MissRow};
 
@@ -16,11 +16,11 @@ pub fn pct_text(v: f64) -> String {
     }
 }
 
-fn pct(v: f64) -> Cell {
-    Cell::pct(v, 1)
+fn pct(v: f64) -> TableCell {
+    TableCell::pct(v, 1)
 }
 
-fn rate_cell(r: &Rate) -> Cell {
+fn rate_cell(r: &Rate) -> TableCell {
     let mut c = pct(r.rate());
     c.text = format!("{} ({}/{})", c.text, r.deceived, r.total);
     c
@@ -37,11 +37,11 @@ pub fn misses_table(a: &AnatomyView) -> Table {
         .column("paired share", "paired_share", Align::Right);
     for MissRow { system, misses: m } in &a.misses {
         t.push(vec![
-            Cell::text(system),
-            Cell::int(m.queries),
-            Cell::num(m.misses(), 1),
-            Cell::num(m.paired_distractor, 1),
-            Cell::num(m.other, 1),
+            TableCell::text(system),
+            TableCell::int(m.queries),
+            TableCell::num(m.misses(), 1),
+            TableCell::num(m.paired_distractor, 1),
+            TableCell::num(m.other, 1),
             pct(m.paired_share()),
         ]);
     }
@@ -65,9 +65,12 @@ pub fn density_table(a: &AnatomyView) -> Table {
     }
     t = t.column("1-clone drop", "one_clone_drop", Align::Right);
     for s in rows {
-        let mut row = vec![Cell::text(&s.system)];
+        let mut row = vec![TableCell::text(&s.system)];
         for d in 0..width {
-            row.push(Cell::num(s.density.get(d).copied().unwrap_or(f64::NAN), 3));
+            row.push(TableCell::num(
+                s.density.get(d).copied().unwrap_or(f64::NAN),
+                3,
+            ));
         }
         row.push(pct(s.one_clone_drop()));
         t.push(row);
@@ -91,7 +94,7 @@ pub fn bugtypes_table(a: &AnatomyView) -> Table {
     }
     for r in &a.bugtypes {
         let mut row = vec![
-            Cell::text(r.label()),
+            TableCell::text(r.label()),
             rate_cell(&r.pooled),
             pct(r.pooled.tie_share()),
         ];
@@ -115,7 +118,7 @@ pub fn domain_deception_table(a: &AnatomyView) -> Table {
         t = t.column(d, d, Align::Right);
     }
     for s in &a.deception_domains.rows {
-        let mut row = vec![Cell::text(&s.system)];
+        let mut row = vec![TableCell::text(&s.system)];
         row.extend(s.by_domain.iter().map(|(_, r)| pct(r.rate())));
         t.push(row);
     }
@@ -130,8 +133,8 @@ pub fn editsize_table(a: &AnatomyView) -> Table {
         .column("deception (dense pooled)", "deception", Align::Right);
     for r in &a.editsize.rows {
         t.push(vec![
-            Cell::text(&r.bucket),
-            Cell::int(r.pairs),
+            TableCell::text(&r.bucket),
+            TableCell::int(r.pairs),
             rate_cell(&r.deception),
         ]);
     }
@@ -156,12 +159,12 @@ pub fn gaps_table(a: &AnatomyView) -> Table {
     for r in &a.gaps {
         let g = &r.summary;
         t.push(vec![
-            Cell::text(&r.system),
-            Cell::int(g.n),
+            TableCell::text(&r.system),
+            TableCell::int(g.n),
             pct(g.below_zero),
             pct(g.zero),
-            Cell::num(g.median, 4),
-            Cell::num(g.mean, 4),
+            TableCell::num(g.median, 4),
+            TableCell::num(g.mean, 4),
         ]);
     }
     t.caption("gap = s(q, canonical) − max over paired distractors s(q, d); below zero, the canonical loses.")
@@ -174,7 +177,7 @@ pub fn difficulty_table(a: &AnatomyView) -> Table {
         .column("queries", "queries", Align::Right);
     let d = &a.difficulty;
     for r in &d.rows {
-        t.push(vec![Cell::int(r.systems), Cell::int(r.queries)]);
+        t.push(vec![TableCell::int(r.systems), TableCell::int(r.queries)]);
     }
     let names: Vec<&str> = d.unsolved.iter().take(12).map(|u| u.id.as_str()).collect();
     t.caption(format!(
@@ -199,17 +202,17 @@ pub fn stacked_table(s: &crate::analysis::stacked::StackedDeception, replicates:
     for r in &s.rows {
         let (d, ci) = match r.delta {
             Some((d, lo, hi)) => (
-                Cell {
+                TableCell {
                     percent: true,
-                    ..Cell::num(d * 100.0, 1)
+                    ..TableCell::num(d * 100.0, 1)
                 },
-                Cell::text(format!("[{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)),
+                TableCell::text(format!("[{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)),
             ),
-            None => (Cell::text("—"), Cell::text("—")),
+            None => (TableCell::text("—"), TableCell::text("—")),
         };
         t.push(vec![
-            Cell::int(r.n_edits),
-            Cell::int(r.variants),
+            TableCell::int(r.n_edits),
+            TableCell::int(r.variants),
             pct(r.deception),
             d,
             ci,

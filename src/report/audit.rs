@@ -1,38 +1,42 @@
 //! The audit's report tables (format-neutral [`Table`]s, rendered in every format). They live in
 //! the report layer so the audit core knows nothing of tables (definitions: `docs/audit.md`).
 
-use super::table::{Align, Cell, Table};
+use super::table::{Align, Table, TableCell};
 use crate::audit::account::{CohortAudit, Exact};
 use crate::audit::PoolSet;
 use crate::stats::ClusterInterval;
 
-fn pct(v: Option<f64>) -> Cell {
+fn pct(v: Option<f64>) -> TableCell {
     match v {
         Some(v) => {
             // Percent in the human formats, the fraction in JSON.
-            let mut c = Cell::pct(v, 2);
+            let mut c = TableCell::pct(v, 2);
             if c.text.ends_with('%') {
                 c.text.pop();
             }
             c
         }
-        None => Cell::text("—"),
+        None => TableCell::text("—"),
     }
 }
 
-fn interval_cells(ci: &ClusterInterval) -> [Cell; 3] {
+fn interval_cells(ci: &ClusterInterval) -> [TableCell; 3] {
     if ci.held {
-        [pct(ci.estimate), Cell::text("held"), Cell::text("held")]
+        [
+            pct(ci.estimate),
+            TableCell::text("held"),
+            TableCell::text("held"),
+        ]
     } else {
         [pct(ci.estimate), pct(ci.low), pct(ci.high)]
     }
 }
 
-fn exact(e: &Exact) -> Cell {
-    Cell {
+fn exact(e: &Exact) -> TableCell {
+    TableCell {
         text: format!("{:.2} ({})", e.value, e.fraction_text()),
         value: Some(e.value),
-        ..Cell::default()
+        ..TableCell::default()
     }
 }
 
@@ -63,18 +67,18 @@ pub fn admission_table(pools: &PoolSet, audits: &[CohortAudit]) -> Table {
         for c in &a.admission {
             draws = c.conditional.draws;
             let mut row = vec![
-                Cell::text(&a.cohort),
-                Cell::text(&c.predicate),
-                Cell::int(c.candidates),
-                Cell::int(c.tasks),
-                Cell::int(c.passes),
-                Cell::int(c.admitted),
-                Cell::int(c.admitted_nonpass),
-                Cell::int(c.excluded_pass),
-                Cell::int(c.tasks_with_admitted_pass),
+                TableCell::text(&a.cohort),
+                TableCell::text(&c.predicate),
+                TableCell::int(c.candidates),
+                TableCell::int(c.tasks),
+                TableCell::int(c.passes),
+                TableCell::int(c.admitted),
+                TableCell::int(c.admitted_nonpass),
+                TableCell::int(c.excluded_pass),
+                TableCell::int(c.tasks_with_admitted_pass),
             ];
             let [e, lo, hi] = interval_cells(&c.conditional);
-            row.extend([e, lo, hi, Cell::int(c.conditional.undefined_draws)]);
+            row.extend([e, lo, hi, TableCell::int(c.conditional.undefined_draws)]);
             row.extend(interval_cells(&c.unconditional));
             t.push(row);
         }
@@ -103,15 +107,15 @@ pub fn selection_table(audits: &[CohortAudit]) -> Table {
     for a in audits {
         for s in &a.selection {
             t.push(vec![
-                Cell::text(&a.cohort),
-                Cell::text(&s.predicate),
-                Cell::int(s.first_choice.len()),
-                Cell::int(s.first_pass),
-                Cell::int(s.first_nonpass),
-                Cell::int(s.first_abstain),
+                TableCell::text(&a.cohort),
+                TableCell::text(&s.predicate),
+                TableCell::int(s.first_choice.len()),
+                TableCell::int(s.first_pass),
+                TableCell::int(s.first_nonpass),
+                TableCell::int(s.first_abstain),
                 exact(&s.uniform_pass),
                 exact(&s.uniform_nonpass),
-                Cell::int(s.uniform_abstain),
+                TableCell::int(s.uniform_abstain),
             ]);
         }
     }
@@ -153,14 +157,14 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
         };
         for p in &o.per_predicate {
             t.push(vec![
-                Cell::text(&a.cohort),
-                Cell::text(&p.predicate),
-                Cell::text(&how),
-                Cell::int(p.default_order),
-                Cell::int(p.min),
-                Cell::num(p.median, 1),
-                Cell::int(p.max),
-                Cell::num(p.mean, 3),
+                TableCell::text(&a.cohort),
+                TableCell::text(&p.predicate),
+                TableCell::text(&how),
+                TableCell::int(p.default_order),
+                TableCell::int(p.min),
+                TableCell::num(p.median, 1),
+                TableCell::int(p.max),
+                TableCell::num(p.mean, 3),
             ]);
         }
     }
@@ -196,18 +200,18 @@ pub fn transitions_table(audits: &[CohortAudit]) -> Table {
         for tr in &a.orders.transitions {
             let e = &tr.expected;
             t.push(vec![
-                Cell::text(&a.cohort),
-                Cell::text(format!("{} → {}", tr.from, tr.to)),
-                Cell::num(e[1][0], 4),
-                Cell::num(e[0][1], 4),
-                Cell::num(e[2][0], 4),
-                Cell::num(e[0][2], 4),
-                Cell::num(e[1][2], 4),
-                Cell::num(e[2][1], 4),
-                Cell::text(tr.delta_min.to_string()),
-                Cell::text(tr.delta_max.to_string()),
-                Cell::int(tr.orders_with_loss),
-                Cell::int(tr.orders_with_gain),
+                TableCell::text(&a.cohort),
+                TableCell::text(format!("{} → {}", tr.from, tr.to)),
+                TableCell::num(e[1][0], 4),
+                TableCell::num(e[0][1], 4),
+                TableCell::num(e[2][0], 4),
+                TableCell::num(e[0][2], 4),
+                TableCell::num(e[1][2], 4),
+                TableCell::num(e[2][1], 4),
+                TableCell::text(tr.delta_min.to_string()),
+                TableCell::text(tr.delta_max.to_string()),
+                TableCell::int(tr.orders_with_loss),
+                TableCell::int(tr.orders_with_gain),
             ]);
         }
     }
@@ -246,18 +250,18 @@ pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table>
         } else {
             f64::NAN
         };
-        let frac = |x: usize| Cell::num(x as f64 / n.max(1) as f64, 4);
+        let frac = |x: usize| TableCell::num(x as f64 / n.max(1) as f64, 4);
         t.push(vec![
-            Cell::text(&a.cohort),
-            Cell::int(*k),
-            Cell::int(*visible),
-            Cell::int(n),
+            TableCell::text(&a.cohort),
+            TableCell::int(*k),
+            TableCell::int(*visible),
+            TableCell::int(n),
             frac(all.first_pass),
             frac(v.first_pass),
             frac(at_k),
-            Cell::num(closed, 4),
-            Cell::int(v.first_nonpass),
-            Cell::int(v.first_abstain),
+            TableCell::num(closed, 4),
+            TableCell::int(v.first_nonpass),
+            TableCell::int(v.first_abstain),
         ]);
     }
     Some(t.caption(
@@ -326,12 +330,12 @@ pub fn funnel_table(audits: &[CohortAudit]) -> Table {
     .column("passing", "passing", Align::Right);
     for r in funnel_rows(audits) {
         t.push(vec![
-            Cell::text(&r.cohort),
-            Cell::text(&r.predicate),
-            Cell::int(r.retrieved),
-            Cell::int(r.admitted),
-            Cell::int(r.returned),
-            Cell::int(r.passing),
+            TableCell::text(&r.cohort),
+            TableCell::text(&r.predicate),
+            TableCell::int(r.retrieved),
+            TableCell::int(r.admitted),
+            TableCell::int(r.returned),
+            TableCell::int(r.passing),
         ]);
     }
     t.caption(

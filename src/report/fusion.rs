@@ -1,6 +1,6 @@
 //! `report --table fusion`: each hybrid beside its parts (rows from `systems::table`).
 
-use super::table::{Align, Cell, Table};
+use super::table::{Align, Table, TableCell};
 use crate::systems::table::{FusionRow, Role};
 
 /// The fusion table at the cutoffs `ks`.
@@ -17,24 +17,24 @@ pub fn fusion_table(rows: &[FusionRow], ks: &[usize]) -> Table {
         .column("deceived", "deceived", Align::Right)
         .column("canonical loses", "canonical_loses", Align::Right)
         .column("fusion", "fusion", Align::Left);
-    let opt = |c: Option<Cell>| c.unwrap_or_else(|| Cell::text("—"));
+    let opt = |c: Option<TableCell>| c.unwrap_or_else(|| TableCell::text("—"));
     for r in rows {
         let mut cells = vec![
-            Cell::text(&r.hybrid),
-            Cell::text(&r.system),
-            Cell::text(match r.role {
+            TableCell::text(&r.hybrid),
+            TableCell::text(&r.system),
+            TableCell::text(match r.role {
                 Role::Hybrid => "hybrid",
                 Role::Part => "part",
             }),
         ];
-        cells.extend(r.exec.iter().map(|v| opt(v.map(|v| Cell::num(v, 3)))));
+        cells.extend(r.exec.iter().map(|v| opt(v.map(|v| TableCell::num(v, 3)))));
         cells.push(opt(r.deception.map(|d| {
-            let mut c = Cell::pct(d.rate(), 1);
+            let mut c = TableCell::pct(d.rate(), 1);
             c.text = format!("{} ({}/{})", c.text, d.deceived, d.total);
             c
         })));
-        cells.push(opt(r.canonical_loses.map(|v| Cell::pct(v, 1))));
-        cells.push(Cell::text(&r.how));
+        cells.push(opt(r.canonical_loses.map(|v| TableCell::pct(v, 1))));
+        cells.push(TableCell::text(&r.how));
         t.push(cells);
     }
     t.caption(if rows.is_empty() {

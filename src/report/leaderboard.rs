@@ -1,7 +1,7 @@
 //! The leaderboard and per-domain tables and the documented report JSON, formatted from the
 //! core's rows ([`crate::view::leaderboard`]); the dashboard shows the same tables.
 
-use super::table::{Align, Cell, Table};
+use super::table::{Align, Table, TableCell};
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
 use crate::metrics::metric_keys;
@@ -41,20 +41,20 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         .collect();
     for (ri, r) in lb.rows.iter().enumerate() {
         let mut row = vec![
-            Cell {
+            TableCell {
                 text: if r.shared_rank {
                     format!("={}", r.rank)
                 } else {
                     r.rank.to_string()
                 },
                 value: Some(r.rank as f64),
-                ..Cell::default()
+                ..TableCell::default()
             },
-            Cell::text(&r.id),
-            Cell::text(r.similarity.to_string()),
+            TableCell::text(&r.id),
+            TableCell::text(r.similarity.to_string()),
         ];
         for (i, (_, v)) in r.metrics.iter().enumerate() {
-            let mut c = Cell::num(*v, 3);
+            let mut c = TableCell::num(*v, 3);
             if let Some(marks) = &daggers[i] {
                 c.mark = marks[ri];
             }
@@ -62,23 +62,26 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
             if let (0, Some((s, ci))) = (i, ci_cell) {
                 let iv = &s.intervals[ci][r.system];
                 let flag = if iv.degenerate { " (degenerate)" } else { "" };
-                row.push(Cell::text(format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high)));
-                row.push(Cell::text(match s.wilson[ci][r.system] {
+                row.push(TableCell::text(format!(
+                    "[{:.3}, {:.3}]{flag}",
+                    iv.low, iv.high
+                )));
+                row.push(TableCell::text(match s.wilson[ci][r.system] {
                     Some((lo, hi)) => format!("[{lo:.3}, {hi:.3}]"),
                     None => "—".to_string(),
                 }));
             }
         }
-        row.push(Cell::num(r.exec1_bounds[0], 3));
-        row.push(Cell::num(r.exec1_bounds[2], 3));
+        row.push(TableCell::num(r.exec1_bounds[0], 3));
+        row.push(TableCell::num(r.exec1_bounds[2], 3));
         row.push(match lb.ks.iter().position(|&k| k == 1) {
-            Some(i) => Cell::int(r.ties.at_cutoff[i]),
-            None => Cell::text("—"),
+            Some(i) => TableCell::int(r.ties.at_cutoff[i]),
+            None => TableCell::text("—"),
         });
-        row.push(Cell {
+        row.push(TableCell {
             text: format!("{}/{}", r.ties.tied_pairs, r.ties.pairs),
             value: Some(r.ties.tied_pairs as f64),
-            ..Cell::default()
+            ..TableCell::default()
         });
         t.push(row);
     }
@@ -113,8 +116,8 @@ pub fn domain_table(lb: &Leaderboard) -> Table {
         t = t.column(d, d, Align::Right);
     }
     for r in &rows {
-        let mut row = vec![Cell::text(&r.id)];
-        row.extend(r.exec1.iter().map(|(_, v)| Cell::num(*v, 3)));
+        let mut row = vec![TableCell::text(&r.id)];
+        row.extend(r.exec1.iter().map(|(_, v)| TableCell::num(*v, 3)));
         t.push(row);
     }
     let cols: Vec<usize> = (1..t.headers.len()).collect();

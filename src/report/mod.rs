@@ -8,7 +8,7 @@ pub mod pairs;
 pub mod results;
 pub mod table;
 
-pub use table::{Align, Cell, Format, Table};
+pub use table::{Align, Format, Table, TableCell};
 
 /// Every table `execscope report --table` prints, in the order `--all` writes them. Each is built
 /// once as typed rows (`leaderboard::LeaderRow`, `anatomy::MissRow`, …) and formatted as a

@@ -1,7 +1,7 @@
 //! System pairs (`docs/statistics.md`) and the release-schema statistics files
 //! `tests/pairwise_tests.json` and `tests/confidence_intervals.json`.
 
-use super::table::{Align, Cell, Table};
+use super::table::{Align, Table, TableCell};
 use crate::analysis::significance::{PairTest, Significance};
 use crate::engine::Engine;
 use crate::metrics::{Metric, MetricKey};
@@ -41,25 +41,25 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: MetricKey) -> Optio
     };
     for NamedPair { a, b, result: r } in named_pairs(engine, sig, ci) {
         let mut row = vec![
-            Cell::text(a),
-            Cell::text(b),
-            Cell::int(r.a_only as usize),
-            Cell::int(r.b_only as usize),
-            Cell::int(r.both as usize),
-            Cell::int(r.neither as usize),
-            Cell::num(r.a_rate, 3),
-            Cell::num(r.b_rate, 3),
-            Cell::num(r.delta, 3),
-            Cell::text(ci_text(r.bootstrap_ci_95)),
+            TableCell::text(a),
+            TableCell::text(b),
+            TableCell::int(r.a_only as usize),
+            TableCell::int(r.b_only as usize),
+            TableCell::int(r.both as usize),
+            TableCell::int(r.neither as usize),
+            TableCell::num(r.a_rate, 3),
+            TableCell::num(r.b_rate, 3),
+            TableCell::num(r.delta, 3),
+            TableCell::text(ci_text(r.bootstrap_ci_95)),
             match r.p_value() {
-                Some(p) => Cell::num(p, 4),
-                None => Cell::text("n/a"),
+                Some(p) => TableCell::num(p, 4),
+                None => TableCell::text("n/a"),
             },
         ];
         if averaged {
             row.push(match r.tie_orders_rejecting {
-                Some(x) => Cell::num(x, 3),
-                None => Cell::text("n/a"),
+                Some(x) => TableCell::num(x, 3),
+                None => TableCell::text("n/a"),
             });
         }
         t.push(row);

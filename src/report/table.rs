@@ -66,7 +66,7 @@ pub enum Align {
 
 /// One cell: its text, and the number behind it (for JSON and for highlighting).
 #[derive(Clone, Debug, PartialEq, Default)]
-pub struct Cell {
+pub struct TableCell {
     pub text: String,
     pub value: Option<f64>,
     /// Best value of its column (bold in LaTeX/markdown).
@@ -78,31 +78,31 @@ pub struct Cell {
     pub percent: bool,
 }
 
-impl Cell {
-    pub fn text(s: impl Into<String>) -> Cell {
-        Cell {
+impl TableCell {
+    pub fn text(s: impl Into<String>) -> TableCell {
+        TableCell {
             text: s.into(),
-            ..Cell::default()
+            ..TableCell::default()
         }
     }
 
     /// A number shown with `digits` decimals.
-    pub fn num(v: f64, digits: usize) -> Cell {
-        Cell {
+    pub fn num(v: f64, digits: usize) -> TableCell {
+        TableCell {
             text: if v.is_finite() {
                 format!("{v:.digits$}")
             } else {
                 "—".to_string()
             },
             value: Some(v),
-            ..Cell::default()
+            ..TableCell::default()
         }
     }
 
     /// A rate `v` (a fraction) shown as a percentage with `digits` decimals and a `%` sign; JSON
     /// keeps the fraction.
-    pub fn pct(v: f64, digits: usize) -> Cell {
-        let mut c = Cell::num(v * 100.0, digits);
+    pub fn pct(v: f64, digits: usize) -> TableCell {
+        let mut c = TableCell::num(v * 100.0, digits);
         if v.is_finite() {
             c.text.push('%');
         }
@@ -110,11 +110,11 @@ impl Cell {
         c
     }
 
-    pub fn int(v: usize) -> Cell {
-        Cell {
+    pub fn int(v: usize) -> TableCell {
+        TableCell {
             text: v.to_string(),
             value: Some(v as f64),
-            ..Cell::default()
+            ..TableCell::default()
         }
     }
 }
@@ -132,7 +132,7 @@ pub struct Table {
     /// Column keys for JSON/CSV (snake or metric keys).
     pub keys: Vec<String>,
     pub align: Vec<Align>,
-    pub rows: Vec<Vec<Cell>>,
+    pub rows: Vec<Vec<TableCell>>,
 }
 
 impl Table {
@@ -157,7 +157,7 @@ impl Table {
         self
     }
 
-    pub fn push(&mut self, row: Vec<Cell>) {
+    pub fn push(&mut self, row: Vec<TableCell>) {
         debug_assert_eq!(row.len(), self.headers.len());
         self.rows.push(row);
     }
@@ -191,7 +191,7 @@ impl Table {
         }
     }
 
-    fn shown(c: &Cell) -> String {
+    fn shown(c: &TableCell) -> String {
         if c.mark {
             format!("{}†", c.text)
         } else {
@@ -424,16 +424,16 @@ mod tests {
             .column("system", "system", Align::Left)
             .column("exec@1", "exec@1", Align::Right)
             .caption("Marks: tied with the leader (McNemar, Holm).");
-        t.push(vec![Cell::text("a_b"), Cell::num(0.5, 3)]);
-        let mut c = Cell::num(0.25, 3);
+        t.push(vec![TableCell::text("a_b"), TableCell::num(0.5, 3)]);
+        let mut c = TableCell::num(0.25, 3);
         c.mark = true;
-        t.push(vec![Cell::text("c,d"), c]);
+        t.push(vec![TableCell::text("c,d"), c]);
         t.mark_best(&[1]);
         t
     }
 
     #[test]
-    fn renders_every_format() {
+    fn one_table_in_text_markdown_csv_latex_and_json() {
         let t = sample();
         let text = t.render(Format::Table);
         assert!(text.contains("a_b      0.500\n"), "{text}");

@@ -61,7 +61,7 @@ pub struct App {
     /// Token of the last audit asked for (results carrying another one are stale).
     audit_token: u64,
     /// Systems scored so far while the bundle loads.
-    pub(crate) load_progress: Option<Arc<super::jobs::Progress>>,
+    pub(crate) load_progress: Option<Arc<super::jobs::JobProgress>>,
     /// The data holds a partial engine (systems scored so far) while the bundle loads.
     partial: bool,
     /// The newest partial engine, waiting for the leaderboard of the previous one.
@@ -101,7 +101,7 @@ impl App {
             |n| n.to_string_lossy().to_string(),
         );
         let mut app = App::blank(theme, name, opts.eval.policy);
-        let progress = Arc::new(super::jobs::Progress::default());
+        let progress = Arc::new(super::jobs::JobProgress::default());
         app.load_progress = Some(progress.clone());
         app.jobs.push(Job::Load {
             root,

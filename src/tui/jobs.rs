@@ -63,12 +63,12 @@ pub struct AnatomyTables {
 
 /// Pairs executed so far by a running audit (read by the status bar while the job runs).
 #[derive(Debug, Default)]
-pub struct Progress {
+pub struct JobProgress {
     pub done: AtomicUsize,
     pub total: AtomicUsize,
 }
 
-impl Progress {
+impl JobProgress {
     /// `done/total`, once the job knows how many pairs the oracle must run.
     pub fn text(&self) -> Option<String> {
         self.text_of("pairs")
@@ -108,7 +108,7 @@ pub enum Job {
         opts: EngineOptions,
         cache: Option<RankCache>,
         /// Systems scored so far, of how many (shown while the bundle loads).
-        progress: Arc<Progress>,
+        progress: Arc<JobProgress>,
     },
     Leaderboard {
         gen: u64,
@@ -137,7 +137,7 @@ pub enum Job {
     Audit {
         request: AuditRequest,
         engine: Arc<Engine>,
-        progress: Arc<Progress>,
+        progress: Arc<JobProgress>,
     },
 }
 
@@ -146,7 +146,7 @@ pub enum Job {
 fn run_audit(
     engine: &Engine,
     req: AuditRequest,
-    progress: &Progress,
+    progress: &JobProgress,
 ) -> Result<AuditResult, String> {
     let system = engine
         .scores()

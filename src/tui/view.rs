@@ -5,7 +5,7 @@
 //! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
 use super::actions::Hit;
-use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, Progress};
+use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress};
 use super::theme::Theme;
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub enum AuditSlot {
     #[default]
     Idle,
-    Running(AuditRequest, Arc<Progress>),
+    Running(AuditRequest, Arc<JobProgress>),
     Done(Arc<AuditResult>),
     Failed(AuditRequest, String),
 }

@@ -8,7 +8,7 @@ use crate::common;
 use common::tiny::{copy_tiny_into, edit};
 
 #[test]
-fn every_failure_is_recorded() {
+fn check_records_every_failure_without_stopping() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     copy_tiny_into(root, true);

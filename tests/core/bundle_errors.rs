@@ -135,7 +135,7 @@ fn paired_distractor_labelled_correct() {
 }
 
 #[test]
-fn matrix_row_count() {
+fn a_matrix_with_the_wrong_row_count_is_refused_naming_file_array_and_counts() {
     let (_d, root) = copy_tiny(false);
     write_cos(&root, &ones(3, 3), &ones(11, 3), &[]);
     let e = err(&root);
@@ -298,7 +298,7 @@ fn checksum_mismatch_and_missing_file_named() {
 }
 
 #[test]
-fn ambiguous_arrays() {
+fn two_arrays_of_one_shape_without_names_are_refused_as_ambiguous() {
     let (_d, root) = copy_tiny(false);
     let f = std::fs::File::create(root.join("embeddings/toy-cos.npz")).unwrap();
     let (q, c) = (ones(3, 3), ones(12, 3));

@@ -28,7 +28,7 @@ fn assert_same(a: &Bundle, b: &Bundle) {
 }
 
 #[test]
-fn tiny_round_trip() {
+fn written_tiny_bundle_loads_back_equal() {
     let a = load(Path::new(TINY), &LoadOptions::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     write(&a, dir.path()).unwrap();

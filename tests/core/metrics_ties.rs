@@ -154,6 +154,6 @@ proptest! {
 }
 
 #[test]
-fn layout_is_reexported() {
+fn target_layout_of_a_row_without_targets_is_empty() {
     assert!(layout::layout(&[0.1, 0.2], &[]).is_empty());
 }

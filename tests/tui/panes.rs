@@ -8,7 +8,7 @@ use common::tui::*;
 use crossterm::event::KeyCode;
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::metrics::{MetricKey, TiePolicy};
-use execscope::report::Cell;
+use execscope::report::TableCell;
 use execscope::tui::actions::{Action, Hit};
 use execscope::tui::panes::PaneId;
 use execscope::tui::{App, Theme, ThemeKind};
@@ -102,8 +102,8 @@ fn leaderboard_numbers_are_the_reports() {
             let id = &row.id;
             let line = line_with(&s, &format!(" {id} ")).unwrap_or_else(|| panic!("{id}: {s}"));
             // exec@1, exec@3 of the report appear in the row, in order.
-            let e1 = &Cell::num(row.metric(MetricKey::exec(1)).unwrap(), 3).text;
-            let e3 = &Cell::num(row.metric(MetricKey::exec(3)).unwrap(), 3).text;
+            let e1 = &TableCell::num(row.metric(MetricKey::exec(1)).unwrap(), 3).text;
+            let e3 = &TableCell::num(row.metric(MetricKey::exec(3)).unwrap(), 3).text;
             let p1 = line.find(e1.as_str()).expect("exec@1 shown");
             assert!(line[p1 + e1.len()..].contains(e3.as_str()), "{line}");
         }
@@ -203,7 +203,7 @@ fn tie_policy_toggle_reevaluates() {
     .unwrap();
     let lb = execscope::view::Leaderboard::build(&engine);
     let dot = lb.rows.iter().find(|r| r.id == "toy-dot").unwrap();
-    let e1 = Cell::num(dot.metric(MetricKey::exec(1)).unwrap(), 3).text;
+    let e1 = TableCell::num(dot.metric(MetricKey::exec(1)).unwrap(), 3).text;
     let line = line_with(&s2, " toy-dot ").unwrap();
     assert!(line.contains(&e1), "{line} vs {e1}");
     assert_ne!(
@@ -390,7 +390,7 @@ fn snapshot_every_pane_small_and_large() {
 /// One selection everywhere: moving in the leaderboard moves the status bar's system, and the
 /// pairs matrix's rows follow the same selection.
 #[test]
-fn one_selection_everywhere() {
+fn the_selected_system_is_shared_by_every_pane() {
     let mut a = app();
     let ids: Vec<String> = {
         let (lb, _, _) = a

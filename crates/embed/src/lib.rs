@@ -247,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn system_specs() {
+    fn a_systems_model_and_prefixes_come_from_its_invocation_entry() {
         let inv = execscope_core::bundle::Invocation {
             id: "x".into(),
             query_prefix: "query: ".into(),

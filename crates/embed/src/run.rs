@@ -29,9 +29,9 @@ pub struct EmbedOptions {
     pub stacked: bool,
 }
 
-/// Progress of one run.
+/// Progress of one embedding run (rows embedded so far, of how many).
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct EmbedProgress {
     pub done: usize,
     pub total: usize,
     /// Rows found already embedded by an interrupted run.
@@ -176,7 +176,7 @@ pub fn embed_bundle(
     root: &Path,
     opts: &EmbedOptions,
     worker: &mut Worker,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(EmbedProgress),
 ) -> anyhow::Result<Outcome> {
     check_name(&opts.name)?;
     if opts.spec.batch_size == 0 {
@@ -244,7 +244,7 @@ pub fn embed_bundle(
     // Drop a torn last row, then append.
     file.set_len(done as u64 * row_bytes)?;
     std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0))?;
-    progress(Progress {
+    progress(EmbedProgress {
         done,
         total,
         resumed,
@@ -272,7 +272,7 @@ pub fn embed_bundle(
         file.write_all(&bytes)?;
         file.sync_data()?;
         done = end;
-        progress(Progress {
+        progress(EmbedProgress {
             done,
             total,
             resumed,

@@ -187,7 +187,7 @@ mod tests {
     }
 
     #[test]
-    fn named_encodings() {
+    fn every_tests_key_encoding_round_trips_by_name_and_hashes_as_documented() {
         let t = vec![
             "assert f(1, 2) == 'é'".to_string(),
             "assert g()".to_string(),
@@ -216,7 +216,7 @@ mod tests {
     }
 
     #[test]
-    fn python_encodings() {
+    fn python_json_dumps_variants_by_hand() {
         let t = vec!["assert f('é') == 1".to_string(), "b".to_string()];
         // json.dumps(t) and json.dumps(t, ensure_ascii=False, separators=(",", ":"))
         assert_eq!(python_default(&t), r#"["assert f('\u00e9') == 1", "b"]"#);

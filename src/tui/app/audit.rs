@@ -2,7 +2,7 @@
 //! dropping a result when the system changes, and the progress the status bar shows.
 
 use super::App;
-use crate::tui::jobs::{AuditRequest, Job, Progress};
+use crate::tui::jobs::{AuditRequest, Job, JobProgress};
 use crate::tui::view::AuditSlot;
 
 impl App {
@@ -19,7 +19,7 @@ impl App {
             visible,
             token: self.audit_token,
         };
-        let progress = std::sync::Arc::new(Progress::default());
+        let progress = std::sync::Arc::new(JobProgress::default());
         d.audit = AuditSlot::Running(request, progress.clone());
         self.jobs.push(Job::Audit {
             request,

@@ -10,7 +10,7 @@
 use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
-use crate::report::{Align, Cell, Table};
+use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Action;
 use crate::tui::frame::{block, fit_title, framed};
 use crate::tui::jobs::AuditResult;
@@ -166,11 +166,14 @@ pub fn task_table(a: &AuditResult) -> Table {
         Align::Left,
     );
     for task in &v.tasks {
-        let mut row = vec![Cell::text(&task.task_id), Cell::text(&task.function_name)];
+        let mut row = vec![
+            TableCell::text(&task.task_id),
+            TableCell::text(&task.function_name),
+        ];
         for (_, cand, ch) in &task.first_admitted {
-            row.push(Cell::text(choice_text(*ch, *cand, task)));
+            row.push(TableCell::text(choice_text(*ch, *cand, task)));
         }
-        row.push(Cell::text(pool_marks(task)));
+        row.push(TableCell::text(pool_marks(task)));
         t.push(row);
     }
     t

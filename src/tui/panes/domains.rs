@@ -3,7 +3,7 @@
 //! the queries no system solves at rank 1 (Enter opens one in the browser).
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
-use crate::report::{Align, Cell, Table};
+use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
@@ -39,8 +39,8 @@ pub fn by_domain_table(rows: &[DomainRow], policy: crate::metrics::TiePolicy) ->
     }
     let domains = rows.first().map_or(&[][..], |r| &r.exec1[..]);
     for (di, (d, _)) in domains.iter().enumerate() {
-        let mut row = vec![Cell::text(d)];
-        row.extend(rows.iter().map(|r| Cell::num(r.exec1[di].1, 3)));
+        let mut row = vec![TableCell::text(d)];
+        row.extend(rows.iter().map(|r| TableCell::num(r.exec1[di].1, 3)));
         out.push(row);
     }
     out.caption(format!(
@@ -60,8 +60,11 @@ pub fn by_domain_deception_table(rows: &[DomainDeceptionRow]) -> Table {
     }
     let domains = rows.first().map_or(&[][..], |r| &r.by_domain[..]);
     for (di, (d, _)) in domains.iter().enumerate() {
-        let mut row = vec![Cell::text(d)];
-        row.extend(rows.iter().map(|r| Cell::pct(r.by_domain[di].1.rate(), 1)));
+        let mut row = vec![TableCell::text(d)];
+        row.extend(
+            rows.iter()
+                .map(|r| TableCell::pct(r.by_domain[di].1.rate(), 1)),
+        );
         out.push(row);
     }
     out
@@ -80,7 +83,7 @@ fn heat_table(
     let th = v.theme;
     let inner = framed(f, area, title, false, th);
     let order: Vec<usize> = (0..t.rows.len()).collect();
-    let heat = |_r: usize, c: usize, cell: &Cell| {
+    let heat = |_r: usize, c: usize, cell: &TableCell| {
         if c == 0 {
             ratatui::style::Style::default()
         } else {

@@ -4,7 +4,7 @@
 
 use super::{message, step, Cx, Effect, Pane, PaneId};
 use crate::metrics::{metric_keys, MetricKey};
-use crate::report::{Align, Cell, Table};
+use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
@@ -59,13 +59,13 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
             Some((sig, ci)) => {
                 let iv = &sig.intervals[ci][s];
                 let flag = if iv.degenerate { " (degenerate)" } else { "" };
-                Cell {
+                TableCell {
                     text: format!("[{:.3}, {:.3}]{flag}", iv.low, iv.high),
                     value: Some(iv.low),
-                    ..Cell::default()
+                    ..TableCell::default()
                 }
             }
-            None => Cell::text("…"),
+            None => TableCell::text("…"),
         });
     }
     Some((t, systems))
@@ -297,7 +297,7 @@ impl Pane for LeaderboardPane {
         };
         let row = &lb.rows[r];
         let s = systems[r];
-        let n3 = |x: f64| Cell::num(x, 3).text;
+        let n3 = |x: f64| TableCell::num(x, 3).text;
         let ties = &row.ties;
         let straddle: Vec<String> = lb
             .ks

@@ -27,7 +27,7 @@ mod tests {
     use super::bar;
 
     #[test]
-    fn widths_are_exact() {
+    fn bar_is_exactly_its_width_in_eighth_blocks() {
         assert_eq!(bar(0.0, 4), "    ");
         assert_eq!(bar(1.0, 4), "████");
         assert_eq!(bar(0.5, 4), "██  ");

@@ -4,7 +4,7 @@
 //! Columns that do not fit scroll horizontally behind the frozen leading columns, keeping the
 //! focused column in view; rows scroll to keep the selection in view.
 
-use crate::report::{Align, Cell, Table};
+use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Hit;
 use crate::tui::theme::Theme;
 use crate::tui::view::Hits;
@@ -59,7 +59,7 @@ pub fn sorted_order(t: &Table, sort: &SortState) -> Vec<usize> {
 }
 
 /// The text a cell shows (a mark adds `†`, as in `Table::to_text`).
-pub fn shown(c: &Cell) -> String {
+pub fn shown(c: &TableCell) -> String {
     if c.mark {
         format!("{}†", c.text)
     } else {
@@ -68,7 +68,7 @@ pub fn shown(c: &Cell) -> String {
 }
 
 /// Extra style of a cell from (table row, column, cell).
-pub type CellStyle<'a> = dyn Fn(usize, usize, &Cell) -> Style + 'a;
+pub type CellStyle<'a> = dyn Fn(usize, usize, &TableCell) -> Style + 'a;
 
 /// Everything one table draw needs.
 pub struct TableView<'a> {
@@ -286,9 +286,9 @@ mod tests {
             .column("a", "a", Align::Right)
             .column("multilingual-e5-small", "m", Align::Right);
         t.push(vec![
-            Cell::text("geometry"),
-            Cell::num(0.5, 3),
-            Cell::num(0.25, 3),
+            TableCell::text("geometry"),
+            TableCell::num(0.5, 3),
+            TableCell::num(0.25, 3),
         ]);
         let order = [0];
         let view = TableView {
@@ -314,9 +314,9 @@ mod tests {
             Table::new("t", "t")
                 .column("a", "a", Align::Left)
                 .column("v", "v", Align::Right);
-        t.push(vec![Cell::text("x"), Cell::num(0.5, 3)]);
-        t.push(vec![Cell::text("y"), Cell::num(f64::NAN, 3)]);
-        t.push(vec![Cell::text("z"), Cell::num(0.9, 3)]);
+        t.push(vec![TableCell::text("x"), TableCell::num(0.5, 3)]);
+        t.push(vec![TableCell::text("y"), TableCell::num(f64::NAN, 3)]);
+        t.push(vec![TableCell::text("z"), TableCell::num(0.9, 3)]);
         let mut s = SortState::default();
         assert_eq!(sorted_order(&t, &s), vec![0, 1, 2]);
         s.click(1);

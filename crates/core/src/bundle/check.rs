@@ -6,12 +6,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::check_items::{cache_coverage, distractor_meta, relations};
-use super::embed::{load_system, Expect};
+use super::dense::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, INVOCATION, QUERIES, SUMS};
-use super::load::{derive_fields, invocation_table, npz_entries, optional_rows};
-use super::model::{DistractorMeta, ExecRecord, Similarity, Snippet};
+use super::load::{derive_fields, invocation_table, npz_entries, optional_rows, NpzEntry};
+use super::model::{DistractorMeta, ExecRecord, Invocation, Query, Similarity, Snippet};
 use super::parse;
+use super::parse::RawQuery;
 use super::stacked::STACKED;
 
 /// Outcome of one check.
@@ -123,15 +124,45 @@ impl fmt::Display for CheckReport {
     }
 }
 
-/// Run every check on the bundle at `root`.
+/// Run every check on the bundle at `root`, in order: files present, checksums, the tables
+/// parsed, ids and relations, the cache, each system, the stacked variants, the invocation table.
 pub fn check(root: &Path) -> CheckReport {
     let mut r = CheckReport {
         root: root.to_path_buf(),
         items: Vec::new(),
     };
-    use CheckStatus::*;
+    let (systems, refused_systems) = presence(&mut r, root);
+    checksums(&mut r, root);
+    let (tables, table) = parse_tables(&mut r, root);
+    let Some((queries, corpus)) = relations_and_cache(&mut r, root, tables) else {
+        return r;
+    };
+    let widths = system_checks(
+        &mut r,
+        &systems,
+        &refused_systems,
+        &table,
+        &queries,
+        &corpus,
+    );
+    if std::fs::symlink_metadata(root.join(STACKED)).is_ok() {
+        let loaded: Vec<(String, PathBuf, usize)> = systems
+            .iter()
+            .filter_map(|(id, p)| widths.get(id).map(|&w| (id.clone(), p.clone(), w)))
+            .collect();
+        stacked_checks(&mut r, root, &queries, &corpus, &loaded);
+    }
+    if root.join(INVOCATION).is_file() {
+        invocation_checks(&mut r, root, &table, &systems, &widths);
+        fused_parts(&mut r, &table, &systems);
+    }
+    r
+}
 
-    // Presence.
+/// Whether the required and optional files are there (and the dense systems under
+/// `embeddings/`, returned with the entries refused there).
+fn presence(r: &mut CheckReport, root: &Path) -> (Vec<NpzEntry>, Vec<BundleError>) {
+    use CheckStatus::*;
     let missing_req: Vec<&str> = [QUERIES, CORPUS]
         .into_iter()
         .filter(|f| !root.join(f).is_file())
@@ -165,7 +196,12 @@ pub fn check(root: &Path) -> CheckReport {
         );
     }
 
-    // Checksums.
+    (systems, refused_systems)
+}
+
+/// `SHA256SUMS` verified, and the bundle files it does not list.
+fn checksums(r: &mut CheckReport, root: &Path) {
+    use CheckStatus::*;
     if root.join(SUMS).is_file() {
         match files::verify_sums(root) {
             Ok(p) => {
@@ -205,8 +241,19 @@ pub fn check(root: &Path) -> CheckReport {
             format!("no {SUMS}; integrity not verified"),
         );
     }
+}
 
-    // Parse the jsonl tables.
+/// The bundle's tables as parsed (each parse recorded): what the later checks read.
+struct Tables {
+    raw_q: Option<Vec<RawQuery>>,
+    corpus: Option<Vec<(usize, Snippet)>>,
+    distractors: Vec<DistractorMeta>,
+    cache_lines: Vec<(usize, ExecRecord)>,
+}
+
+/// Parse the jsonl tables and the invocation table, recording each.
+fn parse_tables(r: &mut CheckReport, root: &Path) -> (Tables, HashMap<String, Invocation>) {
+    use CheckStatus::*;
     let mut sha = BTreeMap::new();
     let qpath = root.join(QUERIES);
     let cpath = root.join(CORPUS);
@@ -244,8 +291,8 @@ pub fn check(root: &Path) -> CheckReport {
             None
         }
     };
-    let distractors: Vec<DistractorMeta> = optional_typed(&mut r, root, DISTRACTORS, &mut sha);
-    let cache_lines: Vec<(usize, ExecRecord)> = optional_typed_lines(&mut r, root, CACHE, &mut sha);
+    let distractors: Vec<DistractorMeta> = optional_typed(r, root, DISTRACTORS, &mut sha);
+    let cache_lines: Vec<(usize, ExecRecord)> = optional_typed_lines(r, root, CACHE, &mut sha);
     let table = match invocation_table(root, &mut sha) {
         Ok(t) => {
             if root.join(INVOCATION).is_file() {
@@ -263,6 +310,31 @@ pub fn check(root: &Path) -> CheckReport {
         }
     };
 
+    let tables = Tables {
+        raw_q,
+        corpus,
+        distractors,
+        cache_lines,
+    };
+    (tables, table)
+}
+
+/// Unique ids, dangling ids, labels, the queries' relations and derived fields, the distractor
+/// metadata and the execution cache; the resolved queries and corpus (`None` when the queries
+/// or the corpus did not parse: nothing further can be checked).
+fn relations_and_cache(
+    r: &mut CheckReport,
+    root: &Path,
+    t: Tables,
+) -> Option<(Vec<Query>, Vec<Snippet>)> {
+    use CheckStatus::*;
+    let (qpath, cpath) = (root.join(QUERIES), root.join(CORPUS));
+    let Tables {
+        raw_q,
+        corpus,
+        distractors,
+        cache_lines,
+    } = t;
     if let Some(raw_q) = &raw_q {
         let dups = parse::duplicate_queries(&qpath, raw_q);
         r.list(
@@ -273,7 +345,7 @@ pub fn check(root: &Path) -> CheckReport {
         );
     }
     let (Some(raw_q), Some(corpus_rows)) = (raw_q, corpus) else {
-        return r;
+        return None;
     };
     let (index, dups) = parse::corpus_index(&cpath, &corpus_rows);
     r.list(
@@ -300,7 +372,7 @@ pub fn check(root: &Path) -> CheckReport {
     );
     let corpus: Vec<Snippet> = corpus_rows.into_iter().map(|(_, s)| s).collect();
     derive_fields(&mut queries, &corpus);
-    relations(&mut r, &queries);
+    relations(r, &queries);
     let no_domain = queries.iter().filter(|q| q.domain.is_empty()).count();
     let no_fn = queries
         .iter()
@@ -320,7 +392,7 @@ pub fn check(root: &Path) -> CheckReport {
         );
     }
     if root.join(DISTRACTORS).is_file() {
-        distractor_meta(&mut r, &queries, &corpus, &index, &distractors);
+        distractor_meta(r, &queries, &corpus, &index, &distractors);
     }
     if root.join(CACHE).is_file() {
         let problems = parse::cache_problems(&root.join(CACHE), &cache_lines);
@@ -334,10 +406,23 @@ pub fn check(root: &Path) -> CheckReport {
             strings(problems),
         );
         let cache: Vec<ExecRecord> = cache_lines.into_iter().map(|(_, c)| c).collect();
-        cache_coverage(&mut r, &queries, &corpus, &cache);
+        cache_coverage(r, &queries, &corpus, &cache);
     }
 
-    // Systems.
+    Some((queries, corpus))
+}
+
+/// Each dense system loaded against the queries and corpus (and every refused
+/// `embeddings/` entry); the width of each system that loaded.
+fn system_checks(
+    r: &mut CheckReport,
+    systems: &[NpzEntry],
+    refused_systems: &[BundleError],
+    table: &HashMap<String, Invocation>,
+    queries: &[Query],
+    corpus: &[Snippet],
+) -> HashMap<String, usize> {
+    use CheckStatus::*;
     let query_ids: Vec<String> = queries.iter().map(|q| q.id.clone()).collect();
     let corpus_ids: Vec<String> = corpus.iter().map(|s| s.id.clone()).collect();
     let expect = Expect {
@@ -345,10 +430,10 @@ pub fn check(root: &Path) -> CheckReport {
         corpus_ids: &corpus_ids,
     };
     let mut widths = HashMap::new();
-    for e in &refused_systems {
+    for e in refused_systems {
         r.push("embeddings entry", Fail, e.to_string());
     }
-    for (id, path) in &systems {
+    for (id, path) in systems {
         let inv = table.get(id);
         let sim = inv.map_or(Similarity::default(), |i| i.similarity);
         match load_system(path, id, inv, sim, &expect) {
@@ -384,85 +469,92 @@ pub fn check(root: &Path) -> CheckReport {
             Err(e) => r.push(format!("system {id}"), Fail, e.to_string()),
         }
     }
-    if std::fs::symlink_metadata(root.join(STACKED)).is_ok() {
-        let loaded: Vec<(String, PathBuf, usize)> = systems
-            .iter()
-            .filter_map(|(id, p)| widths.get(id).map(|&w| (id.clone(), p.clone(), w)))
-            .collect();
-        stacked_checks(&mut r, root, &queries, &corpus, &loaded);
-    }
-    if root.join(INVOCATION).is_file() {
-        let mut problems = Vec::new();
-        let mut ids: Vec<&String> = table.keys().collect();
-        ids.sort();
-        for id in ids {
-            let inv = &table[id];
-            if !inv.file.is_empty() {
-                match files::confine(root, &inv.file) {
-                    Ok(_) => {}
-                    Err(files::ConfineError::Missing) => {
-                        problems.push(format!("`{id}`: file {} does not exist", inv.file))
-                    }
-                    Err(files::ConfineError::Refused(why)) => {
-                        problems.push(format!("`{id}`: file refused: {why}"))
-                    }
+    widths
+}
+
+/// The invocation table against the files: each entry's file, npz and width; systems it lacks.
+fn invocation_checks(
+    r: &mut CheckReport,
+    root: &Path,
+    table: &HashMap<String, Invocation>,
+    systems: &[NpzEntry],
+    widths: &HashMap<String, usize>,
+) {
+    use CheckStatus::*;
+    let mut problems = Vec::new();
+    let mut ids: Vec<&String> = table.keys().collect();
+    ids.sort();
+    for id in ids {
+        let inv = &table[id];
+        if !inv.file.is_empty() {
+            match files::confine(root, &inv.file) {
+                Ok(_) => {}
+                Err(files::ConfineError::Missing) => {
+                    problems.push(format!("`{id}`: file {} does not exist", inv.file))
                 }
-            }
-            if !systems.iter().any(|(s, _)| s == id) {
-                problems.push(format!("`{id}`: no embeddings/{id}.npz"));
-            }
-            if let (Some(want), Some(got)) = (inv.dims, widths.get(id)) {
-                if want != *got {
-                    problems.push(format!(
-                        "`{id}`: dims {want} but the arrays have {got} columns"
-                    ));
+                Err(files::ConfineError::Refused(why)) => {
+                    problems.push(format!("`{id}`: file refused: {why}"))
                 }
             }
         }
-        let unlisted: Vec<&str> = systems
-            .iter()
-            .map(|(s, _)| s.as_str())
-            .filter(|s| !table.contains_key(*s))
-            .collect();
-        if problems.is_empty() && !unlisted.is_empty() {
-            r.push(
-                "invocation table",
-                Warn,
-                format!("no entry (cosine assumed) for: {}", unlisted.join(", ")),
-            );
-        } else {
-            r.list(
-                "invocation table",
-                Fail,
-                format!("{} entries match their files", table.len()),
-                problems,
-            );
+        if !systems.iter().any(|(s, _)| s == id) {
+            problems.push(format!("`{id}`: no embeddings/{id}.npz"));
         }
-        // A hybrid whose parts are gone still ranks (its scores are stored), but can no
-        // longer be remade or set beside them.
-        let mut orphans = Vec::new();
-        let mut ids: Vec<&String> = table.keys().collect();
-        ids.sort();
-        for id in ids {
-            if let Some(super::model::Provenance::Fused { parts, .. }) = &table[id].provenance {
-                let gone: Vec<&str> = parts
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|p| *p != "BM25" && !systems.iter().any(|(s, _)| s == p))
-                    .collect();
-                if !gone.is_empty() {
-                    orphans.push(format!(
-                        "`{id}` was fused from {}, no longer in the bundle",
-                        gone.join(", ")
-                    ));
-                }
+        if let (Some(want), Some(got)) = (inv.dims, widths.get(id)) {
+            if want != *got {
+                problems.push(format!(
+                    "`{id}`: dims {want} but the arrays have {got} columns"
+                ));
             }
-        }
-        if !orphans.is_empty() {
-            r.list("fused systems' parts", Warn, String::new(), orphans);
         }
     }
-    r
+    let unlisted: Vec<&str> = systems
+        .iter()
+        .map(|(s, _)| s.as_str())
+        .filter(|s| !table.contains_key(*s))
+        .collect();
+    if problems.is_empty() && !unlisted.is_empty() {
+        r.push(
+            "invocation table",
+            Warn,
+            format!("no entry (cosine assumed) for: {}", unlisted.join(", ")),
+        );
+    } else {
+        r.list(
+            "invocation table",
+            Fail,
+            format!("{} entries match their files", table.len()),
+            problems,
+        );
+    }
+}
+
+/// Fused systems whose parts are gone.
+fn fused_parts(r: &mut CheckReport, table: &HashMap<String, Invocation>, systems: &[NpzEntry]) {
+    use CheckStatus::*;
+    // A hybrid whose parts are gone still ranks (its scores are stored), but can no
+    // longer be remade or set beside them.
+    let mut orphans = Vec::new();
+    let mut ids: Vec<&String> = table.keys().collect();
+    ids.sort();
+    for id in ids {
+        if let Some(super::model::Provenance::Fused { parts, .. }) = &table[id].provenance {
+            let gone: Vec<&str> = parts
+                .iter()
+                .map(String::as_str)
+                .filter(|p| *p != "BM25" && !systems.iter().any(|(s, _)| s == p))
+                .collect();
+            if !gone.is_empty() {
+                orphans.push(format!(
+                    "`{id}` was fused from {}, no longer in the bundle",
+                    gone.join(", ")
+                ));
+            }
+        }
+    }
+    if !orphans.is_empty() {
+        r.list("fused systems' parts", Warn, String::new(), orphans);
+    }
 }
 
 /// The stacked file's rows (every rule the stacked analysis relies on) and each system's

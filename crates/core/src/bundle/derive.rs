@@ -76,7 +76,7 @@ mod tests {
     }
 
     #[test]
-    fn function_names() {
+    fn function_name_is_the_first_top_level_def() {
         let code =
             "import re\nR = 3\n\ndef  helper(x):\n    def inner(): pass\n\ndef main(): pass\n";
         assert_eq!(first_top_level_def(code), "helper");

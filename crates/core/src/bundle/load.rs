@@ -5,8 +5,8 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::dense::{load_system, Expect};
 use super::derive::{detect_tests_encoding, domain_from_entry_id, first_top_level_def};
-use super::embed::{load_system, Expect};
 use super::error::BundleError;
 use super::files::{self, CACHE, CORPUS, DISTRACTORS, EMBEDDINGS, INVOCATION, QUERIES, SUMS};
 use super::model::{

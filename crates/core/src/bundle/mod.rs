@@ -5,12 +5,18 @@
 //! - [`check()`] runs every validation and records each as pass / warn / fail ([`CheckReport`]).
 //! - [`write()`] writes a bundle in execscope's layout, atomically, with `SHA256SUMS`.
 //! - [`synthetic`] generates a seeded bundle of any size for benchmarks and property tests.
+//!
+//! Beneath them: [`model`] (the types), [`files`] (the layout, checksums and confined reads),
+//! [`parse`] (the JSON-lines files), [`dense`] (one dense system from its `.npz`), [`npy`] (the
+//! array format), [`derive`] (what the release leaves implicit: domains, function names, the
+//! tests key encoding), [`stacked`] (stacked-mutation variants), [`cache_index`] (execution-cache
+//! lookups by row).
 
 pub mod cache_index;
 pub mod check;
 mod check_items;
+pub mod dense;
 pub mod derive;
-pub mod embed;
 pub mod error;
 pub mod files;
 pub mod load;

@@ -132,11 +132,11 @@ impl Default for Similarity {
 }
 
 /// The invocation table's `similarity` value (a string, `null` or absent) as a [`Similarity`]
-/// (read by `bundle::embed::parse_similarity`, the one parser of the names); an unknown name is a
+/// (read by `bundle::dense::parse_similarity`, the one parser of the names); an unknown name is a
 /// JSON error at its line and column.
 fn similarity_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Similarity, D::Error> {
     let name: Option<String> = Option::deserialize(d)?;
-    super::embed::parse_similarity(name.as_deref()).map_err(serde::de::Error::custom)
+    super::dense::parse_similarity(name.as_deref()).map_err(serde::de::Error::custom)
 }
 
 impl Similarity {
@@ -157,7 +157,7 @@ pub struct Invocation {
     pub file: String,
     #[serde(default)]
     pub dims: Option<usize>,
-    /// `cos` (also when absent) or `dot`; read leniently (`bundle::embed::parse_similarity`).
+    /// `cos` (also when absent) or `dot`; read leniently (`bundle::dense::parse_similarity`).
     #[serde(default, deserialize_with = "similarity_name")]
     pub similarity: Similarity,
     #[serde(default)]

@@ -5,11 +5,12 @@ pub mod cache;
 mod key;
 pub mod layout;
 mod registry;
+mod ties;
 pub mod truth;
 
 pub use key::{metric_keys, MetricKey};
-pub use layout::TiePolicy;
 pub use registry::{MetricDef, REGISTRY};
+pub use ties::TiePolicy;
 pub use truth::{PassSource, Truth};
 
 use crate::bundle::Bundle;

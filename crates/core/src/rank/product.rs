@@ -161,7 +161,7 @@ mod tests {
     use ndarray::array;
 
     #[test]
-    fn cosine_and_dot() {
+    fn cosine_and_dot_scores_by_hand() {
         let sys = |sim| DenseSystem {
             id: "t".into(),
             similarity: sim,

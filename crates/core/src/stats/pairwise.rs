@@ -136,21 +136,16 @@ pub(crate) fn pair_from_replicates_with(
     binary: bool,
     zero_one: bool,
 ) -> PairResult {
-    let d = Discordance::from_vectors(a, b);
     let (low, high) = diff_interval(ra, rb);
     let averaged = (binary && !zero_one).then(|| mcnemar_tie_averaged(a, b, super::ALPHA));
+    let untested = PairResult::untested(a, b);
     PairResult {
-        a_only: d.a_only,
-        b_only: d.b_only,
-        both: d.both,
-        neither: d.neither,
-        a_rate: mean(a),
-        b_rate: mean(b),
-        delta: mean_diff(a, b),
-        mcnemar_exact_p: (binary && zero_one).then(|| mcnemar_exact(d.a_only, d.b_only)),
+        mcnemar_exact_p: (binary && zero_one)
+            .then(|| mcnemar_exact(untested.a_only, untested.b_only)),
         mcnemar_tie_averaged_p: averaged.map(|t| t.mean_p),
         tie_orders_rejecting: averaged.map(|t| t.rejecting),
         bootstrap_ci_95: [low, high],
+        ..untested
     }
 }
 
@@ -480,7 +475,7 @@ mod tests {
     }
 
     #[test]
-    fn pairwise_fields() {
+    fn pairwise_counts_rates_delta_and_exact_mcnemar_by_hand() {
         let plan = Resamples::new(7, 500, 1);
         let a = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
         let b = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0];
@@ -597,7 +592,7 @@ mod tests {
     }
 
     #[test]
-    fn leader_ties() {
+    fn tied_with_leader_by_hand_with_holm_adjusted_p() {
         // 40 queries. Leader passes all; s1 passes 38 (2 discordant → p = 0.5, tied);
         // s2 passes 20 (20 discordant, 0 the other way → p = 2/2^20, clearly worse).
         let leader = vec![1.0; 40];

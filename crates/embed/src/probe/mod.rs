@@ -11,7 +11,7 @@
 //! ε and cutoff of the engine's configuration apply to both rankings.
 
 use crate::{spec_for_system, ModelSpec, Role, Worker};
-use execscope_core::bundle::embed::{load_system, Expect};
+use execscope_core::bundle::dense::{load_system, Expect};
 use execscope_core::bundle::{DenseSystem, Similarity};
 use execscope_core::engine::Engine;
 use execscope_core::metrics::{eval_query, EvalConfig, TiePolicy};
@@ -180,7 +180,7 @@ pub struct ProbeReport {
     pub tie_eps: f32,
     pub systems: Vec<SystemProbe>,
     /// The oracle's verdict on every replaced snippet (stored queries only).
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<EditVerdict>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -193,7 +193,7 @@ pub struct SystemProbe {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The top k after the edits, in rank order (row rule; tie groups marked).
-    pub top: Vec<Hit>,
+    pub top: Vec<ProbeHit>,
     /// Tie groups of `top`: (first 1-based rank, size over the whole corpus).
     pub tie_groups: Vec<(usize, usize)>,
     /// The query's own snippets (canonical, paired distractors) and every replaced snippet.
@@ -205,8 +205,9 @@ pub struct SystemProbe {
     pub exec_after: Option<f64>,
 }
 
+/// One snippet of a system's top k for a probe.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Hit {
+pub struct ProbeHit {
     pub rank: usize,
     pub corpus_id: String,
     #[serde(skip)]
@@ -243,7 +244,7 @@ pub struct Tracked {
 
 /// The oracle's verdict on an edited snippet against the query's tests.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Verdict {
+pub struct EditVerdict {
     pub corpus_id: String,
     /// Per test: `pass`, `FAIL`, `FAIL:<Exc>`, `TIMEOUT`, `HANG`, `ERROR:<Exc>`; empty when the oracle could not run.
     pub outcomes: Vec<String>,
@@ -340,7 +341,7 @@ pub fn probe(
                 .find(|r| r.code_sha256 == code_hash && r.tests_sha256 == *tests_hash)
                 .map(|r| r.outcomes.clone());
             let v = match oracle {
-                None => Verdict {
+                None => EditVerdict {
                     corpus_id: b.corpus[*c].id.clone(),
                     outcomes: Vec::new(),
                     passes_all: false,
@@ -349,7 +350,7 @@ pub fn probe(
                     runner: "no oracle".into(),
                 },
                 Some(o) => match o.run(code, &b.queries[q].tests) {
-                    Ok(r) => Verdict {
+                    Ok(r) => EditVerdict {
                         corpus_id: b.corpus[*c].id.clone(),
                         outcomes: r.outcomes.iter().map(ToString::to_string).collect(),
                         passes_all: r.passes_all(),
@@ -357,7 +358,7 @@ pub fn probe(
                         cached_outcomes: cached.clone(),
                         runner: o.runner_string(),
                     },
-                    Err(e) => Verdict {
+                    Err(e) => EditVerdict {
                         corpus_id: b.corpus[*c].id.clone(),
                         outcomes: Vec::new(),
                         passes_all: false,
@@ -439,7 +440,7 @@ pub fn probe(
         let sizes = execscope_core::rank::ties::group_sizes(&after, &order);
         for (i, (&c, tie)) in order.iter().zip(&sizes).enumerate() {
             let c = c as usize;
-            sp.top.push(Hit {
+            sp.top.push(ProbeHit {
                 rank: i + 1,
                 corpus_id: b.corpus[c].id.clone(),
                 row: c,

@@ -82,13 +82,13 @@ impl PairsPane {
         for (key, c, test) in cells {
             let r = &c.result;
             t.push(vec![
-                ReportCell::text(key.to_string()),
-                ReportCell::num(r.a_rate, 3),
-                ReportCell::num(r.b_rate, 3),
-                ReportCell::num(r.delta, 3),
-                ReportCell::text(fmt_ci(c)),
-                ReportCell::text(p_text(c)),
-                ReportCell::text(test.short()),
+                TableCell::text(key.to_string()),
+                TableCell::num(r.a_rate, 3),
+                TableCell::num(r.b_rate, 3),
+                TableCell::num(r.delta, 3),
+                TableCell::text(fmt_ci(c)),
+                TableCell::text(p_text(c)),
+                TableCell::text(test.short()),
             ]);
         }
         let key = self.key(v);
@@ -158,5 +158,201 @@ impl PairsPane {
             lines.push(more_line(bq.len() - rows, th));
         }
         f.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+impl PairsPane {
+    /// The selected pair's counts, means, p-value, interval and test in `area` (as much as
+    /// fits); returns the room left under them for its queries, when there is some.
+    pub(super) fn draw_selected(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        m: &Matrix,
+        (a, b): (usize, usize),
+    ) -> Option<Rect> {
+        let bottom = area;
+        let th = v.theme;
+        let metric = self.key(v);
+        let c = &m.cells[a][b];
+        let r = &c.result;
+        let mut text = vec![
+            Line::from(vec![
+                Span::styled(v.system_id(a).to_string(), th.accent),
+                Span::raw(" vs "),
+                Span::styled(v.system_id(b).to_string(), th.accent),
+                Span::raw(format!(" on {metric}")),
+            ]),
+            Line::from(format!(
+                "only A {} · only B {} · both {} · neither {}   (success = value > 0)",
+                r.a_only, r.b_only, r.both, r.neither
+            )),
+            Line::from(format!(
+                "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · Δ 95% CI {}",
+                r.a_rate,
+                r.b_rate,
+                r.delta,
+                fmt_p(c),
+                fmt_ci(c)
+            )),
+        ];
+        let test = match m.sig {
+            Some((_, reps, seed)) => format!(
+                "{}; Δ interval: paired bootstrap, {reps} replicates, seed {seed}",
+                m.test.describe()
+            ),
+            None => format!(
+                "{} bootstrap running: counts only, p and interval …",
+                v.spinner
+            ),
+        };
+        if let (true, Some(share)) = (
+            m.test == PairTest::TieAveragedMcNemar && a != b,
+            r.tie_orders_rejecting,
+        ) {
+            text.push(Line::from(format!(
+                "p is averaged over tie orders; {:.0}% of tie orders give p ≤ 0.05",
+                share * 100.0
+            )));
+        }
+        text.push(Line::styled(
+            format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
+            th.dim,
+        ));
+        // The details take what they need; the rest lists the queries only one side solves.
+        let inner_w = bottom.width.saturating_sub(2).max(1) as usize;
+        let need = text
+            .iter()
+            .map(|l| l.width().div_ceil(inner_w).max(1) as u16)
+            .sum::<u16>()
+            + 2;
+        let (details, rest) = if a != b && bottom.height >= need + 5 {
+            let [d, r] =
+                Layout::vertical([Constraint::Length(need), Constraint::Min(0)]).areas(bottom);
+            (d, Some(r))
+        } else {
+            (bottom, None)
+        };
+        // What does not fit the box ends in `…` (never cut mid-sentence at its border).
+        let inner = framed(f, details, " Selected pair ", false, th);
+        let (w, h) = (inner.width as usize, inner.height as usize);
+        let mut lines = Vec::new();
+        let mut text = text.into_iter();
+        if let Some(head) = text.next().filter(|_| h > 0) {
+            lines.push(Line::from(fit_spans(head.spans, w)));
+        }
+        let paras: Vec<(String, Style)> = text.map(|l| (l.to_string(), l.style)).collect();
+        lines.extend(wrap_clip(&paras, w, h.saturating_sub(1)));
+        f.render_widget(Paragraph::new(lines), inner);
+        rest
+    }
+
+    /// The queries only one side of the selected pair solves, every query's value under both,
+    /// and the pair on every metric and cutoff, as the room allows.
+    pub(super) fn draw_pair_queries(
+        &self,
+        f: &mut Frame,
+        rest: Rect,
+        v: &View,
+        d: &crate::tui::view::Data,
+        (a, b): (usize, usize),
+    ) {
+        let th = v.theme;
+        let metric = metrics()[self.metric];
+        let ki = v.shared.k_index;
+        let (ca, cb) = (
+            d.engine.evals()[a].column(metric, ki),
+            d.engine.evals()[b].column(metric, ki),
+        );
+        // The "only" lists take what they need; under them, when there is room, every
+        // query's value under both systems (where the counts and Δ come from).
+        let only =
+            |w: &[f64], l: &[f64]| (0..w.len()).filter(|&q| w[q] > 0.0 && l[q] <= 0.0).count();
+        let need = only(&ca, &cb).max(only(&cb, &ca)).max(1) as u16 + 2;
+        let list_h = need.min(rest.height / 2).max(3);
+        let below = rest.height.saturating_sub(list_h);
+        let table_h = (ca.len() as u16 + 3).min(below);
+        // The pair on every metric and cutoff, where there is room for it: under the
+        // per-query table when both fit whole, else beside it on a wide screen.
+        let cells = self.pair_cells(v, a, b);
+        let cells_h = cells.len() as u16 + 3;
+        let [lists, lower] =
+            Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(rest);
+        let (per_query, every) = if table_h < 4 {
+            (None, None)
+        } else if table_h + cells_h <= below {
+            let [t, c, _] = Layout::vertical([
+                Constraint::Length(table_h),
+                Constraint::Length(cells_h),
+                Constraint::Min(0),
+            ])
+            .areas(lower);
+            (Some(t), Some(c))
+        } else if lower.width >= 140 {
+            let [t, c] = Layout::horizontal([Constraint::Length(PER_QUERY_W), Constraint::Min(0)])
+                .areas(lower);
+            let top = |r: Rect, h: u16| Rect::new(r.x, r.y, r.width, h.min(r.height));
+            (Some(top(t, table_h)), Some(top(c, cells_h)))
+        } else {
+            (Some(lower), None)
+        };
+        if let Some(t) = per_query {
+            let t = Rect::new(t.x, t.y, t.width, t.height.min(table_h));
+            self.draw_per_query(f, t, v, (a, b), (&ca, &cb));
+        }
+        if let Some(c) = every {
+            self.draw_every_cell(f, c, v, (a, b), &cells);
+        }
+        let rest = if per_query.is_some() { lists } else { rest };
+        let halves: [Rect; 2] =
+            Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
+        for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
+            .into_iter()
+            .enumerate()
+        {
+            let (cw, cl) = if side == 0 { (&ca, &cb) } else { (&cb, &ca) };
+            // Success = value > 0, as in the counts above.
+            let qs: Vec<usize> = (0..cw.len())
+                .filter(|&q| cw[q] > 0.0 && cl[q] <= 0.0)
+                .collect();
+            let title = format!(
+                " {} only: {} ",
+                fit(v.system_id(win), (area.width as usize / 2).max(4)),
+                qs.len()
+            );
+            let inner = framed(f, area, Line::styled(title, th.title), false, th);
+            let w = inner.width as usize;
+            let b = &d.engine.bundle();
+            let rows = shown_rows(qs.len(), inner.height as usize);
+            let mut lines: Vec<Line> = qs
+                .iter()
+                .take(rows)
+                .map(|&q| {
+                    let query = &b.queries[q];
+                    Line::from(vec![
+                        Span::raw(format!("{} ", fit_pad(&query.id, 9.min(w)))),
+                        Span::styled(fit(&query.function_name, w.saturating_sub(10)), th.accent),
+                    ])
+                })
+                .collect();
+            if rows < qs.len() {
+                lines.push(more_line(qs.len() - rows, th));
+            }
+            if qs.is_empty() {
+                lines.push(Line::styled(
+                    fit(
+                        &format!(
+                            "no query solved by {} but not by {}",
+                            v.system_id(win),
+                            v.system_id(lose)
+                        ),
+                        w,
+                    ),
+                    th.dim,
+                ));
+            }
+            f.render_widget(Paragraph::new(lines), inner);
+        }
     }
 }

@@ -10,7 +10,7 @@
 use super::{message, step, Cx, Pane, PaneId};
 use crate::analysis::significance::{pair_test, PairTest};
 use crate::metrics::{Metric, MetricKey};
-use crate::report::{Align, Cell as ReportCell, Table};
+use crate::report::{Align, Table, TableCell};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
 use crate::tui::frame::framed;
@@ -181,50 +181,94 @@ impl Pane for PairsPane {
             message(f, area, "no systems", th.dim);
             return;
         };
-        let cells = &m.cells;
-        let n = cells.len();
+        let n = m.cells.len();
         if n == 0 {
             message(f, area, "no systems to compare", th.dim);
             return;
         }
-        let metric = self.key(v);
-        // Labels: full names when they fit, else letters with a legend (never cut).
+        let labels = Labels::new(v, n, area.width);
+        let want = n as u16 * 2 + 3 + labels.legend.len() as u16;
+        let top_h = want.min(area.height.saturating_sub(7)).max(5);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(top_h), Constraint::Min(3)]).areas(area);
+        let pair = self.draw_matrix(f, top, v, &m, &labels);
+        let rest = self.draw_selected(f, bottom, v, &m, pair);
+        if let (Some(rest), Some(d)) = (rest, v.data) {
+            self.draw_pair_queries(f, rest, v, d, pair);
+        }
+    }
+}
+
+/// How the matrix names its systems: full names when they fit, else letters with a legend
+/// (never cut).
+struct Labels {
+    letters: bool,
+    /// Width of the widest label.
+    width: usize,
+    /// The legend's lines (`A=… B=…`) when letters are used.
+    legend: Vec<String>,
+}
+
+impl Labels {
+    fn new(v: &View, n: usize, area_w: u16) -> Labels {
         let longest = (0..n)
             .map(|s| v.system_id(s).chars().count())
             .max()
             .unwrap_or(1);
-        let letters = longest > 14 || longest + 1 > (area.width as usize) / 4;
-        let label = |s: usize| -> String {
-            if letters {
-                letter(s)
-            } else {
-                v.system_id(s).to_string()
-            }
+        let letters = longest > 14 || longest + 1 > (area_w as usize) / 4;
+        let mut l = Labels {
+            letters,
+            width: 0,
+            legend: Vec::new(),
         };
-        let label_w = (0..n).map(|s| label(s).chars().count()).max().unwrap_or(1);
-        let legend: Vec<String> = if letters {
-            let mut out = Vec::new();
+        l.width = (0..n)
+            .map(|s| l.label(v, s).chars().count())
+            .max()
+            .unwrap_or(1);
+        if letters {
             let mut line = String::new();
-            let w = area.width.saturating_sub(2) as usize;
+            let w = area_w.saturating_sub(2) as usize;
             for s in 0..n {
                 let item = format!("{}={}  ", letter(s), v.system_id(s));
                 if !line.is_empty() && line.chars().count() + item.chars().count() > w {
-                    out.push(std::mem::take(&mut line));
+                    l.legend.push(std::mem::take(&mut line));
                 }
                 line.push_str(&item);
             }
-            out.push(line);
-            out
+            l.legend.push(line);
+        }
+        l
+    }
+
+    fn label(&self, v: &View, s: usize) -> String {
+        if self.letters {
+            letter(s)
         } else {
-            Vec::new()
-        };
-        let want = n as u16 * 2 + 3 + legend.len() as u16;
-        let top_h = want.min(area.height.saturating_sub(7)).max(5);
-        let [top, bottom] =
-            Layout::vertical([Constraint::Length(top_h), Constraint::Min(3)]).areas(area);
+            v.system_id(s).to_string()
+        }
+    }
+}
+
+impl PairsPane {
+    /// The matrix of the current metric cell in `area`, scrolled to keep the selected pair in
+    /// view; returns the selected (row, column) systems.
+    fn draw_matrix(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        v: &View,
+        m: &Matrix,
+        labels: &Labels,
+    ) -> (usize, usize) {
+        let th = v.theme;
+        let cells = &m.cells;
+        let n = cells.len();
+        let metric = self.key(v);
+        let label = |s: usize| labels.label(v, s);
+        let (label_w, legend) = (labels.width, &labels.legend);
         let inner = framed(
             f,
-            top,
+            area,
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
                 Span::styled(
@@ -302,183 +346,11 @@ impl Pane for PairsPane {
                 th.dim,
             ));
         }
-        for l in &legend {
+        for l in legend {
             lines.push(Line::styled(l.clone(), th.dim));
         }
         f.render_widget(Paragraph::new(lines), inner);
-        // Details of the selected pair.
-        let (a, b) = (sel_row, sel_col);
-        let c = &cells[a][b];
-        let r = &c.result;
-        let mut text = vec![
-            Line::from(vec![
-                Span::styled(v.system_id(a).to_string(), th.accent),
-                Span::raw(" vs "),
-                Span::styled(v.system_id(b).to_string(), th.accent),
-                Span::raw(format!(" on {metric}")),
-            ]),
-            Line::from(format!(
-                "only A {} · only B {} · both {} · neither {}   (success = value > 0)",
-                r.a_only, r.b_only, r.both, r.neither
-            )),
-            Line::from(format!(
-                "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · Δ 95% CI {}",
-                r.a_rate,
-                r.b_rate,
-                r.delta,
-                fmt_p(c),
-                fmt_ci(c)
-            )),
-        ];
-        let test = match m.sig {
-            Some((_, reps, seed)) => format!(
-                "{}; Δ interval: paired bootstrap, {reps} replicates, seed {seed}",
-                m.test.describe()
-            ),
-            None => format!(
-                "{} bootstrap running: counts only, p and interval …",
-                v.spinner
-            ),
-        };
-        if let (true, Some(share)) = (
-            m.test == PairTest::TieAveragedMcNemar && a != b,
-            r.tie_orders_rejecting,
-        ) {
-            text.push(Line::from(format!(
-                "p is averaged over tie orders; {:.0}% of tie orders give p ≤ 0.05",
-                share * 100.0
-            )));
-        }
-        text.push(Line::styled(
-            format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
-            th.dim,
-        ));
-        // The details take what they need; the rest lists the queries only one side solves.
-        let inner_w = bottom.width.saturating_sub(2).max(1) as usize;
-        let need = text
-            .iter()
-            .map(|l| l.width().div_ceil(inner_w).max(1) as u16)
-            .sum::<u16>()
-            + 2;
-        let (details, rest) = if a != b && bottom.height >= need + 5 {
-            let [d, r] =
-                Layout::vertical([Constraint::Length(need), Constraint::Min(0)]).areas(bottom);
-            (d, Some(r))
-        } else {
-            (bottom, None)
-        };
-        // What does not fit the box ends in `…` (never cut mid-sentence at its border).
-        let inner = framed(f, details, " Selected pair ", false, th);
-        let (w, h) = (inner.width as usize, inner.height as usize);
-        let mut lines = Vec::new();
-        let mut text = text.into_iter();
-        if let Some(head) = text.next().filter(|_| h > 0) {
-            lines.push(Line::from(fit_spans(head.spans, w)));
-        }
-        let paras: Vec<(String, Style)> = text.map(|l| (l.to_string(), l.style)).collect();
-        lines.extend(wrap_clip(&paras, w, h.saturating_sub(1)));
-        f.render_widget(Paragraph::new(lines), inner);
-        if let (Some(rest), Some(d)) = (rest, v.data) {
-            let metric = metrics()[self.metric];
-            let ki = v.shared.k_index;
-            let (ca, cb) = (
-                d.engine.evals()[a].column(metric, ki),
-                d.engine.evals()[b].column(metric, ki),
-            );
-            // The "only" lists take what they need; under them, when there is room, every
-            // query's value under both systems (where the counts and Δ come from).
-            let only =
-                |w: &[f64], l: &[f64]| (0..w.len()).filter(|&q| w[q] > 0.0 && l[q] <= 0.0).count();
-            let need = only(&ca, &cb).max(only(&cb, &ca)).max(1) as u16 + 2;
-            let list_h = need.min(rest.height / 2).max(3);
-            let below = rest.height.saturating_sub(list_h);
-            let table_h = (ca.len() as u16 + 3).min(below);
-            // The pair on every metric and cutoff, where there is room for it: under the
-            // per-query table when both fit whole, else beside it on a wide screen.
-            let cells = self.pair_cells(v, a, b);
-            let cells_h = cells.len() as u16 + 3;
-            let [lists, lower] =
-                Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(rest);
-            let (per_query, every) = if table_h < 4 {
-                (None, None)
-            } else if table_h + cells_h <= below {
-                let [t, c, _] = Layout::vertical([
-                    Constraint::Length(table_h),
-                    Constraint::Length(cells_h),
-                    Constraint::Min(0),
-                ])
-                .areas(lower);
-                (Some(t), Some(c))
-            } else if lower.width >= 140 {
-                let [t, c] =
-                    Layout::horizontal([Constraint::Length(PER_QUERY_W), Constraint::Min(0)])
-                        .areas(lower);
-                let top = |r: Rect, h: u16| Rect::new(r.x, r.y, r.width, h.min(r.height));
-                (Some(top(t, table_h)), Some(top(c, cells_h)))
-            } else {
-                (Some(lower), None)
-            };
-            if let Some(t) = per_query {
-                let t = Rect::new(t.x, t.y, t.width, t.height.min(table_h));
-                self.draw_per_query(f, t, v, (a, b), (&ca, &cb));
-            }
-            if let Some(c) = every {
-                self.draw_every_cell(f, c, v, (a, b), &cells);
-            }
-            let rest = if per_query.is_some() { lists } else { rest };
-            let halves: [Rect; 2] =
-                Layout::horizontal([Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)]).areas(rest);
-            for (side, (win, lose, area)) in [(a, b, halves[0]), (b, a, halves[1])]
-                .into_iter()
-                .enumerate()
-            {
-                let (cw, cl) = if side == 0 { (&ca, &cb) } else { (&cb, &ca) };
-                // Success = value > 0, as in the counts above.
-                let qs: Vec<usize> = (0..cw.len())
-                    .filter(|&q| cw[q] > 0.0 && cl[q] <= 0.0)
-                    .collect();
-                let title = format!(
-                    " {} only: {} ",
-                    fit(v.system_id(win), (area.width as usize / 2).max(4)),
-                    qs.len()
-                );
-                let inner = framed(f, area, Line::styled(title, th.title), false, th);
-                let w = inner.width as usize;
-                let b = &d.engine.bundle();
-                let rows = shown_rows(qs.len(), inner.height as usize);
-                let mut lines: Vec<Line> = qs
-                    .iter()
-                    .take(rows)
-                    .map(|&q| {
-                        let query = &b.queries[q];
-                        Line::from(vec![
-                            Span::raw(format!("{} ", fit_pad(&query.id, 9.min(w)))),
-                            Span::styled(
-                                fit(&query.function_name, w.saturating_sub(10)),
-                                th.accent,
-                            ),
-                        ])
-                    })
-                    .collect();
-                if rows < qs.len() {
-                    lines.push(more_line(qs.len() - rows, th));
-                }
-                if qs.is_empty() {
-                    lines.push(Line::styled(
-                        fit(
-                            &format!(
-                                "no query solved by {} but not by {}",
-                                v.system_id(win),
-                                v.system_id(lose)
-                            ),
-                            w,
-                        ),
-                        th.dim,
-                    ));
-                }
-                f.render_widget(Paragraph::new(lines), inner);
-            }
-        }
+        (sel_row, sel_col)
     }
 }
 
@@ -506,4 +378,3 @@ fn pair_title(v: &View, what: &str, (a, b): (usize, usize)) -> Line<'static> {
 }
 
 mod detail;
-use detail::PER_QUERY_W;
