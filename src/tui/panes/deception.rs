@@ -12,6 +12,7 @@ use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::histogram;
 use crate::tui::widgets::text::{fit, fit_pad};
+use crate::view::AnatomyView;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -57,12 +58,22 @@ impl Pane for DeceptionPane {
             message(f, area, &v.pending("failure anatomy"), th.accent);
             return;
         };
-        let sys = v.shared.system;
-        let sys_id = v.system_id(sys).to_string();
         let [top, bottom] =
             Layout::vertical([Constraint::Percentage(58), Constraint::Min(6)]).areas(area);
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(20)]).areas(top);
+        self.draw_bug_types(f, left, v, a);
+        draw_edit_sizes(f, right, v, a);
+        draw_gaps(f, bottom, v, a);
+    }
+}
+
+impl DeceptionPane {
+    /// Deception by bug type: the pooled dense bar, then the current system's.
+    fn draw_bug_types(&self, f: &mut Frame, left: Rect, v: &View, a: &AnatomyView) {
+        let th = v.theme;
+        let sys = v.shared.system;
+        let sys_id = v.system_id(sys).to_string();
         // Bars by bug type: pooled dense, then the current system.
         // The legend names both bars; on a narrow pane the title is shortened so that the
         // system's name still shows (not a lone `■ …`).
@@ -138,106 +149,119 @@ impl Pane for DeceptionPane {
             }
         }
         f.render_widget(Paragraph::new(lines), inner);
-        // Edit-size buckets.
-        let inner = framed(
-            f,
-            right,
-            Line::styled(" Deception by edit size ", th.title),
-            false,
-            th,
-        );
-        let mut lines = Vec::new();
-        let w = inner.width as usize;
-        let edits = &a.editsize.rows;
-        // Bucket label, pairs and the pooled rate: shortest form that fits.
-        for r in edits {
-            let rate = pct_text(r.deception.rate());
-            let long = format!("{} {}", r.pairs, rate);
-            let label_w = w.saturating_sub(long.chars().count() + 1).max(4);
+    }
+}
+
+/// Deception by edit-size bucket, then every system's overall deception.
+fn draw_edit_sizes(f: &mut Frame, right: Rect, v: &View, a: &AnatomyView) {
+    let th = v.theme;
+    let sys = v.shared.system;
+    let bt = &a.bugtypes;
+    // Edit-size buckets.
+    let inner = framed(
+        f,
+        right,
+        Line::styled(" Deception by edit size ", th.title),
+        false,
+        th,
+    );
+    let mut lines = Vec::new();
+    let w = inner.width as usize;
+    let edits = &a.editsize.rows;
+    // Bucket label, pairs and the pooled rate: shortest form that fits.
+    for r in edits {
+        let rate = pct_text(r.deception.rate());
+        let long = format!("{} {}", r.pairs, rate);
+        let label_w = w.saturating_sub(long.chars().count() + 1).max(4);
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", fit_pad(&r.bucket, label_w)), th.accent),
+            Span::raw(fit(&long, w.saturating_sub(label_w + 1))),
+        ]));
+    }
+    lines.push(Line::styled(
+        fit("pairs · dense-pooled deception", w),
+        th.dim,
+    ));
+    // Overall deception of every system (the bug-type rows' overall row).
+    if let Some(overall) = bt.last() {
+        lines.push(Line::styled(fit("overall, per system", w), th.accent));
+        let val_w = 6usize;
+        let name_w = w.saturating_sub(val_w + 1).max(3);
+        for (i, r) in overall.per_system.iter().enumerate() {
+            let st = if i == sys { th.bar_alt } else { th.base };
             lines.push(Line::from(vec![
-                Span::styled(format!("{} ", fit_pad(&r.bucket, label_w)), th.accent),
-                Span::raw(fit(&long, w.saturating_sub(label_w + 1))),
+                Span::styled(format!("{} ", fit_pad(v.system_id(i), name_w)), st),
+                Span::raw(format!("{:>val_w$}", pct_text(r.rate()))),
             ]));
         }
-        lines.push(Line::styled(
-            fit("pairs · dense-pooled deception", w),
-            th.dim,
-        ));
-        // Overall deception of every system (the bug-type rows' overall row).
-        if let Some(overall) = bt.last() {
-            lines.push(Line::styled(fit("overall, per system", w), th.accent));
-            let val_w = 6usize;
-            let name_w = w.saturating_sub(val_w + 1).max(3);
-            for (i, r) in overall.per_system.iter().enumerate() {
-                let st = if i == sys { th.bar_alt } else { th.base };
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{} ", fit_pad(v.system_id(i), name_w)), st),
-                    Span::raw(format!("{:>val_w$}", pct_text(r.rate()))),
-                ]));
-            }
-        }
-        f.render_widget(Paragraph::new(lines), inner);
-        // Gap histogram of the current system.
-        let Some(s) = a.anatomy.systems.get(sys) else {
-            return;
-        };
-        let g = &s.gap_summary;
-        let summary = format!(
-            "gap<0 {} · gap=0 {} · median {:.4} · mean {:.4}",
-            pct_text(g.below_zero),
-            pct_text(g.zero),
-            g.median,
-            g.mean
-        );
-        let title = Line::from(vec![
-            Span::styled(format!(" Canonical − best distractor, {sys_id} "), th.title),
-            Span::styled(
-                {
-                    // Whole items only: drop the trailing ones that do not fit the border.
-                    let room = (bottom.width as usize).saturating_sub(sys_id.chars().count() + 34);
-                    let mut shown = format!("({} queries)", g.n);
-                    for item in summary.split(" · ") {
-                        if shown.chars().count() + item.chars().count() + 3 > room {
-                            break;
-                        }
-                        shown.push_str(if shown.ends_with(')') { " " } else { " · " });
-                        shown.push_str(item);
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The canonical-vs-best-distractor gap histogram of the current system.
+fn draw_gaps(f: &mut Frame, bottom: Rect, v: &View, a: &AnatomyView) {
+    let th = v.theme;
+    let sys = v.shared.system;
+    let sys_id = v.system_id(sys).to_string();
+    // Gap histogram of the current system.
+    let Some(s) = a.anatomy.systems.get(sys) else {
+        return;
+    };
+    let g = &s.gap_summary;
+    let summary = format!(
+        "gap<0 {} · gap=0 {} · median {:.4} · mean {:.4}",
+        pct_text(g.below_zero),
+        pct_text(g.zero),
+        g.median,
+        g.mean
+    );
+    let title = Line::from(vec![
+        Span::styled(format!(" Canonical − best distractor, {sys_id} "), th.title),
+        Span::styled(
+            {
+                // Whole items only: drop the trailing ones that do not fit the border.
+                let room = (bottom.width as usize).saturating_sub(sys_id.chars().count() + 34);
+                let mut shown = format!("({} queries)", g.n);
+                for item in summary.split(" · ") {
+                    if shown.chars().count() + item.chars().count() + 3 > room {
+                        break;
                     }
-                    shown.push(' ');
-                    shown
-                },
+                    shown.push_str(if shown.ends_with(')') { " " } else { " · " });
+                    shown.push_str(item);
+                }
+                shown.push(' ');
+                shown
+            },
+            th.dim,
+        ),
+    ]);
+    // Enough decimals that neighbouring bins' labels differ (bins narrower than 0.01 all
+    // read "-0.03" with two).
+    let decimals = g
+        .histogram
+        .first()
+        .map(|(lo, hi, _)| hi - lo)
+        .filter(|w| *w > 0.0 && w.is_finite())
+        .map_or(2, |w| (-w.log10() - 1e-6).ceil().clamp(2.0, 6.0) as usize);
+    let bars: Vec<(String, u64)> = g
+        .histogram
+        .iter()
+        .map(|(lo, _, c)| (format!("{lo:.*}", decimals), *c as u64))
+        .collect();
+    let [hist, axis] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(bottom);
+    histogram::render(f, hist, &bars, th, block(title, false, th));
+    if let (Some(first), Some(last)) = (g.histogram.first(), g.histogram.last()) {
+        let w = axis.width.saturating_sub(4) as usize;
+        let left = format!("{:.3}", first.0);
+        let right = format!("{:.3}", last.1);
+        let mid = "gap (canonical wins → right of 0)";
+        let pad = w.saturating_sub(left.len() + right.len() + mid.len()) / 2;
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                format!(" {left}{}{mid}{}{right}", " ".repeat(pad), " ".repeat(pad)),
                 th.dim,
-            ),
-        ]);
-        // Enough decimals that neighbouring bins' labels differ (bins narrower than 0.01 all
-        // read "-0.03" with two).
-        let decimals = g
-            .histogram
-            .first()
-            .map(|(lo, hi, _)| hi - lo)
-            .filter(|w| *w > 0.0 && w.is_finite())
-            .map_or(2, |w| (-w.log10() - 1e-6).ceil().clamp(2.0, 6.0) as usize);
-        let bars: Vec<(String, u64)> = g
-            .histogram
-            .iter()
-            .map(|(lo, _, c)| (format!("{lo:.*}", decimals), *c as u64))
-            .collect();
-        let [hist, axis] =
-            Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(bottom);
-        histogram::render(f, hist, &bars, th, block(title, false, th));
-        if let (Some(first), Some(last)) = (g.histogram.first(), g.histogram.last()) {
-            let w = axis.width.saturating_sub(4) as usize;
-            let left = format!("{:.3}", first.0);
-            let right = format!("{:.3}", last.1);
-            let mid = "gap (canonical wins → right of 0)";
-            let pad = w.saturating_sub(left.len() + right.len() + mid.len()) / 2;
-            f.render_widget(
-                Paragraph::new(Line::styled(
-                    format!(" {left}{}{mid}{}{right}", " ".repeat(pad), " ".repeat(pad)),
-                    th.dim,
-                )),
-                axis,
-            );
-        }
+            )),
+            axis,
+        );
     }
 }
