@@ -13,6 +13,7 @@ mod build_resume;
 mod embedded_tasks;
 mod fuzz_smoke;
 mod mutate_cpython;
+mod mutate_embedded;
 mod mutate_humaneval;
 mod mutate_operators;
 mod mutate_select;
