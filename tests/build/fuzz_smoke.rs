@@ -287,3 +287,22 @@ fn audit_pool_and_tasks() {
     ];
     drive("pool", &seeds, &fuzz::pool);
 }
+
+#[test]
+fn mutator_on_python_sources() {
+    quiet();
+    use crate::mutate_catalogue as c;
+    // Small sources: each input mutates under every family (the coverage-guided target in
+    // fuzz/ also gets long ones).
+    let seeds: Vec<Vec<u8>> = [
+        c::NEGATE,
+        c::LOOPS,
+        c::EXCEPT,
+        c::CONSTANTS,
+        c::EVERY_FAMILY,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    drive("mutate", &seeds, &fuzz::mutate);
+}

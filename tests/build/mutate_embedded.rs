@@ -6,7 +6,7 @@
 //! builds.
 
 use execscope::build::task::read_task_file;
-use execscope::mutate::{mutants, Mutant};
+use execscope::mutate::{mutants, mutants_with, Family, Mutant, Operators};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -144,4 +144,27 @@ fn default_operator_set_generates_what_the_embedded_build_report_accounts_for() 
         n += ms.len();
     }
     assert_eq!(report["mutants_generated"].as_u64(), Some(n as u64));
+}
+
+#[test]
+fn the_whole_catalogue_keeps_the_paper_mutants_of_every_embedded_task() {
+    let mut per_family: BTreeMap<String, usize> = BTreeMap::new();
+    let (tasks, _) = read_task_file(&root().join("data/tasks.jsonl")).expect("task file");
+    for t in &tasks {
+        let (task, paper) = (&t.task_id, mutants(&t.canonical).expect("mutants"));
+        let all = mutants_with(&t.canonical, &Operators::all()).expect("mutants");
+        let kept: Vec<Mutant> = all
+            .iter()
+            .filter(|m| Family::from_name(&m.bug_type).is_some_and(Family::is_paper))
+            .cloned()
+            .collect();
+        assert_eq!(kept, paper, "{task}");
+        for m in &all {
+            *per_family.entry(m.bug_type.clone()).or_default() += 1;
+        }
+    }
+    eprintln!("mutants of the 332 embedded canonicals under --operators all: {per_family:?}");
+    for f in Family::ALL {
+        assert!(per_family.get(f.as_str()).copied().unwrap_or(0) > 0, "{f}");
+    }
 }

@@ -89,8 +89,19 @@ fn short(reason: &DropReason) -> &'static str {
     }
 }
 
-/// Per task, where the round-robin over bug types starts: SHA-256 of (seed, task_id), mod 6.
+/// Per task, where the round-robin over the paper's six bug types starts: SHA-256 of
+/// (seed, task_id), mod 6.
 pub fn rotation(seed: u64, task_id: &str) -> usize {
+    rotation_among(
+        seed,
+        task_id,
+        execscope_core::bundle::model::BUG_TYPES.len(),
+    )
+}
+
+/// [`rotation`] over `families` bug types (a build's operator set): the same hash, mod
+/// `families`, so the paper's six rotate as before.
+pub fn rotation_among(seed: u64, task_id: &str, families: usize) -> usize {
     let mut h = Sha256::new();
     h.update(seed.to_le_bytes());
     h.update(b"bug-type-rotation\0");
@@ -98,7 +109,7 @@ pub fn rotation(seed: u64, task_id: &str) -> usize {
     let d = h.finalize();
     let mut b = [0u8; 8];
     b.copy_from_slice(&d[..8]);
-    (u64::from_le_bytes(b) % execscope_core::bundle::model::BUG_TYPES.len() as u64) as usize
+    (u64::from_le_bytes(b) % families.max(1) as u64) as usize
 }
 
 fn outcomes_of(r: &SuiteResult) -> Vec<String> {
@@ -328,21 +339,23 @@ pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
     }
 }
 
-/// Gate 4: every single-edit mutant of every canonical, executed in one batch, then selection
-/// (up to `max_keep`, seeded bug-type rotation per task). Fewer than [`MIN_KEEP`] kept refuses.
+/// Gate 4: every single-edit mutant of every canonical (the families of `opts.operators`),
+/// executed in one batch, then selection (up to `opts.max_keep`, seeded bug-type rotation per
+/// task over the operator set's families). Fewer than [`MIN_KEEP`] kept refuses.
 pub fn distractor_gate(
     runner: &mut Runner,
     tasks: Vec<Task>,
-    max_keep: usize,
-    seed: u64,
+    opts: &crate::BuildOptions,
     log: &mut GateLog,
 ) -> Vec<Admitted> {
+    let (max_keep, seed) = (opts.max_keep, opts.seed);
+    let order = opts.operators.names();
     let mut sig_drops: Vec<Vec<Dropped>> = Vec::with_capacity(tasks.len());
     let all: Vec<Vec<Mutant>> = tasks
         .iter()
         .map(|t| {
             let mut drops = Vec::new();
-            let ms = mutate::mutants(&t.canonical)
+            let ms = mutate::mutants_with(&t.canonical, &opts.operators)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|m| match signature_unstated(t, m) {
@@ -384,7 +397,8 @@ pub fn distractor_gate(
                 None => task_drops.push(drop(m, "oracle_error", Some("no result".into()), vec![])),
             }
         }
-        let sel = mutate::select_rotated(&cands, max_keep, seed, rotation(seed, &t.task_id));
+        let start = rotation_among(seed, &t.task_id, order.len());
+        let sel = mutate::select_in(&cands, max_keep, seed, start, &order);
         for (i, reason) in &sel.dropped {
             let c = &cands[*i];
             let detail = match reason {

@@ -46,6 +46,8 @@ pub struct BuildOptions {
     pub stacked: bool,
     /// Distractors per query wanted (the paper's four).
     pub max_keep: usize,
+    /// The mutation families (`--operators`; default the paper's six).
+    pub operators: crate::mutate::Operators,
     /// Receives the execution's progress events (the CLI draws a bar; `None` = silent).
     pub progress: Option<exec::ProgressFn>,
     /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
@@ -62,6 +64,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("seed", &self.seed)
             .field("stacked", &self.stacked)
             .field("max_keep", &self.max_keep)
+            .field("operators", &self.operators.to_string())
             .field("progress", &self.progress.is_some())
             .field("reuse", &self.reuse)
             .field("shard", &self.shard)
@@ -76,6 +79,7 @@ impl Default for BuildOptions {
             seed: 20260510,
             stacked: false,
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
+            operators: crate::mutate::Operators::paper(),
             progress: None,
             reuse: true,
             shard: None,
@@ -211,7 +215,7 @@ pub fn build_with(
     if stop(runner) {
         return Ok(None);
     }
-    let admitted = gates::distractor_gate(runner, passing, opts.max_keep, opts.seed, &mut log);
+    let admitted = gates::distractor_gate(runner, passing, opts, &mut log);
     if stop(runner) {
         return Ok(None);
     }
@@ -292,6 +296,7 @@ pub fn build_with(
         builder: format!("execscope {}", execscope_record::version()),
         source,
         seed: opts.seed,
+        operators: opts.operators.to_string(),
         tasks_read,
         tasks_kept: bundle.queries.len(),
         refused_by_gate: summary::by_gate(&log.refusals),

@@ -15,6 +15,8 @@ pub struct BuildReport {
     pub builder: String,
     pub source: String,
     pub seed: u64,
+    /// The mutation families (`paper`, `all` or their names, see `mutate::Operators`).
+    pub operators: String,
     pub tasks_read: usize,
     pub tasks_kept: usize,
     /// Refusals per gate, every gate listed.
@@ -150,9 +152,10 @@ impl fmt::Display for BuildReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "build {} (seed {}): {} tasks read, {} kept, {} refused",
+            "build {} (seed {}, operators {}): {} tasks read, {} kept, {} refused",
             self.source,
             self.seed,
+            self.operators,
             self.tasks_read,
             self.tasks_kept,
             self.refusals.len()
