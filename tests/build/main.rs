@@ -8,9 +8,11 @@ mod common;
 
 mod audit_resume;
 mod build_bundle;
+mod build_catalogue;
 mod build_gates;
 mod build_resume;
 mod embedded_tasks;
+mod equivalence;
 mod fuzz_smoke;
 mod mutate_catalogue;
 mod mutate_cpython;

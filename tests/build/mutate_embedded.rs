@@ -5,6 +5,7 @@
 //! accounts for (kept distractors plus every dropped row), so the bundle is what this code
 //! builds.
 
+use execscope::build::equivalence::{settle_all, Group, Settled};
 use execscope::build::task::read_task_file;
 use execscope::mutate::{mutants, mutants_with, Family, Mutant, Operators};
 use sha2::{Digest, Sha256};
@@ -167,4 +168,181 @@ fn the_whole_catalogue_keeps_the_paper_mutants_of_every_embedded_task() {
     for f in Family::ALL {
         assert!(per_family.get(f.as_str()).copied().unwrap_or(0) > 0, "{f}");
     }
+    // What compiled code would settle before execution (printed for the docs; the catalogue
+    // makes more duplicates than the six: `not (x in s)` compiles to `x not in s`).
+    let all: Vec<Vec<Mutant>> = tasks
+        .iter()
+        .map(|t| mutants_with(&t.canonical, &Operators::all()).expect("mutants"))
+        .collect();
+    let paper = |m: &Mutant| Family::from_name(&m.bug_type).is_some_and(Family::is_paper);
+    let groups: Vec<Group> = tasks
+        .iter()
+        .zip(&all)
+        .map(|(t, ms)| {
+            let codes = ms.iter().map(|m| (m.code.as_str(), paper(m))).collect();
+            (t.canonical.as_str(), codes)
+        })
+        .collect();
+    let (settled, checked) = settle_all(&groups);
+    if !checked.checked {
+        return crate::common::skip("the catalogue's settled counts", &checked.note);
+    }
+    let mut counts: BTreeMap<(String, &str), usize> = BTreeMap::new();
+    for (ms, st) in all.iter().zip(&settled) {
+        for (m, s) in ms.iter().zip(st) {
+            let what = match s {
+                Settled::Execute => continue,
+                Settled::Equivalent => "equivalent",
+                Settled::DuplicateOf(_) => "duplicate",
+                Settled::DoesNotCompile(_) => "not compiling",
+            };
+            *counts.entry((m.bug_type.clone(), what)).or_default() += 1;
+        }
+    }
+    eprintln!("settled before execution under --operators all: {counts:?}");
+}
+
+/// A report row's reason and outcomes.
+type Verdict = (String, Vec<String>);
+
+/// Outcomes of a report row, as strings.
+fn outcomes(v: &serde_json::Value) -> Vec<String> {
+    v["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o.as_str().expect("outcome").to_string())
+        .collect()
+}
+
+/// Settling mutants by their compiled code before execution cannot change what the embedded
+/// build selected: against data/bundle's build report (which executed every mutant), each
+/// mutant compiled to the canonical's code passed every test, each compiled to an earlier
+/// mutant's code behaved exactly as that one, each CPython refuses only crashed, and none of
+/// them is a kept distractor.
+#[test]
+fn compiled_code_settles_only_mutants_the_embedded_build_could_not_keep() {
+    const NAME: &str = "compiled_code_settles_only_mutants_the_embedded_build_could_not_keep";
+    if crate::common::require_python(NAME, &["json", "resource"]).is_none() {
+        return;
+    }
+    let bundle = execscope::bundle::load(
+        &root().join("data/bundle"),
+        &execscope::bundle::LoadOptions {
+            verify_checksums: false,
+            systems: None,
+            skip_embeddings: true,
+        },
+    )
+    .expect("the embedded bundle loads");
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root().join("data/bundle/build_report.json")).expect("build report"),
+    )
+    .expect("json");
+    // Every executed outcome vector under its (task, operator, line, before, after).
+    let mut rows: BTreeMap<(String, Key), Vec<Verdict>> = BTreeMap::new();
+    for d in report["dropped"].as_array().expect("dropped") {
+        let s = |k: &str| d[k].as_str().expect(k).to_string();
+        let key = (
+            s("operator"),
+            d["line"].as_u64().expect("line") as usize,
+            s("before"),
+            s("after"),
+        );
+        rows.entry((s("task_id"), key))
+            .or_default()
+            .push((s("reason"), outcomes(d)));
+    }
+    let cached: BTreeMap<(String, String), Vec<String>> = bundle
+        .cache
+        .iter()
+        .map(|r| {
+            (
+                (r.code_sha256.clone(), r.tests_sha256.clone()),
+                r.outcomes.clone(),
+            )
+        })
+        .collect();
+    let kept_codes: std::collections::HashSet<&str> = bundle
+        .queries
+        .iter()
+        .flat_map(|q| q.paired.iter().map(|&r| bundle.corpus[r].code.as_str()))
+        .collect();
+    let (tasks, _) = read_task_file(&root().join("data/tasks.jsonl")).expect("task file");
+    let all: Vec<Vec<Mutant>> = tasks
+        .iter()
+        .map(|t| mutants(&t.canonical).expect("mutants"))
+        .collect();
+    let groups: Vec<Group> = tasks
+        .iter()
+        .zip(&all)
+        .map(|(t, ms)| {
+            (
+                t.canonical.as_str(),
+                ms.iter().map(|m| (m.code.as_str(), true)).collect(),
+            )
+        })
+        .collect();
+    let (settled, checked) = settle_all(&groups);
+    assert!(checked.checked, "{}", checked.note);
+    let (mut equivalent, mut duplicate, mut not_compiling) = (0, 0, 0);
+    for ((t, ms), st) in tasks.iter().zip(&all).zip(&settled) {
+        let tests = execscope::record::keys::tests_sha256(&t.tests);
+        // The outcomes every executed copy of mutant `m` got (one per report row of its key,
+        // or its cache row when it is a kept distractor).
+        let verdicts = |m: &Mutant| -> Vec<Verdict> {
+            if kept_codes.contains(m.code.as_str()) {
+                let key = (execscope::bundle::code_sha256(&m.code), tests.clone());
+                return vec![("kept".into(), cached[&key].clone())];
+            }
+            let e = &m.edit;
+            let key = (
+                m.operator.clone(),
+                m.line,
+                e.before.clone(),
+                e.after.clone(),
+            );
+            rows.get(&(t.task_id.clone(), key))
+                .cloned()
+                .unwrap_or_default()
+        };
+        for (m, s) in ms.iter().zip(st) {
+            let v = verdicts(m);
+            assert!(!v.is_empty(), "{}: {m:?} has no verdict", t.task_id);
+            match s {
+                Settled::Execute => continue,
+                Settled::Equivalent => {
+                    equivalent += 1;
+                    for (reason, o) in &v {
+                        assert_eq!(reason, "passes_all_tests", "{}: {m:?}", t.task_id);
+                        assert!(o.iter().all(|x| x == "pass"), "{o:?}");
+                    }
+                }
+                Settled::DuplicateOf(j) => {
+                    duplicate += 1;
+                    let rep = verdicts(&ms[*j]);
+                    for (reason, o) in &v {
+                        assert_ne!(reason, "kept", "{}: {m:?}", t.task_id);
+                        assert!(
+                            rep.iter().any(|(_, r)| r == o),
+                            "{}: {m:?} {o:?} is not its representative's {rep:?}",
+                            t.task_id
+                        );
+                    }
+                }
+                Settled::DoesNotCompile(e) => {
+                    not_compiling += 1;
+                    for (reason, _) in &v {
+                        assert_eq!(reason, "only_crashes", "{}: {m:?} {e}", t.task_id);
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "embedded build, paper operators: {equivalent} equivalent, {duplicate} duplicate, \
+         {not_compiling} not compiling of {} mutants ({})",
+        all.iter().map(Vec::len).sum::<usize>(),
+        checked.note
+    );
 }

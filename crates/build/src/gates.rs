@@ -37,6 +37,8 @@ pub struct GateLog {
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
     pub mutants_generated: usize,
+    /// Whether compiled code settled mutants before execution (gate 4).
+    pub equivalence: crate::equivalence::Checked,
 }
 
 /// A mutant that did not become a distractor.
@@ -49,12 +51,16 @@ pub struct Dropped {
     pub line: usize,
     pub before: String,
     pub after: String,
-    /// `signature_unstated` (not executed, see [`signature_unstated`]), `passes_all_tests`,
-    /// `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused`
-    /// (the task failed gate 4 or 5 after selection).
+    /// Not executed: `signature_unstated` (see [`signature_unstated`]), `equivalent`,
+    /// `duplicate_mutant`, `does_not_compile` (settled by its compiled code, see
+    /// [`equivalence`](crate::equivalence)). Executed: `passes_all_tests`, `only_crashes`,
+    /// `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused` (the task failed
+    /// gate 4 or 5 after selection).
     pub reason: String,
-    /// For duplicates: `operator@line` of the representative kept in the pool; for
-    /// `signature_unstated`: what the edit changes and what the query would have to state.
+    /// For duplicates (`duplicate_behaviour`, `duplicate_mutant`): `operator@line` of the
+    /// representative kept in the pool or executed in its place; for `signature_unstated`:
+    /// what the edit changes and what the query would have to state; for `does_not_compile`:
+    /// CPython's message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     pub outcomes: Vec<String>,
@@ -372,6 +378,7 @@ pub fn distractor_gate(
             ms
         })
         .collect();
+    let all = settle_before_execution(&tasks, all, &mut sig_drops, log);
     let jobs: Vec<(String, Vec<String>)> = tasks
         .iter()
         .zip(&all)
@@ -386,6 +393,7 @@ pub fn distractor_gate(
         };
         let mut cands: Vec<Candidate> = Vec::new();
         let mut task_drops: Vec<Dropped> = sig;
+        let unexecuted = task_drops.len();
         for m in &ms {
             match results.next() {
                 Some(Ok(r)) => cands.push(Candidate {
@@ -420,11 +428,13 @@ pub fn distractor_gate(
                 gate: Gate::DistractorExecution,
                 reason: format!(
                     "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
-                     {} signature edits the query does not state, {} pass all tests, {} only \
-                     crash, {} duplicate behaviour, {} oracle errors)",
+                     {} signature edits the query does not state, {} equivalent, duplicate or \
+                     not compiling, {} pass all tests, {} only crash, {} duplicate behaviour, \
+                     {} oracle errors)",
                     kept.len(),
-                    ms.len() + count("signature_unstated"),
+                    ms.len() + unexecuted,
                     count("signature_unstated"),
+                    count("equivalent") + count("duplicate_mutant") + count("does_not_compile"),
                     count("passes_all_tests"),
                     count("only_crashes"),
                     count("duplicate_behaviour"),
@@ -453,6 +463,55 @@ pub fn distractor_gate(
         task_drops
             .sort_by(|a, b| (a.line, &a.operator, &a.after).cmp(&(b.line, &b.operator, &b.after)));
         log.dropped.extend(task_drops);
+    }
+    out
+}
+
+/// Gate 4's step before execution: every mutant whose compiled code settles it
+/// ([`equivalence`](crate::equivalence)) is recorded in `drops` (per task) as `equivalent`,
+/// `duplicate_mutant` (its `detail` names the representative, executed in its place) or
+/// `does_not_compile`, and is not executed; the mutants to execute are returned. For the
+/// paper's families selection is unchanged by this: such a mutant would pass every test,
+/// behave exactly as an earlier candidate, or only crash, and none of the three can be chosen.
+/// A group of duplicates is represented by a paper-family mutant when it has one, so the
+/// catalogue's families never displace one of the paper's.
+fn settle_before_execution(
+    tasks: &[Task],
+    all: Vec<Vec<Mutant>>,
+    drops: &mut [Vec<Dropped>],
+    log: &mut GateLog,
+) -> Vec<Vec<Mutant>> {
+    use crate::equivalence::{settle_all, Settled};
+    let paper = |m: &Mutant| mutate::Family::from_name(&m.bug_type).is_some_and(|f| f.is_paper());
+    let groups: Vec<crate::equivalence::Group> = tasks
+        .iter()
+        .zip(&all)
+        .map(|(t, ms)| {
+            let codes = ms.iter().map(|m| (m.code.as_str(), paper(m))).collect();
+            (t.canonical.as_str(), codes)
+        })
+        .collect();
+    let (settled, checked) = settle_all(&groups);
+    log.equivalence = checked;
+    let mut out = Vec::with_capacity(all.len());
+    for (((t, ms), st), drops) in tasks.iter().zip(&all).zip(settled).zip(drops) {
+        let mut run = Vec::new();
+        for (m, s) in ms.iter().zip(st) {
+            let (reason, detail) = match s {
+                Settled::Execute => {
+                    run.push(m.clone());
+                    continue;
+                }
+                Settled::Equivalent => ("equivalent", "compiles to the canonical's code".into()),
+                Settled::DuplicateOf(j) => (
+                    "duplicate_mutant",
+                    format!("{}@{}", ms[j].operator, ms[j].line),
+                ),
+                Settled::DoesNotCompile(e) => ("does_not_compile", e),
+            };
+            drops.push(dropped_row(&t.task_id, m, reason, Some(detail), Vec::new()));
+        }
+        out.push(run);
     }
     out
 }

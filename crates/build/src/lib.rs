@@ -16,6 +16,7 @@
 
 pub mod assemble;
 pub mod ast;
+pub mod equivalence;
 pub mod exec;
 pub mod fuzz;
 pub mod gates;
@@ -292,6 +293,7 @@ pub fn build_with(
         *drops_by_reason.entry(d.reason.clone()).or_default() += 1;
     }
     let secs = runner.busy.as_secs_f64();
+    let equivalence = summary::equivalence(&log, &admitted);
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
@@ -323,6 +325,7 @@ pub fn build_with(
             .filter(|a| a.task.independent.is_some())
             .count(),
         mutants_generated: log.mutants_generated,
+        equivalence,
         drops_by_reason,
         dropped: log.dropped,
         collisions: log.collisions,

@@ -1,10 +1,10 @@
 //! What a build did: the terminal summary (the paper's Tables 1 and 2 for the built bundle) and
 //! `BUNDLE/build_report.json` (the same plus every refusal, drop and collision).
 
-use super::gates::{Admitted, Collision, Dropped};
+use super::gates::{Admitted, Collision, Dropped, GateLog};
 use super::stacked::StackedStats;
 use super::task::{Gate, Refusal};
-use execscope_core::bundle::model::{Bundle, BUG_TYPES, DOMAINS};
+use execscope_core::bundle::model::{bug_type_key, order_bug_types, Bundle, BUG_TYPES, DOMAINS};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -24,7 +24,8 @@ pub struct BuildReport {
     pub refusals: Vec<Refusal>,
     pub queries: usize,
     pub corpus: usize,
-    /// Table 2: kept distractors by bug type (six mechanical types first, all listed).
+    /// Table 2: kept distractors by bug type (the paper's six first, all listed; then the
+    /// others present, in report order).
     pub distractors_by_bug_type: Vec<(String, usize)>,
     /// Queries keeping 4 and 3 distractors.
     pub queries_with_4: usize,
@@ -39,6 +40,8 @@ pub struct BuildReport {
     /// Kept tasks that carry an `independent` implementation (all of which passed every test).
     pub tasks_with_independent: usize,
     pub mutants_generated: usize,
+    /// Mutants settled before execution by their compiled code, per family.
+    pub equivalence: Equivalence,
     pub drops_by_reason: BTreeMap<String, usize>,
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
@@ -54,6 +57,54 @@ pub struct BuildReport {
     pub isolation: String,
     pub privileges: String,
     pub runner: String,
+}
+
+/// What compiled code settled before execution (`equivalence`): whether it ran, and per
+/// family (report order) the mutants and how many were equivalent to the canonical, duplicates
+/// of another mutant, or refused by CPython.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Equivalence {
+    pub checked: bool,
+    pub note: String,
+    pub by_family: Vec<FamilySettled>,
+}
+
+/// One family's row of [`Equivalence`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FamilySettled {
+    pub bug_type: String,
+    pub mutants: usize,
+    pub equivalent: usize,
+    pub duplicate: usize,
+    pub not_compiling: usize,
+}
+
+/// [`Equivalence`] from the gate log: every mutant is a kept distractor or a dropped row.
+pub fn equivalence(log: &GateLog, admitted: &[Admitted]) -> Equivalence {
+    let kept = admitted
+        .iter()
+        .flat_map(|a| a.kept.iter().map(|m| (&m.bug_type, "kept")));
+    let rows = log.dropped.iter().map(|d| (&d.bug_type, d.reason.as_str()));
+    let mut by: BTreeMap<String, FamilySettled> = BTreeMap::new();
+    for (t, reason) in kept.chain(rows) {
+        let e = by.entry(t.clone()).or_insert_with(|| FamilySettled {
+            bug_type: t.clone(),
+            ..FamilySettled::default()
+        });
+        e.mutants += 1;
+        match reason {
+            "equivalent" => e.equivalent += 1,
+            "duplicate_mutant" => e.duplicate += 1,
+            "does_not_compile" => e.not_compiling += 1,
+            _ => {}
+        }
+    }
+    let order = order_bug_types(by.keys().cloned());
+    Equivalence {
+        checked: log.equivalence.checked,
+        note: log.equivalence.note.clone(),
+        by_family: order.iter().filter_map(|t| by.remove(t)).collect(),
+    }
 }
 
 /// A kept distractor that fails exactly one test.
@@ -112,6 +163,8 @@ pub fn tables(b: &Bundle) -> (Counts, Counts) {
             }
         }
     }
+    // The paper's six always (zeros included), then the others in report order.
+    by_type.sort_by(|a, b| bug_type_key(&a.0).cmp(&bug_type_key(&b.0)));
     let mut by_domain: Vec<(String, usize)> = DOMAINS.iter().map(|d| (d.to_string(), 0)).collect();
     for q in &b.queries {
         let d = if q.domain.is_empty() {
@@ -210,6 +263,36 @@ impl fmt::Display for BuildReport {
                 "none".to_string()
             } else {
                 drops.join(", ")
+            }
+        )?;
+        let e = &self.equivalence;
+        let sum = |f: fn(&FamilySettled) -> usize| e.by_family.iter().map(f).sum::<usize>();
+        let families: Vec<String> = e
+            .by_family
+            .iter()
+            .filter(|r| r.equivalent + r.duplicate + r.not_compiling > 0)
+            .map(|r| {
+                format!(
+                    "{} {}/{}/{}",
+                    r.bug_type, r.equivalent, r.duplicate, r.not_compiling
+                )
+            })
+            .collect();
+        writeln!(
+            f,
+            "settled before execution by compiled code ({}): {} equivalent, {} duplicate, {} not \
+             compiling{}",
+            e.note,
+            sum(|r| r.equivalent),
+            sum(|r| r.duplicate),
+            sum(|r| r.not_compiling),
+            if families.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (equivalent/duplicate/not compiling: {})",
+                    families.join(", ")
+                )
             }
         )?;
         let passing = self
