@@ -302,7 +302,12 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
 
 pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
-    let report = crate::bundle::check(&root);
+    let mut report = crate::bundle::check(&root);
+    // A built bundle's suite strength, from its build report (an analysis, not an integrity
+    // check: it warns about suite gaps and never fails).
+    report
+        .items
+        .extend(crate::analysis::suites::check_item(&root));
     println!("{report}");
     let healthy = if args.oracle {
         println!();

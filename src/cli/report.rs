@@ -2,11 +2,14 @@
 
 use super::{open_engine_keeping, EvalArgs};
 use crate::analysis::significance::{SigConfig, Significance};
+use crate::analysis::suites::SuiteStrength;
 use crate::analysis::Anatomy;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
 use crate::metrics::{EvalConfig, TiePolicy};
-use crate::report::{anatomy, leaderboard, pairs, results, Format, MetricKey, Table, TableKind};
+use crate::report::{
+    anatomy, leaderboard, pairs, results, suites, Format, MetricKey, Table, TableKind,
+};
 use crate::stats::spearman;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -62,6 +65,7 @@ struct Tables<'a> {
     lb: Option<leaderboard::Leaderboard>,
     sig: Option<Significance>,
     anatomy: Option<Anatomy>,
+    suites: Option<SuiteStrength>,
 }
 
 impl<'a> Tables<'a> {
@@ -72,6 +76,7 @@ impl<'a> Tables<'a> {
             lb: None,
             sig: None,
             anatomy: None,
+            suites: None,
         }
     }
 
@@ -152,7 +157,31 @@ impl<'a> Tables<'a> {
                 &crate::systems::table::fusion_rows(engine),
                 &engine.config().ks,
             ),
+            TableKind::Suites | TableKind::SuiteTasks | TableKind::Survivors => {
+                let s = self.suites()?;
+                match kind {
+                    TableKind::Suites => suites::suites_table(s),
+                    TableKind::SuiteTasks => suites::suite_tasks_table(s),
+                    _ => suites::survivors_table(s),
+                }
+            }
         })
+    }
+
+    /// The bundle's suite strength (its build report), read once.
+    fn suites(&mut self) -> anyhow::Result<&SuiteStrength> {
+        if self.suites.is_none() {
+            let b = self.engine.bundle();
+            let s = crate::analysis::suites::from_bundle(b)?.with_context(|| {
+                format!(
+                    "{} has no {} from `execscope build`, so no suite strength",
+                    b.root.display(),
+                    crate::analysis::suites::BUILD_REPORT
+                )
+            })?;
+            self.suites = Some(s);
+        }
+        Ok(self.suites.as_ref().expect("just set"))
     }
 
     /// The leaderboard JSON of the README schema.
@@ -226,6 +255,15 @@ fn write_all(tables: &mut Tables<'_>, out: &Path, metric: MetricKey) -> anyhow::
             Ok(t) => t,
             Err(e) if kind == TableKind::Stacked => {
                 eprintln!("skipped stacked: {e}");
+                continue;
+            }
+            Err(e)
+                if matches!(
+                    kind,
+                    TableKind::Suites | TableKind::SuiteTasks | TableKind::Survivors
+                ) =>
+            {
+                eprintln!("skipped {kind}: {e:#}");
                 continue;
             }
             Err(e) => return Err(e),

@@ -116,3 +116,75 @@ fn settled_mutants_are_counted_and_never_executed() {
         .collect();
     assert_eq!(execscope::bundle::order_bug_types(order.clone()), order);
 }
+
+#[test]
+fn suite_strength_in_the_report_reads_back_from_the_bundle() {
+    let (dir, report) = built();
+    let s = &report.suite_strength;
+    // every mutant counted once, by its status
+    let o = &s.overall;
+    assert_eq!(o.mutants, report.mutants_generated);
+    assert_eq!(
+        o.killed + o.survived + o.equivalent + o.duplicate + o.not_compiling + o.not_executed,
+        o.mutants
+    );
+    let by_reason = |r: &str| report.drops_by_reason.get(r).copied().unwrap_or(0);
+    assert_eq!(o.survived, by_reason("passes_all_tests"));
+    assert_eq!(o.equivalent, by_reason("equivalent"));
+    assert_eq!(o.duplicate, by_reason("duplicate_mutant"));
+    let fam_total: usize = s.families.iter().map(|f| f.tally.mutants).sum();
+    assert_eq!(fam_total, o.mutants);
+    // classify's suite never tests an empty collection: emptying the stated default `'none'`
+    // survives, and the query states it (a suite gap); removing the guard survives too
+    let gap = s
+        .survivors
+        .iter()
+        .find(|v| v.task_id == "cat_classify" && v.operator == "str->empty" && v.line == 1)
+        .expect("the default's mutant survives");
+    assert_eq!(gap.before, "'none'");
+    assert_eq!(gap.gap.as_deref(), Some("the query states `'none'`"));
+    assert_eq!(
+        gap.diff,
+        "@@ -1,1 +1,1 @@\n-def classify(x, s, empty='none'):\n+def classify(x, s, empty=''):"
+    );
+    let guard = s
+        .survivors
+        .iter()
+        .find(|v| v.task_id == "cat_classify" && v.operator == "remove_guard")
+        .expect("the guard's removal survives");
+    assert_eq!(guard.gap, None);
+    assert_eq!(
+        guard.diff,
+        "@@ -2,2 +2,0 @@\n-    if not s:\n-        return empty"
+    );
+    // classify is the weakest: 3 of its 10 scored mutants survive (the default's emptying, the
+    // guard's removal, `return empty` → `return None`); 4 distractors and 3 not chosen die
+    assert_eq!(s.tasks[0].task_id, "cat_classify");
+    assert_eq!(
+        (s.tasks[0].tally.survived, s.tasks[0].tally.scored()),
+        (3, 10)
+    );
+    assert!(s.tasks[0].tally.kill_rate() < s.tasks[1].tally.kill_rate());
+    // what check and report read back from the bundle is what the build computed
+    let b = bundle::load(dir.path(), &LoadOptions::default()).unwrap();
+    let again = execscope::analysis::suites::from_bundle(&b)
+        .unwrap()
+        .unwrap();
+    assert_eq!(&again, s);
+    let item = execscope::analysis::suites::check_item(dir.path()).expect("a check line");
+    assert_eq!(item.status, CheckStatus::Warn);
+    assert!(
+        item.detail
+            .contains("suite gaps (first: cat_classify line 1 `'none'`"),
+        "{}",
+        item.detail
+    );
+    // the summary names the gap
+    let text = report.to_string();
+    assert!(
+        text.contains(
+            "suite gap: cat_classify line 1: `'none'` → `''` survives; the query states `'none'`"
+        ),
+        "{text}"
+    );
+}

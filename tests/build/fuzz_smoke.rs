@@ -306,3 +306,10 @@ fn mutator_on_python_sources() {
     .collect();
     drive("mutate", &seeds, &fuzz::mutate);
 }
+
+#[test]
+fn build_report_rows() {
+    quiet();
+    let seeds = vec![std::fs::read(p("tests/fixtures/build_report_small.json")).unwrap()];
+    drive("build_report", &seeds, &fuzz::build_report);
+}

@@ -1,4 +1,5 @@
-//! Entry points for fuzzing every parser of untrusted input (bundle files, task files, pools, and
+//! Entry points for fuzzing every parser of untrusted input (bundle files and build reports, task
+//! files, pools, and
 //! the mutator, which parses a task's canonical): each takes arbitrary bytes and must
 //! return (an error is fine) without panicking, hanging or allocating without bound. The
 //! coverage-guided targets in `fuzz/` (cargo-fuzz) and the stable replay test
@@ -111,4 +112,9 @@ pub fn mutate(data: &[u8]) {
         assert_eq!(crate::mutate::splice(src, e.start, e.end, &e.after), m.code);
         assert!(crate::mutate::parses(&m.code), "{m:?}");
     }
+}
+
+/// A bundle's `build_report.json`, as suite strength reads it.
+pub fn build_report(data: &[u8]) {
+    let _ = execscope_core::analysis::suites::parse_report(path("build_report.json"), data);
 }

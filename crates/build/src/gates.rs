@@ -49,6 +49,9 @@ pub struct Dropped {
     pub bug_type: String,
     /// 1-based line of the edit in the canonical.
     pub line: usize,
+    /// The edit's byte offsets into the canonical (`before` is the canonical's bytes there).
+    pub start: usize,
+    pub end: usize,
     pub before: String,
     pub after: String,
     /// Not executed: `signature_unstated` (see [`signature_unstated`]), `equivalent`,
@@ -78,6 +81,8 @@ fn dropped_row(
         operator: m.operator.clone(),
         bug_type: m.bug_type.clone(),
         line: m.line,
+        start: m.edit.start,
+        end: m.edit.end,
         before: m.edit.before.clone(),
         after: m.edit.after.clone(),
         reason: reason.to_string(),
@@ -250,61 +255,8 @@ pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog
     out
 }
 
-/// Characters around a stated default within which the word "default" must occur.
-pub const DEFAULT_WINDOW: usize = 60;
-
-/// Byte offsets of `needle` in `hay` as a whole token: not inside a longer identifier or number.
-fn token_matches(hay: &str, needle: &str) -> Vec<usize> {
-    token_matches_with(hay, needle, false)
-}
-
-/// [`token_matches`]; with `unit`, letters may follow (`5` in `5s`, `30` in `30kg`), digits not.
-fn token_matches_with(hay: &str, needle: &str, unit: bool) -> Vec<usize> {
-    if needle.is_empty() {
-        return Vec::new();
-    }
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    hay.match_indices(needle)
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            let before = hay[..i].chars().next_back();
-            let mut after = hay[i + needle.len()..].chars();
-            let (a1, a2) = (after.next(), after.next());
-            let starts_word = needle.chars().next().is_some_and(word);
-            let ends_word = needle.chars().next_back().is_some_and(word);
-            let glued_before = starts_word && before.is_some_and(word);
-            // `4` inside `4.5`, `-1` preceded by a digit, ...
-            let glued_after = ends_word
-                && (a1.is_some_and(|c| {
-                    if unit {
-                        c.is_numeric() || c == '_'
-                    } else {
-                        word(c)
-                    }
-                }) || (a1 == Some('.') && a2.is_some_and(|c| c.is_ascii_digit())));
-            !glued_before && !glued_after
-        })
-        .collect()
-}
-
-/// Does the query state this default: the literal as a whole token with the word "default" (any
-/// form) at most [`DEFAULT_WINDOW`] characters before or after it?
-pub fn states_default(query: &str, value: &str) -> bool {
-    // ASCII lower-casing keeps byte offsets.
-    let lower = query.to_ascii_lowercase();
-    let defaults: Vec<usize> = lower.match_indices("default").map(|(i, _)| i).collect();
-    let chars_between = |a: usize, b: usize| query[a.min(b)..a.max(b)].chars().count();
-    token_matches(query, value).into_iter().any(|v| {
-        defaults.iter().any(|&d| {
-            let gap = if d < v {
-                chars_between(d + "default".len(), v)
-            } else {
-                chars_between(v + value.len(), d)
-            };
-            gap <= DEFAULT_WINDOW
-        })
-    })
-}
+pub use execscope_core::analysis::stated::{states_default, DEFAULT_WINDOW};
+use execscope_core::analysis::stated::{token_matches, token_matches_with};
 
 /// `Some(why)` when `m`'s edit lies in a `def` signature of `t`'s canonical and the query does not
 /// state what it changes: for a default value, the default's literal near the word "default"
@@ -640,26 +592,5 @@ mod tests {
         );
         let r = too_slow(&[3, 201, 12], b).expect("201 ms x 10 > 2000 ms");
         assert!(r.contains("test 2 took 201 ms"), "{r}");
-    }
-
-    #[test]
-    fn stated_defaults() {
-        // The literal as a whole token, "default" within 60 characters either side.
-        assert!(states_default("at least n characters (default 8)", "8"));
-        assert!(states_default("Defaults: sep is ' ', n is 4.", "' '"));
-        assert!(states_default("8 characters by default", "8"));
-        assert!(states_default("origin (default (0, 0))", "(0, 0)"));
-        // Not the token: 18, 8.5, n8; no "default"; too far away.
-        assert!(!states_default("default 18", "8"));
-        assert!(!states_default("default 8.5", "8"));
-        assert!(!states_default("default n8", "8"));
-        assert!(!states_default("at least 8 characters", "8"));
-        let far = format!("8{}default", " ".repeat(DEFAULT_WINDOW + 1));
-        assert!(!states_default(&far, "8"));
-        let near = format!("8{}default", " ".repeat(DEFAULT_WINDOW));
-        assert!(states_default(&near, "8"));
-        // A negative literal is its own token; non-ASCII text keeps offsets straight.
-        assert!(states_default("offset (default -1)", "-1"));
-        assert!(states_default("größe — default 4", "4"));
     }
 }

@@ -294,6 +294,7 @@ pub fn build_with(
     }
     let secs = runner.busy.as_secs_f64();
     let equivalence = summary::equivalence(&log, &admitted);
+    let suite_strength = summary::suite_strength(&log, &bundle);
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
@@ -326,6 +327,7 @@ pub fn build_with(
             .count(),
         mutants_generated: log.mutants_generated,
         equivalence,
+        suite_strength,
         drops_by_reason,
         dropped: log.dropped,
         collisions: log.collisions,

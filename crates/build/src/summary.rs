@@ -4,6 +4,7 @@
 use super::gates::{Admitted, Collision, Dropped, GateLog};
 use super::stacked::StackedStats;
 use super::task::{Gate, Refusal};
+use execscope_core::analysis::suites::{MutantRow, MutantStatus, SuiteStrength};
 use execscope_core::bundle::model::{bug_type_key, order_bug_types, Bundle, BUG_TYPES, DOMAINS};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -42,6 +43,9 @@ pub struct BuildReport {
     pub mutants_generated: usize,
     /// Mutants settled before execution by their compiled code, per family.
     pub equivalence: Equivalence,
+    /// How many mutants each task's tests kill, per family and per task, and the survivors
+    /// with their diffs and suite gaps (docs/analysis.md, "Suite strength").
+    pub suite_strength: SuiteStrength,
     pub drops_by_reason: BTreeMap<String, usize>,
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
@@ -105,6 +109,25 @@ pub fn equivalence(log: &GateLog, admitted: &[Admitted]) -> Equivalence {
         note: log.equivalence.note.clone(),
         by_family: order.iter().filter_map(|t| by.remove(t)).collect(),
     }
+}
+
+/// Suite strength of the built bundle: every dropped row and every kept distractor.
+pub fn suite_strength(log: &GateLog, bundle: &Bundle) -> SuiteStrength {
+    let rows = log
+        .dropped
+        .iter()
+        .map(|d| MutantRow {
+            task_id: d.task_id.clone(),
+            bug_type: d.bug_type.clone(),
+            operator: d.operator.clone(),
+            line: d.line,
+            before: d.before.clone(),
+            after: d.after.clone(),
+            span: Some((d.start, d.end)),
+            status: MutantStatus::from_row(&d.reason, &d.outcomes),
+        })
+        .collect();
+    execscope_core::analysis::suites::with_kept(bundle, rows)
 }
 
 /// A kept distractor that fails exactly one test.
@@ -295,6 +318,50 @@ impl fmt::Display for BuildReport {
                 )
             }
         )?;
+        let s = &self.suite_strength;
+        let weakest: Vec<String> = s
+            .tasks
+            .iter()
+            .filter(|t| t.tally.survived > 0)
+            .take(5)
+            .map(|t| format!("{} {}/{}", t.task_id, t.tally.killed, t.tally.scored()))
+            .collect();
+        writeln!(
+            f,
+            "suite strength: {} of {} scored mutants killed ({:.1}%, survival {:.1}%); weakest: \
+             {}; {} suite gaps",
+            s.overall.killed,
+            s.overall.scored(),
+            100.0 * s.overall.kill_rate(),
+            100.0 * s.overall.survival_rate(),
+            if weakest.is_empty() {
+                "none survive".to_string()
+            } else {
+                weakest.join(", ")
+            },
+            s.gaps().count()
+        )?;
+        for r in &s.families {
+            writeln!(
+                f,
+                "  {:<24} {:>5} killed of {:>5}  survival {:>5.1}%",
+                r.bug_type,
+                r.tally.killed,
+                r.tally.scored(),
+                100.0 * r.tally.survival_rate()
+            )?;
+        }
+        for g in s.gaps() {
+            writeln!(
+                f,
+                "suite gap: {} line {}: `{}` → `{}` survives; {}",
+                g.task_id,
+                g.line,
+                g.before,
+                g.after,
+                g.gap.as_deref().unwrap_or("")
+            )?;
+        }
         let passing = self
             .collisions
             .iter()

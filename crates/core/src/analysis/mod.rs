@@ -6,6 +6,8 @@ pub mod density;
 pub mod misses;
 pub mod significance;
 pub mod stacked;
+pub mod stated;
+pub mod suites;
 
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
