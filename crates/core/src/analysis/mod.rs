@@ -134,6 +134,18 @@ impl Anatomy {
             .collect()
     }
 
+    /// Every bug type some system's pairs carry, in report order: the paper's six first, then
+    /// the catalogue's families, then other names, `unknown` last
+    /// ([`bug_type_key`](crate::bundle::model::bug_type_key)). Every table and figure that
+    /// groups by bug type lists them so, whatever families a bundle holds.
+    pub fn bug_types(&self) -> Vec<String> {
+        crate::bundle::model::order_bug_types(
+            self.systems
+                .iter()
+                .flat_map(|s| s.by_bug_type.keys().cloned()),
+        )
+    }
+
     /// Deception pooled over the dense systems, per bug type.
     pub fn dense_by_bug_type(&self) -> BTreeMap<String, Rate> {
         let mut out: BTreeMap<String, Rate> = BTreeMap::new();
