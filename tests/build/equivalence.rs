@@ -4,8 +4,8 @@
 //! `x not in s`), sources CPython refuses are named, and a build never executes any of them.
 
 use crate::common;
-use execscope::build::equivalence::{compile_all, settle, settle_all, Compiled, Settled};
-use execscope::mutate::{mutants_with, Family, Operators};
+use execscope::build::equivalence::{compile_all, group, settle, settle_all, Compiled, Settled};
+use execscope::mutate::{mutants_with, Operators};
 
 fn python(test: &str) -> bool {
     common::require_python(test, &["json", "resource"]).is_some()
@@ -62,14 +62,7 @@ fn the_catalogue_settles_mutants_before_execution() {
     }
     let src = "def f(x, s):\n    if x in s:\n        return 1\n    return 0\n    print(x)\n";
     let ms = mutants_with(src, &Operators::all()).unwrap();
-    let paper = |f: &str| Family::from_name(f).is_some_and(Family::is_paper);
-    let group = (
-        src,
-        ms.iter()
-            .map(|m| (m.code.as_str(), paper(&m.bug_type)))
-            .collect(),
-    );
-    let (settled, checked) = settle_all(&[group]);
+    let (settled, checked) = settle_all(&[group(src, &ms)]);
     assert!(checked.checked, "{}", checked.note);
     let find = |op: &str, after: &str| {
         let i = ms

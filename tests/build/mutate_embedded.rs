@@ -5,8 +5,9 @@
 //! accounts for (kept distractors plus every dropped row), so the bundle is what this code
 //! builds.
 
-use execscope::build::equivalence::{settle_all, Group, Settled};
+use execscope::build::equivalence::{group, settle_all, Checked, Group, Settled};
 use execscope::build::task::read_task_file;
+use execscope::build::Task;
 use execscope::mutate::{mutants, mutants_with, Family, Mutant, Operators};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -67,6 +68,16 @@ fn default_operator_set_generates_the_same_mutants_for_every_embedded_task() {
 type Key = (String, usize, String, String);
 type Counts = BTreeMap<Key, usize>;
 
+fn key(m: &Mutant) -> Key {
+    let e = &m.edit;
+    (
+        m.operator.clone(),
+        m.line,
+        e.before.clone(),
+        e.after.clone(),
+    )
+}
+
 #[test]
 fn default_operator_set_generates_what_the_embedded_build_report_accounts_for() {
     let path = root().join("data/bundle/build_report.json");
@@ -112,30 +123,17 @@ fn default_operator_set_generates_what_the_embedded_build_report_accounts_for() 
                     && x.edit.after == e["after"]
             })
             .unwrap_or_else(|| panic!("{task}: kept distractor {line} is not generated"));
-        let key = (
-            found.operator.clone(),
-            found.line,
-            found.edit.before.clone(),
-            found.edit.after.clone(),
-        );
         *accounted
             .entry(task.clone())
             .or_default()
-            .entry(key)
+            .entry(key(found))
             .or_default() += 1;
     }
     let mut n = 0;
     for (task, ms) in &by_task {
         let mut keys = Counts::new();
         for m in ms {
-            let e = &m.edit;
-            let key = (
-                m.operator.clone(),
-                m.line,
-                e.before.clone(),
-                e.after.clone(),
-            );
-            *keys.entry(key).or_default() += 1;
+            *keys.entry(key(m)).or_default() += 1;
         }
         assert_eq!(
             accounted.get(task),
@@ -170,20 +168,7 @@ fn the_whole_catalogue_keeps_the_paper_mutants_of_every_embedded_task() {
     }
     // What compiled code would settle before execution (printed for the docs; the catalogue
     // makes more duplicates than the six: `not (x in s)` compiles to `x not in s`).
-    let all: Vec<Vec<Mutant>> = tasks
-        .iter()
-        .map(|t| mutants_with(&t.canonical, &Operators::all()).expect("mutants"))
-        .collect();
-    let paper = |m: &Mutant| Family::from_name(&m.bug_type).is_some_and(Family::is_paper);
-    let groups: Vec<Group> = tasks
-        .iter()
-        .zip(&all)
-        .map(|(t, ms)| {
-            let codes = ms.iter().map(|m| (m.code.as_str(), paper(m))).collect();
-            (t.canonical.as_str(), codes)
-        })
-        .collect();
-    let (settled, checked) = settle_all(&groups);
+    let (all, settled, checked) = settled(&tasks, &Operators::all());
     if !checked.checked {
         return crate::common::skip("the catalogue's settled counts", &checked.note);
     }
@@ -200,6 +185,22 @@ fn the_whole_catalogue_keeps_the_paper_mutants_of_every_embedded_task() {
         }
     }
     eprintln!("settled before execution under --operators all: {counts:?}");
+}
+
+/// Each task's mutants under `ops` and how their compiled code settles them (one compiler
+/// child for all tasks, as in a build).
+fn settled(tasks: &[Task], ops: &Operators) -> (Vec<Vec<Mutant>>, Vec<Vec<Settled>>, Checked) {
+    let all: Vec<Vec<Mutant>> = tasks
+        .iter()
+        .map(|t| mutants_with(&t.canonical, ops).expect("mutants"))
+        .collect();
+    let groups: Vec<Group> = tasks
+        .iter()
+        .zip(&all)
+        .map(|(t, ms)| group(&t.canonical, ms))
+        .collect();
+    let (settled, checked) = settle_all(&groups);
+    (all, settled, checked)
 }
 
 /// A report row's reason and outcomes.
@@ -269,21 +270,7 @@ fn compiled_code_settles_only_mutants_the_embedded_build_could_not_keep() {
         .flat_map(|q| q.paired.iter().map(|&r| bundle.corpus[r].code.as_str()))
         .collect();
     let (tasks, _) = read_task_file(&root().join("data/tasks.jsonl")).expect("task file");
-    let all: Vec<Vec<Mutant>> = tasks
-        .iter()
-        .map(|t| mutants(&t.canonical).expect("mutants"))
-        .collect();
-    let groups: Vec<Group> = tasks
-        .iter()
-        .zip(&all)
-        .map(|(t, ms)| {
-            (
-                t.canonical.as_str(),
-                ms.iter().map(|m| (m.code.as_str(), true)).collect(),
-            )
-        })
-        .collect();
-    let (settled, checked) = settle_all(&groups);
+    let (all, settled, checked) = settled(&tasks, &Operators::paper());
     assert!(checked.checked, "{}", checked.note);
     let (mut equivalent, mut duplicate, mut not_compiling) = (0, 0, 0);
     for ((t, ms), st) in tasks.iter().zip(&all).zip(&settled) {
@@ -295,14 +282,7 @@ fn compiled_code_settles_only_mutants_the_embedded_build_could_not_keep() {
                 let key = (execscope::bundle::code_sha256(&m.code), tests.clone());
                 return vec![("kept".into(), cached[&key].clone())];
             }
-            let e = &m.edit;
-            let key = (
-                m.operator.clone(),
-                m.line,
-                e.before.clone(),
-                e.after.clone(),
-            );
-            rows.get(&(t.task_id.clone(), key))
+            rows.get(&(t.task_id.clone(), key(m)))
                 .cloned()
                 .unwrap_or_default()
         };

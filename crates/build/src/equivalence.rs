@@ -164,6 +164,19 @@ pub struct Checked {
 /// represents its duplicates first (see [`settle`]).
 pub type Group<'a> = (&'a str, Vec<(&'a str, bool)>);
 
+/// The [`Group`] of a canonical and its mutants: a paper-family mutant represents its
+/// duplicates first.
+pub fn group<'a>(canonical: &'a str, mutants: &'a [crate::mutate::Mutant]) -> Group<'a> {
+    let paper = |m: &crate::mutate::Mutant| {
+        crate::mutate::Family::from_name(&m.bug_type).is_some_and(|f| f.is_paper())
+    };
+    let codes = mutants
+        .iter()
+        .map(|m| (m.code.as_str(), paper(m)))
+        .collect();
+    (canonical, codes)
+}
+
 /// [`settle`] for many canonicals at once, compiled in one child. Without an interpreter every
 /// mutant is executed and the note says why.
 pub fn settle_all(groups: &[Group]) -> (Vec<Vec<Settled>>, Checked) {

@@ -434,14 +434,10 @@ fn settle_before_execution(
     log: &mut GateLog,
 ) -> Vec<Vec<Mutant>> {
     use crate::equivalence::{settle_all, Settled};
-    let paper = |m: &Mutant| mutate::Family::from_name(&m.bug_type).is_some_and(|f| f.is_paper());
     let groups: Vec<crate::equivalence::Group> = tasks
         .iter()
         .zip(&all)
-        .map(|(t, ms)| {
-            let codes = ms.iter().map(|m| (m.code.as_str(), paper(m))).collect();
-            (t.canonical.as_str(), codes)
-        })
+        .map(|(t, ms)| crate::equivalence::group(&t.canonical, ms))
         .collect();
     let (settled, checked) = settle_all(&groups);
     log.equivalence = checked;

@@ -224,6 +224,92 @@ fn pct(n: usize, total: usize) -> f64 {
     }
 }
 
+impl BuildReport {
+    /// The summary's line on mutants settled by their compiled code.
+    fn fmt_equivalence(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.equivalence;
+        let sum = |f: fn(&FamilySettled) -> usize| e.by_family.iter().map(f).sum::<usize>();
+        let families: Vec<String> = e
+            .by_family
+            .iter()
+            .filter(|r| r.equivalent + r.duplicate + r.not_compiling > 0)
+            .map(|r| {
+                format!(
+                    "{} {}/{}/{}",
+                    r.bug_type, r.equivalent, r.duplicate, r.not_compiling
+                )
+            })
+            .collect();
+        writeln!(
+            f,
+            "settled before execution by compiled code ({}): {} equivalent, {} duplicate, {} not \
+             compiling{}",
+            e.note,
+            sum(|r| r.equivalent),
+            sum(|r| r.duplicate),
+            sum(|r| r.not_compiling),
+            if families.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (equivalent/duplicate/not compiling: {})",
+                    families.join(", ")
+                )
+            }
+        )?;
+        Ok(())
+    }
+
+    /// The summary's suite-strength lines: overall, per family, every suite gap.
+    fn fmt_suite_strength(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.suite_strength;
+        let weakest: Vec<String> = s
+            .tasks
+            .iter()
+            .filter(|t| t.tally.survived > 0)
+            .take(5)
+            .map(|t| format!("{} {}/{}", t.task_id, t.tally.killed, t.tally.scored()))
+            .collect();
+        writeln!(
+            f,
+            "suite strength: {} of {} scored mutants killed ({:.1}%, survival {:.1}%); weakest: \
+             {}; {} suite gaps",
+            s.overall.killed,
+            s.overall.scored(),
+            100.0 * s.overall.kill_rate(),
+            100.0 * s.overall.survival_rate(),
+            if weakest.is_empty() {
+                "none survive".to_string()
+            } else {
+                weakest.join(", ")
+            },
+            s.gaps().count()
+        )?;
+        for r in &s.families {
+            writeln!(
+                f,
+                "  {:<24} {:>5} killed of {:>5}  survival {:>5.1}%",
+                r.bug_type,
+                r.tally.killed,
+                r.tally.scored(),
+                100.0 * r.tally.survival_rate()
+            )?;
+        }
+        for g in s.gaps() {
+            writeln!(
+                f,
+                "suite gap: {} line {}: `{}` → `{}` survives; {}",
+                g.task_id,
+                g.line,
+                g.before,
+                g.after,
+                g.gap.as_deref().unwrap_or("")
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for BuildReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -288,80 +374,8 @@ impl fmt::Display for BuildReport {
                 drops.join(", ")
             }
         )?;
-        let e = &self.equivalence;
-        let sum = |f: fn(&FamilySettled) -> usize| e.by_family.iter().map(f).sum::<usize>();
-        let families: Vec<String> = e
-            .by_family
-            .iter()
-            .filter(|r| r.equivalent + r.duplicate + r.not_compiling > 0)
-            .map(|r| {
-                format!(
-                    "{} {}/{}/{}",
-                    r.bug_type, r.equivalent, r.duplicate, r.not_compiling
-                )
-            })
-            .collect();
-        writeln!(
-            f,
-            "settled before execution by compiled code ({}): {} equivalent, {} duplicate, {} not \
-             compiling{}",
-            e.note,
-            sum(|r| r.equivalent),
-            sum(|r| r.duplicate),
-            sum(|r| r.not_compiling),
-            if families.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (equivalent/duplicate/not compiling: {})",
-                    families.join(", ")
-                )
-            }
-        )?;
-        let s = &self.suite_strength;
-        let weakest: Vec<String> = s
-            .tasks
-            .iter()
-            .filter(|t| t.tally.survived > 0)
-            .take(5)
-            .map(|t| format!("{} {}/{}", t.task_id, t.tally.killed, t.tally.scored()))
-            .collect();
-        writeln!(
-            f,
-            "suite strength: {} of {} scored mutants killed ({:.1}%, survival {:.1}%); weakest: \
-             {}; {} suite gaps",
-            s.overall.killed,
-            s.overall.scored(),
-            100.0 * s.overall.kill_rate(),
-            100.0 * s.overall.survival_rate(),
-            if weakest.is_empty() {
-                "none survive".to_string()
-            } else {
-                weakest.join(", ")
-            },
-            s.gaps().count()
-        )?;
-        for r in &s.families {
-            writeln!(
-                f,
-                "  {:<24} {:>5} killed of {:>5}  survival {:>5.1}%",
-                r.bug_type,
-                r.tally.killed,
-                r.tally.scored(),
-                100.0 * r.tally.survival_rate()
-            )?;
-        }
-        for g in s.gaps() {
-            writeln!(
-                f,
-                "suite gap: {} line {}: `{}` → `{}` survives; {}",
-                g.task_id,
-                g.line,
-                g.before,
-                g.after,
-                g.gap.as_deref().unwrap_or("")
-            )?;
-        }
+        self.fmt_equivalence(f)?;
+        self.fmt_suite_strength(f)?;
         let passing = self
             .collisions
             .iter()

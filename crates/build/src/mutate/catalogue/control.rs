@@ -256,13 +256,18 @@ pub(super) fn assign_none(node: Node, src: &str, out: &mut Sink) {
         show(text(left, src)),
         line_of(src, node.start_byte())
     );
+    to_none(out, right, "assign->None", description);
+}
+
+/// A `value_to_none` site: `value` replaced by `None`.
+fn to_none(out: &mut Sink, value: Node, operator: &str, description: String) {
     let family = Family::ValueToNone;
     push(
         out,
         family,
-        range(right),
+        range(value),
         "None".into(),
-        "assign->None",
+        operator,
         description,
     );
 }
@@ -280,15 +285,7 @@ pub(super) fn return_none(node: Node, src: &str, out: &mut Sink) {
         show(text(value, src)),
         line_of(src, node.start_byte())
     );
-    let family = Family::ValueToNone;
-    push(
-        out,
-        family,
-        range(value),
-        "None".into(),
-        "return->None",
-        description,
-    );
+    to_none(out, value, "return->None", description);
 }
 
 /// `lambda …: e` → `lambda …: None`.
@@ -304,15 +301,7 @@ pub(super) fn lambda_none(node: Node, src: &str, out: &mut Sink) {
         line_of(src, node.start_byte()),
         show(text(body, src))
     );
-    let family = Family::ValueToNone;
-    push(
-        out,
-        family,
-        range(body),
-        "None".into(),
-        "lambda->None",
-        description,
-    );
+    to_none(out, body, "lambda->None", description);
 }
 
 /// An `except` clause: its type broadened to `Exception`, a tuple of types narrowed to each one,

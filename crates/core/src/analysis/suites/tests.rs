@@ -71,10 +71,10 @@ fn statuses_come_from_outcomes_then_reasons() {
     assert_eq!(MutantStatus::from_row("oracle_error", &[]), NotExecuted);
 }
 
-#[test]
-fn strength_by_family_and_task_by_hand() {
+/// Hand-made rows of three tasks (and one of a task the bundle does not hold).
+fn hand_rows() -> Vec<MutantRow> {
     use MutantStatus::*;
-    let rows = vec![
+    vec![
         // task a: 2 killed, 2 survive (one a gap: the query states 'none'), 1 equivalent
         row("a", "wrong_comparison", "In->NotIn", "in", "not in", Killed),
         row(
@@ -136,7 +136,12 @@ fn strength_by_family_and_task_by_hand() {
             "''",
             Survived,
         ),
-    ];
+    ]
+}
+
+#[test]
+fn strength_by_family_and_task_by_hand() {
+    let rows = hand_rows();
     let s = suite_strength(&rows, &tasks());
     assert_eq!(
         s.overall,
@@ -188,6 +193,11 @@ fn strength_by_family_and_task_by_hand() {
         ]
     );
     assert!(s.tasks[2].tally.kill_rate().is_nan());
+}
+
+#[test]
+fn survivors_with_their_diffs_and_gaps_by_hand() {
+    let s = suite_strength(&hand_rows(), &tasks());
     // survivors in task order, then by line: the `'none'` default (line 1) is the gap
     assert_eq!(s.survivors.len(), 2);
     assert_eq!(s.survivors[0].before, "'none'");
