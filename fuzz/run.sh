@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-ALL=(jsonl stacked npz npy_header sums invocation_table task_file pool)
+ALL=(jsonl stacked npz npy_header sums invocation_table task_file pool mutate build_report)
 SECONDS_EACH=60
 JOBS=1
 REPLAY=""

@@ -38,6 +38,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let opts = BuildOptions {
         seed: args.seed,
         stacked: args.stacked,
+        operators: args.operators.clone(),
         progress: Some(std::sync::Arc::new(move |p: &build::exec::Progress| {
             if p.finished {
                 draw.finish_and_clear();

@@ -256,6 +256,12 @@ pub struct BuildArgs {
     /// Also build stacked (2–4 edit) mutants into data/stacked_distractors.jsonl.
     #[arg(long)]
     pub stacked: bool,
+    /// Mutation families: `paper` (the paper's six, the default: the embedded bundle and the
+    /// release are built so), `all` (the whole catalogue), or a comma list of family names
+    /// (`paper` may stand for the six), e.g. `paper,negate_condition` (docs/bundle-format.md,
+    /// "Bug types").
+    #[arg(long, default_value = "paper", value_parser = parse_operators)]
+    pub operators: crate::mutate::Operators,
     /// Execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable hash of each
     /// pair's key; `--out` then receives a partial result for `execscope merge`.
     #[arg(long, value_name = "I/N")]
@@ -264,6 +270,10 @@ pub struct BuildArgs {
     /// of `execscope merge` after a round of shards). Repeatable.
     #[arg(long = "memo-from", value_name = "PATH")]
     pub memo_from: Vec<PathBuf>,
+}
+
+fn parse_operators(s: &str) -> Result<crate::mutate::Operators, String> {
+    s.parse()
 }
 
 /// `execscope exec verify`.
@@ -314,7 +324,12 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
 
 pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
-    let report = crate::bundle::check(&root);
+    let mut report = crate::bundle::check(&root);
+    // A built bundle's suite strength, from its build report (an analysis, not an integrity
+    // check: it warns about suite gaps and never fails).
+    report
+        .items
+        .extend(crate::analysis::suites::check_item(&root));
     println!("{report}");
     let healthy = if args.oracle {
         println!();

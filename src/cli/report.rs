@@ -5,7 +5,7 @@ use crate::analysis::significance::SigConfig;
 use crate::atomic::write_atomic;
 use crate::engine::Engine;
 use crate::metrics::MetricKey;
-use crate::report::{anatomy, leaderboard, pairs, results, Format, Table, TableKind};
+use crate::report::{anatomy, leaderboard, pairs, results, suites, Format, Table, TableKind};
 use crate::view::Snapshot;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -94,6 +94,21 @@ fn table(view: &Snapshot<'_>, kind: TableKind, metric: MetricKey) -> anyhow::Res
             &crate::systems::table::fusion_rows(engine),
             &engine.config().ks,
         ),
+        TableKind::Suites | TableKind::SuiteTasks | TableKind::Survivors => {
+            let b = engine.bundle();
+            let s = view.suites().map_err(|e| anyhow::anyhow!("{e}"))?.with_context(|| {
+                format!(
+                    "{} has no {} from `execscope build`, so no suite strength",
+                    b.root.display(),
+                    crate::analysis::suites::BUILD_REPORT
+                )
+            })?;
+            match kind {
+                TableKind::Suites => suites::suites_table(s),
+                TableKind::SuiteTasks => suites::suite_tasks_table(s),
+                _ => suites::survivors_table(s),
+            }
+        }
     })
 }
 
@@ -176,6 +191,15 @@ fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Resu
             Ok(t) => t,
             Err(e) if kind == TableKind::Stacked => {
                 eprintln!("skipped stacked: {e}");
+                continue;
+            }
+            Err(e)
+                if matches!(
+                    kind,
+                    TableKind::Suites | TableKind::SuiteTasks | TableKind::Survivors
+                ) =>
+            {
+                eprintln!("skipped {kind}: {e:#}");
                 continue;
             }
             Err(e) => return Err(e),

@@ -20,7 +20,10 @@ pub(super) fn bugtypes<DB: DrawingBackend>(
         .fold(0.0f64, f64::max)
         .clamp(0.05, 0.95)
         + 0.05;
-    let root = open((W + LEGEND_W + 140, 480));
+    // Room for every group's label: the paper's six fit the standard width, a catalogue
+    // bundle's fifteen families widen the figure.
+    let groups_w = (types.len() as u32 * 120).max(W);
+    let root = open((groups_w + LEGEND_W + 140, 480));
     let main = canvas(&root, &caption)?;
     let items: Vec<(String, RGBColor)> = series
         .iter()

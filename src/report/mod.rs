@@ -6,6 +6,7 @@ pub mod fusion;
 pub mod leaderboard;
 pub mod pairs;
 pub mod results;
+pub mod suites;
 pub mod table;
 
 pub use table::{Align, Format, Table, TableCell};
@@ -28,10 +29,16 @@ pub enum TableKind {
     Stacked,
     /// Each fused system beside its parts (`execscope fuse`).
     Fusion,
+    /// Test-suite strength by bug type (a built bundle's `build_report.json`).
+    Suites,
+    /// Test-suite strength by task, weakest first.
+    SuiteTasks,
+    /// Every mutant the tests let through, with its diff and suite gap.
+    Survivors,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 12] = [
+    pub const ALL: [TableKind; 15] = [
         TableKind::Leaderboard,
         TableKind::Domains,
         TableKind::Misses,
@@ -44,13 +51,21 @@ impl TableKind {
         TableKind::Difficulty,
         TableKind::Stacked,
         TableKind::Fusion,
+        TableKind::Suites,
+        TableKind::SuiteTasks,
+        TableKind::Survivors,
     ];
 
     /// Whether the table is built from score rows (the failure anatomy, the stacked variants,
     /// the fusion table), not from the evaluations alone.
     pub fn reads_rows(self) -> bool {
         match self {
-            TableKind::Leaderboard | TableKind::Domains | TableKind::Pairs => false,
+            TableKind::Leaderboard
+            | TableKind::Domains
+            | TableKind::Pairs
+            | TableKind::Suites
+            | TableKind::SuiteTasks
+            | TableKind::Survivors => false,
             TableKind::Misses
             | TableKind::Density
             | TableKind::Bugtypes
@@ -78,6 +93,9 @@ impl TableKind {
             TableKind::Difficulty => "difficulty",
             TableKind::Stacked => "stacked",
             TableKind::Fusion => "fusion",
+            TableKind::Suites => "suites",
+            TableKind::SuiteTasks => "suite-tasks",
+            TableKind::Survivors => "survivors",
         }
     }
 }

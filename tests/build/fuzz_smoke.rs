@@ -287,3 +287,29 @@ fn audit_pool_and_tasks() {
     ];
     drive("pool", &seeds, &fuzz::pool);
 }
+
+#[test]
+fn mutator_on_python_sources() {
+    quiet();
+    use crate::mutate_catalogue as c;
+    // Small sources: each input mutates under every family (the coverage-guided target in
+    // fuzz/ also gets long ones).
+    let seeds: Vec<Vec<u8>> = [
+        c::NEGATE,
+        c::LOOPS,
+        c::EXCEPT,
+        c::CONSTANTS,
+        c::EVERY_FAMILY,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    drive("mutate", &seeds, &fuzz::mutate);
+}
+
+#[test]
+fn build_report_rows() {
+    quiet();
+    let seeds = vec![std::fs::read(p("tests/fixtures/build_report_small.json")).unwrap()];
+    drive("build_report", &seeds, &fuzz::build_report);
+}

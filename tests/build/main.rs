@@ -8,13 +8,18 @@ mod common;
 
 mod audit_resume;
 mod build_bundle;
+mod build_catalogue;
 mod build_gates;
 mod build_resume;
 mod embedded_tasks;
+mod equivalence;
 mod fuzz_smoke;
+mod mutate_catalogue;
 mod mutate_cpython;
+mod mutate_embedded;
 mod mutate_humaneval;
 mod mutate_operators;
+mod mutate_props;
 mod mutate_select;
 mod mutate_stack;
 mod shard_audit;

@@ -1,12 +1,17 @@
-//! Cross-check against CPython (skipped by name when no Python runs): every mutant compiles with
-//! `ast.parse`, and structural mutants are exactly the intended AST rewrite — operands swapped
-//! (`BinOp(right, op, left)`), bounds wrapped as `BinOp(bound, Add|Sub, 1)`, literals shifted by
-//! one, call arguments exchanged — with nothing regrouped by the surrounding context.
-//! Runs on hand-written snippets always, and on the HumanEval canonicals when present.
+//! Cross-check against CPython (skipped by name when no Python runs): every mutant of every
+//! family (`--operators all`) parses with `ast.parse`, and is exactly the intended AST rewrite of
+//! the original — operands swapped (`BinOp(right, op, left)`), bounds wrapped as
+//! `BinOp(bound, Add|Sub, 1)`, literals shifted or replaced, a condition wrapped in
+//! `UnaryOp(Not, …)`, a statement removed from its body, a `Break` appended to a loop body, a
+//! handler's body replaced, a slice part set to `None`, … — with nothing regrouped by the
+//! surrounding context (the checker: `mutate_cpython_check.py`). Runs on hand-written snippets
+//! (those of `mutate_catalogue` included) always, and on the HumanEval canonicals when present;
+//! every family must be checked at least once.
 
 use crate::common;
 
-use execscope::mutate::mutants;
+use crate::mutate_catalogue as catalogue;
+use execscope::mutate::{mutants_with, Family, Operators};
 use std::io::Write;
 use std::process::Command;
 
@@ -25,6 +30,18 @@ fn mutants_agree_with_cpython_ast() {
     };
     let mut sources: Vec<(String, String)> = SNIPPETS
         .iter()
+        .chain(&[
+            catalogue::NEGATE,
+            catalogue::DELETE,
+            catalogue::SLICE,
+            catalogue::LOOPS,
+            catalogue::NONE,
+            catalogue::STRING_METHODS,
+            catalogue::EXCEPT,
+            catalogue::CONSTANTS,
+            catalogue::UNARY,
+            catalogue::EVERY_FAMILY,
+        ])
         .enumerate()
         .map(|(i, s)| (format!("snippet{i}"), s.to_string()))
         .collect();
@@ -48,7 +65,8 @@ fn mutants_agree_with_cpython_ast() {
     let mut file = tempfile::NamedTempFile::new().expect("temp file");
     let mut n = 0;
     for (id, src) in &sources {
-        for m in mutants(src).unwrap_or_else(|e| panic!("{id}: {e}")) {
+        let all = mutants_with(src, &Operators::all());
+        for m in all.unwrap_or_else(|e| panic!("{id}: {e}")) {
             let row = serde_json::json!({"id": id, "src": src, "m": m});
             writeln!(file, "{row}").expect("write");
             n += 1;
@@ -59,6 +77,7 @@ fn mutants_agree_with_cpython_ast() {
         .arg("-c")
         .arg(CHECK)
         .arg(file.path())
+        .arg(Family::ALL.map(|f| f.as_str()).join(","))
         .output()
         .expect("run python3");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -70,85 +89,5 @@ fn mutants_agree_with_cpython_ast() {
     assert!(stdout.contains("bad {}"));
 }
 
-/// The checker, run as `python3 -c CHECK rows.jsonl`.
-const CHECK: &str = r#"# Independent check of execscope's mutants with CPython's own parser (run by tests/build/mutate_cpython.rs).
-# Input: JSONL rows {id, src, m: Mutant}. Exit status 1 when any mutant is wrong.
-import ast, json, sys
-from collections import Counter
-
-def offsets(src):
-    b = src.encode()
-    starts = [0]
-    for i, c in enumerate(b):
-        if c == 10: starts.append(i + 1)
-    return starts
-
-def span(node, starts):
-    return (starts[node.lineno - 1] + node.col_offset, starts[node.end_lineno - 1] + node.end_col_offset)
-
-def find(tree, starts, s, e, types=(ast.expr,)):
-    hits = [n for n in ast.walk(tree) if isinstance(n, types) and hasattr(n, 'lineno') and span(n, starts) == (s, e)]
-    return hits
-
-def dump(t): return ast.dump(t, annotate_fields=True, include_attributes=False)
-
-class Sub(ast.NodeTransformer):
-    def __init__(self, target, repl): self.target, self.repl = target, repl
-    def visit(self, node):
-        if node is self.target: return self.repl
-        return self.generic_visit(node)
-
-bad = Counter(); checked = Counter()
-for line in open(sys.argv[1]):
-    r = json.loads(line); src = r['src']; m = r['m']
-    try:
-        mt = ast.parse(m['code'])
-    except SyntaxError as ex:
-        bad['syntax'] += 1; print('SYNTAX', r['id'], m['operator'], ex); continue
-    e = m['edit']; bsrc = src.encode()
-    s, en = e['start'], e['end']
-    # convert byte offsets (Rust) -> they are bytes already
-    op = m['operator']
-    if op == 'remove_guard':
-        checked[op] += 1; continue
-    tree = ast.parse(src); starts = offsets(src)
-    if op.startswith('swap_operands') or op.startswith(('int', 'range_bound', 'slice_bound', 'index')):
-        hits = find(tree, starts, s, en)
-        if not hits:
-            bad['nonode'] += 1; print('NONODE', r['id'], op, e); continue
-        node = hits[0]
-        repl = ast.parse(e['after'], mode='eval').body
-        if op.startswith('swap_operands'):
-            if isinstance(node, ast.BinOp):
-                exp = ast.BinOp(left=node.right, op=node.op, right=node.left)
-            else:
-                exp = ast.Compare(left=node.comparators[0], ops=node.ops, comparators=[node.left])
-            if dump(exp) != dump(repl):
-                bad['swap'] += 1; print('SWAP', r['id'], e); continue
-        elif op.startswith('int'):
-            v = ast.literal_eval(e['before']); w = ast.literal_eval(e['after'])
-            if w - v != (1 if op == 'int+1' else -1):
-                bad['int'] += 1; print('INT', r['id'], e); continue
-        else:
-            exp = ast.BinOp(left=node, op=ast.Add() if op.endswith('+1') else ast.Sub(), right=ast.Constant(1))
-            if dump(exp) != dump(repl):
-                bad['bound'] += 1; print('BOUND', r['id'], e); continue
-        # substitute in a fresh tree by span
-        tree2 = ast.parse(src); node2 = find(tree2, starts, s, en)[0]
-        tree2 = Sub(node2, repl).visit(tree2)
-        if dump(tree2) != dump(mt):
-            bad['context'] += 1; print('CONTEXT', r['id'], e); continue
-        checked[op.split('(')[0].rstrip('+-1')] += 1
-    elif op.startswith('call_args'):
-        i = int(op[len('call_args('):].split(',')[0])
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and len(n.args) > i + 1 and span(n.args[i], starts)[0] == s and span(n.args[i+1], starts)[1] == en]
-        if not calls: bad['nocall'] += 1; print('NOCALL', r['id'], e); continue
-        c = calls[0]; c.args[i], c.args[i+1] = c.args[i+1], c.args[i]
-        if dump(tree) != dump(mt): bad['call'] += 1; print('CALL', r['id'], e); continue
-        checked['call_args'] += 1
-    else:
-        # token swap: the mutant must differ from the original only by one operator node
-        checked['token'] += 1
-print('checked', dict(checked)); print('bad', dict(bad))
-sys.exit(1 if bad else 0)
-"#;
+/// The checker, run as `python3 -c CHECK rows.jsonl FAMILIES`.
+const CHECK: &str = include_str!("mutate_cpython_check.py");

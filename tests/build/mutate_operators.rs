@@ -1,11 +1,16 @@
 //! Each mutation family on hand-written snippets, with the exact mutated text asserted.
 
-use execscope::mutate::{mutants, parses, Mutant, MutateError};
+use execscope::mutate::{mutants, mutants_with, parses, Mutant, MutateError, Operators};
 use std::collections::HashSet;
 
 /// Every mutant's edit must match the original and splice back to its code, and its code parses.
 fn checked(src: &str) -> Vec<Mutant> {
-    let ms = mutants(src).expect("snippet parses");
+    checked_with(src, &Operators::paper())
+}
+
+/// [`checked`] for the families of `ops`.
+pub(crate) fn checked_with(src: &str, ops: &Operators) -> Vec<Mutant> {
+    let ms = mutants_with(src, ops).expect("snippet parses");
     let mut codes = HashSet::new();
     for m in &ms {
         assert_eq!(&src[m.edit.start..m.edit.end], m.edit.before, "{m:?}");
@@ -31,7 +36,7 @@ fn checked(src: &str) -> Vec<Mutant> {
 }
 
 /// The single mutant with this operator whose `before` text is `before` (panics otherwise).
-fn find<'a>(ms: &'a [Mutant], operator: &str, before: &str) -> &'a Mutant {
+pub(crate) fn find<'a>(ms: &'a [Mutant], operator: &str, before: &str) -> &'a Mutant {
     let hits: Vec<&Mutant> = ms
         .iter()
         .filter(|m| m.operator == operator && m.edit.before == before)
@@ -41,7 +46,7 @@ fn find<'a>(ms: &'a [Mutant], operator: &str, before: &str) -> &'a Mutant {
 }
 
 /// (operator, text before, text after) of each mutant, in order.
-fn edits<'a>(ms: &[&'a Mutant]) -> Vec<(&'a str, &'a str, &'a str)> {
+pub(crate) fn edits<'a>(ms: &[&'a Mutant]) -> Vec<(&'a str, &'a str, &'a str)> {
     ms.iter()
         .map(|m| {
             (
@@ -53,7 +58,7 @@ fn edits<'a>(ms: &[&'a Mutant]) -> Vec<(&'a str, &'a str, &'a str)> {
         .collect()
 }
 
-fn of_type<'a>(ms: &'a [Mutant], bug_type: &str) -> Vec<&'a Mutant> {
+pub(crate) fn of_type<'a>(ms: &'a [Mutant], bug_type: &str) -> Vec<&'a Mutant> {
     ms.iter().filter(|m| m.bug_type == bug_type).collect()
 }
 

@@ -4,17 +4,7 @@ use crate::common;
 
 use serde_json::Value;
 
-fn execscope(args: &[&str]) -> (i32, String, String) {
-    let out = common::execscope()
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_execscope as execscope;
 
 #[test]
 fn report_json_follows_the_documented_schema() {

@@ -70,3 +70,27 @@ fn man_page_documents_every_subcommand() {
         assert!(man.contains(opt), "man page lacks {opt}");
     }
 }
+
+#[test]
+fn build_refuses_an_unknown_operator_family_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::execscope()
+        .args([
+            "build",
+            "tasks.jsonl",
+            "--operators",
+            "paper,negate",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown operator family \"negate\"") && err.contains("negate_condition"),
+        "{err}"
+    );
+    // nothing was started or written
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

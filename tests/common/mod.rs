@@ -29,6 +29,16 @@ pub fn execscope() -> std::process::Command {
     cmd
 }
 
+/// Runs the binary with `args`: (exit code, stdout, stderr), the outputs as text.
+pub fn run_execscope(args: &[&str]) -> (i32, String, String) {
+    let out = execscope().args(args).output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Where binaries started by [`execscope`] keep their rank cache.
 pub fn rank_cache_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("rank-cache")

@@ -42,3 +42,36 @@ pub fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
     let s = std::fs::read_to_string(&p).unwrap();
     std::fs::write(&p, f(s)).unwrap();
 }
+
+/// The fixture with its distractors relabelled to bug types beyond the paper's six (in the
+/// corpus and the distractor metadata alike, so the bundle still checks): the catalogue's
+/// `wrong_string_method`, `negate_condition`, `wrong_constant` and `value_to_none`, and a name
+/// no catalogue knows (`zz_custom`), beside the paper's `off_by_one`, `swap_arguments` and
+/// `wrong_comparison`.
+pub fn with_new_families() -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = copy_tiny(false);
+    let relabel = [
+        ("c_0002", "wrong_operator", "wrong_string_method"),
+        ("c_0003", "off_by_one", "zz_custom"),
+        ("c_0009", "remove_edge_case_check", "negate_condition"),
+        ("c_0011", "wrong_comparison", "wrong_constant"),
+        ("c_0013", "wrong_operator", "value_to_none"),
+    ];
+    for rel in ["data/corpus.jsonl", "data/distractor_metadata.jsonl"] {
+        edit(&root, rel, |text| {
+            text.lines()
+                .map(|l| {
+                    let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    for (id, from, to) in relabel {
+                        if v["corpus_id"] == id {
+                            assert_eq!(v["bug_type"], from, "{rel}: {id}");
+                            v["bug_type"] = to.into();
+                        }
+                    }
+                    v.to_string() + "\n"
+                })
+                .collect()
+        });
+    }
+    (dir, root)
+}

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bug_types;
 mod editor;
 mod export_numbers;
 mod panes;

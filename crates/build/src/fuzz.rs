@@ -1,4 +1,6 @@
-//! Entry points for fuzzing every parser of untrusted input (bundle files, task files, pools): each takes arbitrary bytes and must
+//! Entry points for fuzzing every parser of untrusted input (bundle files and build reports, task
+//! files, pools, and
+//! the mutator, which parses a task's canonical): each takes arbitrary bytes and must
 //! return (an error is fine) without panicking, hanging or allocating without bound. The
 //! coverage-guided targets in `fuzz/` (cargo-fuzz) and the stable replay test
 //! `tests/build/fuzz_smoke.rs` call exactly these, so both exercise the same code.
@@ -92,4 +94,27 @@ pub fn pool(data: &[u8]) {
     };
     let _ = execscope_core::audit::generated::parse_pool(path("pool.jsonl"), text);
     let _ = execscope_core::audit::generated::parse_tasks(path("tasks.jsonl"), text);
+}
+
+/// A task's canonical through the mutator under the whole catalogue: when the bytes are UTF-8
+/// Python that parses, every mutant's edit must match the source and splice back to its code,
+/// which must parse; a violated invariant panics, so the fuzzer reports it.
+pub fn mutate(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(ms) = crate::mutate::mutants_with(src, &crate::mutate::Operators::all()) else {
+        return;
+    };
+    for m in ms {
+        let e = &m.edit;
+        assert_eq!(src.get(e.start..e.end), Some(e.before.as_str()), "{m:?}");
+        assert_eq!(crate::mutate::splice(src, e.start, e.end, &e.after), m.code);
+        assert!(crate::mutate::parses(&m.code), "{m:?}");
+    }
+}
+
+/// A bundle's `build_report.json`, as suite strength reads it.
+pub fn build_report(data: &[u8]) {
+    let _ = execscope_core::analysis::suites::parse_report(path("build_report.json"), data);
 }

@@ -37,6 +37,8 @@ pub struct GateLog {
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
     pub mutants_generated: usize,
+    /// Whether compiled code settled mutants before execution (gate 4).
+    pub equivalence: crate::equivalence::Checked,
 }
 
 /// A mutant that did not become a distractor.
@@ -47,14 +49,21 @@ pub struct Dropped {
     pub bug_type: String,
     /// 1-based line of the edit in the canonical.
     pub line: usize,
+    /// The edit's byte offsets into the canonical (`before` is the canonical's bytes there).
+    pub start: usize,
+    pub end: usize,
     pub before: String,
     pub after: String,
-    /// `signature_unstated` (not executed, see [`signature_unstated`]), `passes_all_tests`,
-    /// `only_crashes`, `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused`
-    /// (the task failed gate 4 or 5 after selection).
+    /// Not executed: `signature_unstated` (see [`signature_unstated`]), `equivalent`,
+    /// `duplicate_mutant`, `does_not_compile` (settled by its compiled code, see
+    /// [`equivalence`](crate::equivalence)). Executed: `passes_all_tests`, `only_crashes`,
+    /// `duplicate_behaviour`, `not_chosen`, `oracle_error`, or `task_refused` (the task failed
+    /// gate 4 or 5 after selection).
     pub reason: String,
-    /// For duplicates: `operator@line` of the representative kept in the pool; for
-    /// `signature_unstated`: what the edit changes and what the query would have to state.
+    /// For duplicates (`duplicate_behaviour`, `duplicate_mutant`): `operator@line` of the
+    /// representative kept in the pool or executed in its place; for `signature_unstated`:
+    /// what the edit changes and what the query would have to state; for `does_not_compile`:
+    /// CPython's message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     pub outcomes: Vec<String>,
@@ -72,6 +81,8 @@ fn dropped_row(
         operator: m.operator.clone(),
         bug_type: m.bug_type.clone(),
         line: m.line,
+        start: m.edit.start,
+        end: m.edit.end,
         before: m.edit.before.clone(),
         after: m.edit.after.clone(),
         reason: reason.to_string(),
@@ -89,8 +100,19 @@ fn short(reason: &DropReason) -> &'static str {
     }
 }
 
-/// Per task, where the round-robin over bug types starts: SHA-256 of (seed, task_id), mod 6.
+/// Per task, where the round-robin over the paper's six bug types starts: SHA-256 of
+/// (seed, task_id), mod 6.
 pub fn rotation(seed: u64, task_id: &str) -> usize {
+    rotation_among(
+        seed,
+        task_id,
+        execscope_core::bundle::model::BUG_TYPES.len(),
+    )
+}
+
+/// [`rotation`] over `families` bug types (a build's operator set): the same hash, mod
+/// `families`, so the paper's six rotate as before.
+pub fn rotation_among(seed: u64, task_id: &str, families: usize) -> usize {
     let mut h = Sha256::new();
     h.update(seed.to_le_bytes());
     h.update(b"bug-type-rotation\0");
@@ -98,7 +120,7 @@ pub fn rotation(seed: u64, task_id: &str) -> usize {
     let d = h.finalize();
     let mut b = [0u8; 8];
     b.copy_from_slice(&d[..8]);
-    (u64::from_le_bytes(b) % execscope_core::bundle::model::BUG_TYPES.len() as u64) as usize
+    (u64::from_le_bytes(b) % families.max(1) as u64) as usize
 }
 
 fn outcomes_of(r: &SuiteResult) -> Vec<String> {
@@ -233,61 +255,8 @@ pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog
     out
 }
 
-/// Characters around a stated default within which the word "default" must occur.
-pub const DEFAULT_WINDOW: usize = 60;
-
-/// Byte offsets of `needle` in `hay` as a whole token: not inside a longer identifier or number.
-fn token_matches(hay: &str, needle: &str) -> Vec<usize> {
-    token_matches_with(hay, needle, false)
-}
-
-/// [`token_matches`]; with `unit`, letters may follow (`5` in `5s`, `30` in `30kg`), digits not.
-fn token_matches_with(hay: &str, needle: &str, unit: bool) -> Vec<usize> {
-    if needle.is_empty() {
-        return Vec::new();
-    }
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    hay.match_indices(needle)
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            let before = hay[..i].chars().next_back();
-            let mut after = hay[i + needle.len()..].chars();
-            let (a1, a2) = (after.next(), after.next());
-            let starts_word = needle.chars().next().is_some_and(word);
-            let ends_word = needle.chars().next_back().is_some_and(word);
-            let glued_before = starts_word && before.is_some_and(word);
-            // `4` inside `4.5`, `-1` preceded by a digit, ...
-            let glued_after = ends_word
-                && (a1.is_some_and(|c| {
-                    if unit {
-                        c.is_numeric() || c == '_'
-                    } else {
-                        word(c)
-                    }
-                }) || (a1 == Some('.') && a2.is_some_and(|c| c.is_ascii_digit())));
-            !glued_before && !glued_after
-        })
-        .collect()
-}
-
-/// Does the query state this default: the literal as a whole token with the word "default" (any
-/// form) at most [`DEFAULT_WINDOW`] characters before or after it?
-pub fn states_default(query: &str, value: &str) -> bool {
-    // ASCII lower-casing keeps byte offsets.
-    let lower = query.to_ascii_lowercase();
-    let defaults: Vec<usize> = lower.match_indices("default").map(|(i, _)| i).collect();
-    let chars_between = |a: usize, b: usize| query[a.min(b)..a.max(b)].chars().count();
-    token_matches(query, value).into_iter().any(|v| {
-        defaults.iter().any(|&d| {
-            let gap = if d < v {
-                chars_between(d + "default".len(), v)
-            } else {
-                chars_between(v + value.len(), d)
-            };
-            gap <= DEFAULT_WINDOW
-        })
-    })
-}
+pub use execscope_core::analysis::stated::{states_default, DEFAULT_WINDOW};
+use execscope_core::analysis::stated::{token_matches, token_matches_with};
 
 /// `Some(why)` when `m`'s edit lies in a `def` signature of `t`'s canonical and the query does not
 /// state what it changes: for a default value, the default's literal near the word "default"
@@ -328,21 +297,23 @@ pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
     }
 }
 
-/// Gate 4: every single-edit mutant of every canonical, executed in one batch, then selection
-/// (up to `max_keep`, seeded bug-type rotation per task). Fewer than [`MIN_KEEP`] kept refuses.
+/// Gate 4: every single-edit mutant of every canonical (the families of `opts.operators`),
+/// executed in one batch, then selection (up to `opts.max_keep`, seeded bug-type rotation per
+/// task over the operator set's families). Fewer than [`MIN_KEEP`] kept refuses.
 pub fn distractor_gate(
     runner: &mut Runner,
     tasks: Vec<Task>,
-    max_keep: usize,
-    seed: u64,
+    opts: &crate::BuildOptions,
     log: &mut GateLog,
 ) -> Vec<Admitted> {
+    let (max_keep, seed) = (opts.max_keep, opts.seed);
+    let order = opts.operators.names();
     let mut sig_drops: Vec<Vec<Dropped>> = Vec::with_capacity(tasks.len());
     let all: Vec<Vec<Mutant>> = tasks
         .iter()
         .map(|t| {
             let mut drops = Vec::new();
-            let ms = mutate::mutants(&t.canonical)
+            let ms = mutate::mutants_with(&t.canonical, &opts.operators)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|m| match signature_unstated(t, m) {
@@ -359,6 +330,7 @@ pub fn distractor_gate(
             ms
         })
         .collect();
+    let all = settle_before_execution(&tasks, all, &mut sig_drops, log);
     let jobs: Vec<(String, Vec<String>)> = tasks
         .iter()
         .zip(&all)
@@ -373,6 +345,7 @@ pub fn distractor_gate(
         };
         let mut cands: Vec<Candidate> = Vec::new();
         let mut task_drops: Vec<Dropped> = sig;
+        let unexecuted = task_drops.len();
         for m in &ms {
             match results.next() {
                 Some(Ok(r)) => cands.push(Candidate {
@@ -384,7 +357,8 @@ pub fn distractor_gate(
                 None => task_drops.push(drop(m, "oracle_error", Some("no result".into()), vec![])),
             }
         }
-        let sel = mutate::select_rotated(&cands, max_keep, seed, rotation(seed, &t.task_id));
+        let start = rotation_among(seed, &t.task_id, order.len());
+        let sel = mutate::select_in(&cands, max_keep, seed, start, &order);
         for (i, reason) in &sel.dropped {
             let c = &cands[*i];
             let detail = match reason {
@@ -406,11 +380,13 @@ pub fn distractor_gate(
                 gate: Gate::DistractorExecution,
                 reason: format!(
                     "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
-                     {} signature edits the query does not state, {} pass all tests, {} only \
-                     crash, {} duplicate behaviour, {} oracle errors)",
+                     {} signature edits the query does not state, {} equivalent, duplicate or \
+                     not compiling, {} pass all tests, {} only crash, {} duplicate behaviour, \
+                     {} oracle errors)",
                     kept.len(),
-                    ms.len() + count("signature_unstated"),
+                    ms.len() + unexecuted,
                     count("signature_unstated"),
+                    count("equivalent") + count("duplicate_mutant") + count("does_not_compile"),
                     count("passes_all_tests"),
                     count("only_crashes"),
                     count("duplicate_behaviour"),
@@ -439,6 +415,51 @@ pub fn distractor_gate(
         task_drops
             .sort_by(|a, b| (a.line, &a.operator, &a.after).cmp(&(b.line, &b.operator, &b.after)));
         log.dropped.extend(task_drops);
+    }
+    out
+}
+
+/// Gate 4's step before execution: every mutant whose compiled code settles it
+/// ([`equivalence`](crate::equivalence)) is recorded in `drops` (per task) as `equivalent`,
+/// `duplicate_mutant` (its `detail` names the representative, executed in its place) or
+/// `does_not_compile`, and is not executed; the mutants to execute are returned. For the
+/// paper's families selection is unchanged by this: such a mutant would pass every test,
+/// behave exactly as an earlier candidate, or only crash, and none of the three can be chosen.
+/// A group of duplicates is represented by a paper-family mutant when it has one, so the
+/// catalogue's families never displace one of the paper's.
+fn settle_before_execution(
+    tasks: &[Task],
+    all: Vec<Vec<Mutant>>,
+    drops: &mut [Vec<Dropped>],
+    log: &mut GateLog,
+) -> Vec<Vec<Mutant>> {
+    use crate::equivalence::{settle_all, Settled};
+    let groups: Vec<crate::equivalence::Group> = tasks
+        .iter()
+        .zip(&all)
+        .map(|(t, ms)| crate::equivalence::group(&t.canonical, ms))
+        .collect();
+    let (settled, checked) = settle_all(&groups);
+    log.equivalence = checked;
+    let mut out = Vec::with_capacity(all.len());
+    for (((t, ms), st), drops) in tasks.iter().zip(&all).zip(settled).zip(drops) {
+        let mut run = Vec::new();
+        for (m, s) in ms.iter().zip(st) {
+            let (reason, detail) = match s {
+                Settled::Execute => {
+                    run.push(m.clone());
+                    continue;
+                }
+                Settled::Equivalent => ("equivalent", "compiles to the canonical's code".into()),
+                Settled::DuplicateOf(j) => (
+                    "duplicate_mutant",
+                    format!("{}@{}", ms[j].operator, ms[j].line),
+                ),
+                Settled::DoesNotCompile(e) => ("does_not_compile", e),
+            };
+            drops.push(dropped_row(&t.task_id, m, reason, Some(detail), Vec::new()));
+        }
+        out.push(run);
     }
     out
 }
@@ -567,26 +588,5 @@ mod tests {
         );
         let r = too_slow(&[3, 201, 12], b).expect("201 ms x 10 > 2000 ms");
         assert!(r.contains("test 2 took 201 ms"), "{r}");
-    }
-
-    #[test]
-    fn stated_defaults() {
-        // The literal as a whole token, "default" within 60 characters either side.
-        assert!(states_default("at least n characters (default 8)", "8"));
-        assert!(states_default("Defaults: sep is ' ', n is 4.", "' '"));
-        assert!(states_default("8 characters by default", "8"));
-        assert!(states_default("origin (default (0, 0))", "(0, 0)"));
-        // Not the token: 18, 8.5, n8; no "default"; too far away.
-        assert!(!states_default("default 18", "8"));
-        assert!(!states_default("default 8.5", "8"));
-        assert!(!states_default("default n8", "8"));
-        assert!(!states_default("at least 8 characters", "8"));
-        let far = format!("8{}default", " ".repeat(DEFAULT_WINDOW + 1));
-        assert!(!states_default(&far, "8"));
-        let near = format!("8{}default", " ".repeat(DEFAULT_WINDOW));
-        assert!(states_default(&near, "8"));
-        // A negative literal is its own token; non-ASCII text keeps offsets straight.
-        assert!(states_default("offset (default -1)", "-1"));
-        assert!(states_default("größe — default 4", "4"));
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod assemble;
 pub mod ast;
+pub mod equivalence;
 pub mod exec;
 pub mod fuzz;
 pub mod gates;
@@ -46,6 +47,8 @@ pub struct BuildOptions {
     pub stacked: bool,
     /// Distractors per query wanted (the paper's four).
     pub max_keep: usize,
+    /// The mutation families (`--operators`; default the paper's six).
+    pub operators: crate::mutate::Operators,
     /// Receives the execution's progress events (the CLI draws a bar; `None` = silent).
     pub progress: Option<exec::ProgressFn>,
     /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
@@ -62,6 +65,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("seed", &self.seed)
             .field("stacked", &self.stacked)
             .field("max_keep", &self.max_keep)
+            .field("operators", &self.operators.to_string())
             .field("progress", &self.progress.is_some())
             .field("reuse", &self.reuse)
             .field("shard", &self.shard)
@@ -76,6 +80,7 @@ impl Default for BuildOptions {
             seed: execscope_core::stats::RELEASE_SEED,
             stacked: false,
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
+            operators: crate::mutate::Operators::paper(),
             progress: None,
             reuse: true,
             shard: None,
@@ -211,7 +216,7 @@ pub fn build_with(
     if stop(runner) {
         return Ok(None);
     }
-    let admitted = gates::distractor_gate(runner, passing, opts.max_keep, opts.seed, &mut log);
+    let admitted = gates::distractor_gate(runner, passing, opts, &mut log);
     if stop(runner) {
         return Ok(None);
     }
@@ -288,10 +293,13 @@ pub fn build_with(
         *drops_by_reason.entry(d.reason.clone()).or_default() += 1;
     }
     let secs = runner.busy.as_secs_f64();
+    let equivalence = summary::equivalence(&log, &admitted);
+    let suite_strength = summary::suite_strength(&log, &bundle);
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
         seed: opts.seed,
+        operators: opts.operators.to_string(),
         tasks_read,
         tasks_kept: bundle.queries.len(),
         refused_by_gate: summary::by_gate(&log.refusals),
@@ -318,6 +326,8 @@ pub fn build_with(
             .filter(|a| a.task.independent.is_some())
             .count(),
         mutants_generated: log.mutants_generated,
+        equivalence,
+        suite_strength,
         drops_by_reason,
         dropped: log.dropped,
         collisions: log.collisions,

@@ -1,10 +1,11 @@
 //! What a build did: the terminal summary (the paper's Tables 1 and 2 for the built bundle) and
 //! `BUNDLE/build_report.json` (the same plus every refusal, drop and collision).
 
-use super::gates::{Admitted, Collision, Dropped};
+use super::gates::{Admitted, Collision, Dropped, GateLog};
 use super::stacked::StackedStats;
 use super::task::{Gate, Refusal};
-use execscope_core::bundle::model::{Bundle, BUG_TYPES, DOMAINS};
+use execscope_core::analysis::suites::{MutantRow, MutantStatus, SuiteStrength};
+use execscope_core::bundle::model::{bug_type_key, order_bug_types, Bundle, BUG_TYPES, DOMAINS};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,6 +16,8 @@ pub struct BuildReport {
     pub builder: String,
     pub source: String,
     pub seed: u64,
+    /// The mutation families (`paper`, `all` or their names, see `mutate::Operators`).
+    pub operators: String,
     pub tasks_read: usize,
     pub tasks_kept: usize,
     /// Refusals per gate, every gate listed.
@@ -22,7 +25,8 @@ pub struct BuildReport {
     pub refusals: Vec<Refusal>,
     pub queries: usize,
     pub corpus: usize,
-    /// Table 2: kept distractors by bug type (six mechanical types first, all listed).
+    /// Table 2: kept distractors by bug type (the paper's six first, all listed; then the
+    /// others present, in report order).
     pub distractors_by_bug_type: Vec<(String, usize)>,
     /// Queries keeping 4 and 3 distractors.
     pub queries_with_4: usize,
@@ -37,6 +41,11 @@ pub struct BuildReport {
     /// Kept tasks that carry an `independent` implementation (all of which passed every test).
     pub tasks_with_independent: usize,
     pub mutants_generated: usize,
+    /// Mutants settled before execution by their compiled code, per family.
+    pub equivalence: Equivalence,
+    /// How many mutants each task's tests kill, per family and per task, and the survivors
+    /// with their diffs and suite gaps (docs/analysis.md, "Suite strength").
+    pub suite_strength: SuiteStrength,
     pub drops_by_reason: BTreeMap<String, usize>,
     pub dropped: Vec<Dropped>,
     pub collisions: Vec<Collision>,
@@ -52,6 +61,73 @@ pub struct BuildReport {
     pub isolation: String,
     pub privileges: String,
     pub runner: String,
+}
+
+/// What compiled code settled before execution (`equivalence`): whether it ran, and per
+/// family (report order) the mutants and how many were equivalent to the canonical, duplicates
+/// of another mutant, or refused by CPython.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Equivalence {
+    pub checked: bool,
+    pub note: String,
+    pub by_family: Vec<FamilySettled>,
+}
+
+/// One family's row of [`Equivalence`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FamilySettled {
+    pub bug_type: String,
+    pub mutants: usize,
+    pub equivalent: usize,
+    pub duplicate: usize,
+    pub not_compiling: usize,
+}
+
+/// [`Equivalence`] from the gate log: every mutant is a kept distractor or a dropped row.
+pub fn equivalence(log: &GateLog, admitted: &[Admitted]) -> Equivalence {
+    let kept = admitted
+        .iter()
+        .flat_map(|a| a.kept.iter().map(|m| (&m.bug_type, "kept")));
+    let rows = log.dropped.iter().map(|d| (&d.bug_type, d.reason.as_str()));
+    let mut by: BTreeMap<String, FamilySettled> = BTreeMap::new();
+    for (t, reason) in kept.chain(rows) {
+        let e = by.entry(t.clone()).or_insert_with(|| FamilySettled {
+            bug_type: t.clone(),
+            ..FamilySettled::default()
+        });
+        e.mutants += 1;
+        match reason {
+            "equivalent" => e.equivalent += 1,
+            "duplicate_mutant" => e.duplicate += 1,
+            "does_not_compile" => e.not_compiling += 1,
+            _ => {}
+        }
+    }
+    let order = order_bug_types(by.keys().cloned());
+    Equivalence {
+        checked: log.equivalence.checked,
+        note: log.equivalence.note.clone(),
+        by_family: order.iter().filter_map(|t| by.remove(t)).collect(),
+    }
+}
+
+/// Suite strength of the built bundle: every dropped row and every kept distractor.
+pub fn suite_strength(log: &GateLog, bundle: &Bundle) -> SuiteStrength {
+    let rows = log
+        .dropped
+        .iter()
+        .map(|d| MutantRow {
+            task_id: d.task_id.clone(),
+            bug_type: d.bug_type.clone(),
+            operator: d.operator.clone(),
+            line: d.line,
+            before: d.before.clone(),
+            after: d.after.clone(),
+            span: Some((d.start, d.end)),
+            status: MutantStatus::from_row(&d.reason, &d.outcomes),
+        })
+        .collect();
+    execscope_core::analysis::suites::with_kept(bundle, rows)
 }
 
 /// A kept distractor that fails exactly one test.
@@ -110,6 +186,8 @@ pub fn tables(b: &Bundle) -> (Counts, Counts) {
             }
         }
     }
+    // The paper's six always (zeros included), then the others in report order.
+    by_type.sort_by(|a, b| bug_type_key(&a.0).cmp(&bug_type_key(&b.0)));
     let mut by_domain: Vec<(String, usize)> = DOMAINS.iter().map(|d| (d.to_string(), 0)).collect();
     for q in &b.queries {
         let d = if q.domain.is_empty() {
@@ -146,13 +224,100 @@ fn pct(n: usize, total: usize) -> f64 {
     }
 }
 
+impl BuildReport {
+    /// The summary's line on mutants settled by their compiled code.
+    fn fmt_equivalence(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.equivalence;
+        let sum = |f: fn(&FamilySettled) -> usize| e.by_family.iter().map(f).sum::<usize>();
+        let families: Vec<String> = e
+            .by_family
+            .iter()
+            .filter(|r| r.equivalent + r.duplicate + r.not_compiling > 0)
+            .map(|r| {
+                format!(
+                    "{} {}/{}/{}",
+                    r.bug_type, r.equivalent, r.duplicate, r.not_compiling
+                )
+            })
+            .collect();
+        writeln!(
+            f,
+            "settled before execution by compiled code ({}): {} equivalent, {} duplicate, {} not \
+             compiling{}",
+            e.note,
+            sum(|r| r.equivalent),
+            sum(|r| r.duplicate),
+            sum(|r| r.not_compiling),
+            if families.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (equivalent/duplicate/not compiling: {})",
+                    families.join(", ")
+                )
+            }
+        )?;
+        Ok(())
+    }
+
+    /// The summary's suite-strength lines: overall, per family, every suite gap.
+    fn fmt_suite_strength(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.suite_strength;
+        let weakest: Vec<String> = s
+            .tasks
+            .iter()
+            .filter(|t| t.tally.survived > 0)
+            .take(5)
+            .map(|t| format!("{} {}/{}", t.task_id, t.tally.killed, t.tally.scored()))
+            .collect();
+        writeln!(
+            f,
+            "suite strength: {} of {} scored mutants killed ({:.1}%, survival {:.1}%); weakest: \
+             {}; {} suite gaps",
+            s.overall.killed,
+            s.overall.scored(),
+            100.0 * s.overall.kill_rate(),
+            100.0 * s.overall.survival_rate(),
+            if weakest.is_empty() {
+                "none survive".to_string()
+            } else {
+                weakest.join(", ")
+            },
+            s.gaps().count()
+        )?;
+        for r in &s.families {
+            writeln!(
+                f,
+                "  {:<24} {:>5} killed of {:>5}  survival {:>5.1}%",
+                r.bug_type,
+                r.tally.killed,
+                r.tally.scored(),
+                100.0 * r.tally.survival_rate()
+            )?;
+        }
+        for g in s.gaps() {
+            writeln!(
+                f,
+                "suite gap: {} line {}: `{}` → `{}` survives; {}",
+                g.task_id,
+                g.line,
+                g.before,
+                g.after,
+                g.gap.as_deref().unwrap_or("")
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for BuildReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "build {} (seed {}): {} tasks read, {} kept, {} refused",
+            "build {} (seed {}, operators {}): {} tasks read, {} kept, {} refused",
             self.source,
             self.seed,
+            self.operators,
             self.tasks_read,
             self.tasks_kept,
             self.refusals.len()
@@ -209,6 +374,8 @@ impl fmt::Display for BuildReport {
                 drops.join(", ")
             }
         )?;
+        self.fmt_equivalence(f)?;
+        self.fmt_suite_strength(f)?;
         let passing = self
             .collisions
             .iter()

@@ -1,22 +1,27 @@
 //! Mechanical single-edit mutation of Python functions, and the choice of which mutants become
 //! distractors (paper §3 and Appendix G.2).
 //!
-//! The pipeline is: [`mutants`] enumerates every single-edit mutant of a canonical (one byte-range
-//! splice per site, six operator families, one per bug type of
-//! [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES)); the oracle runs them; [`select`] keeps up to
+//! The pipeline is: [`mutants_with`] enumerates every single-edit mutant of a canonical (one
+//! byte-range splice per site) for the families of an [`Operators`] set — the paper's six by
+//! default ([`mutants`]), one per bug type of [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES),
+//! or the whole catalogue ([`Family`]); `equivalence` settles the mutants whose compiled code
+//! equals the canonical's or another mutant's; the oracle runs the rest; [`select`] keeps up to
 //! four behaviourally distinct, execution-failing ones; [`stacked_candidates`] composes kept
 //! mutants with disjoint line ranges for the stacking robustness analysis.
 //!
 //! Nothing here executes code: selection is a pure function of the oracle's outcomes.
 
+mod catalogue;
+mod family;
 mod operators;
 pub(crate) mod parse;
 mod select;
 mod stack;
 mod structural;
 
+pub use family::{Family, Operators};
 pub use parse::parses;
-pub use select::{select, select_rotated, Candidate, DropReason, Selection};
+pub use select::{select, select_in, select_rotated, Candidate, DropReason, Selection};
 pub use stack::{stack, stacked_candidates, StackedMutant};
 
 use execscope_core::bundle::model::Edit;
@@ -32,7 +37,9 @@ pub struct Mutant {
     /// The mutation rule, e.g. `Add->Sub`, `Lt->LtE`, `int+1`, `range_bound+1`,
     /// `call_args(0,1)`, `swap_operands(Sub)`, `remove_guard`.
     pub operator: String,
-    /// One of [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES).
+    /// The [`Family`] name: one of [`BUG_TYPES`](execscope_core::bundle::model::BUG_TYPES)
+    /// for the paper's six, else of
+    /// [`MORE_BUG_TYPES`](execscope_core::bundle::model::MORE_BUG_TYPES).
     pub bug_type: String,
     /// The splice, with byte offsets into the ORIGINAL source.
     pub edit: Edit,
@@ -53,7 +60,8 @@ pub const MAX_LINES: usize = 1000;
 /// Longest source [`mutants`] accepts, in bytes (the same bound for sources of few long lines).
 pub const MAX_BYTES: usize = 64 * 1024;
 
-/// Most mutation sites [`mutants`] turns into mutants. A source with more sites (a function of
+/// Most mutation sites of the paper's families [`mutants_with`] turns into mutants (and as many
+/// again of the catalogue's other families). A source with more sites (a function of
 /// some hundreds of lines) gets an evenly spaced, deterministic subset of its sites in offset
 /// order, so the mutants still cover the whole function while the work (each mutant is a full
 /// copy, re-parsed, then executed by the builder) stays bounded. The canonicals of the paper's
@@ -79,17 +87,76 @@ pub enum MutateError {
     },
 }
 
-/// Every single-edit mutant of `src` (of at most [`MAX_SITES`] sites, see there), one per
-/// (site, rule), in deterministic order: by byte offset
-/// of the edit, then operator name. Mutants that do not parse, or whose code equals the original or
-/// an earlier mutant's, are dropped (so the list is free of textual duplicates).
+/// Every single-edit mutant of `src` under the paper's six families: [`mutants_with`] and
+/// [`Operators::paper`].
 pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
+    mutants_with(src, &Operators::paper())
+}
+
+/// Every single-edit mutant of `src` for the families in `ops` (of at most [`MAX_SITES`] sites
+/// of the paper's families and as many of the others, see there), one per (site, rule), in
+/// deterministic order: by byte offset of the edit, then operator name. Mutants that do not
+/// parse, or whose code equals the original or an earlier mutant's, are dropped (so the list is
+/// free of textual duplicates). The paper's families claim their codes first, so the paper's
+/// mutants of a source are the same whatever other families are added: the default set
+/// reproduces the bundles built before the catalogue grew, byte for byte.
+pub fn mutants_with(src: &str, ops: &Operators) -> Result<Vec<Mutant>, MutateError> {
     check_size(src)?;
     let tree = parse::parse_tree(src);
     if let Some(err) = parse::first_problem(&tree, src) {
         return Err(err);
     }
-    let mut sites = operators::sites(&tree, src);
+    let mut paper = operators::sites(&tree, src);
+    paper.retain(|s| ops.contains_name(s.bug_type));
+    let more = catalogue::sites(&tree, src, ops);
+    // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
+    // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
+    // subtree the splice does not touch, so a parse costs about the edit, not the source.
+    let mut seen: HashSet<[u8; 32]> = HashSet::new();
+    seen.insert(digest(src));
+    let mut reparse = parse::Reparser::new(&tree, src);
+    let mut out = Vec::new();
+    for sites in [bounded(paper), bounded(more)] {
+        for s in sites {
+            let code = splice(src, s.start, s.end, &s.after);
+            let d = digest(&code);
+            if seen.contains(&d) || !reparse.parses(s.start, s.end, &s.after, &code) {
+                continue;
+            }
+            seen.insert(d);
+            out.push(Mutant {
+                operator: s.operator,
+                bug_type: s.bug_type.to_string(),
+                edit: Edit {
+                    start: s.start,
+                    end: s.end,
+                    before: src[s.start..s.end].to_string(),
+                    after: s.after,
+                },
+                code,
+                line: line_of(src, s.start),
+                description: s.description,
+            });
+        }
+    }
+    // A stable sort: the paper's list alone is already in this order.
+    out.sort_by(|a, b| {
+        let key = |m: &Mutant| {
+            (
+                m.edit.start,
+                m.operator.clone(),
+                m.edit.end,
+                m.edit.after.clone(),
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    Ok(out)
+}
+
+/// `sites` in (offset, operator, end, replacement) order, thinned to [`MAX_SITES`] evenly
+/// spaced ones when there are more.
+fn bounded(mut sites: Vec<operators::Site>) -> Vec<operators::Site> {
     sites.sort_by(|a, b| {
         (a.start, &a.operator, a.end, &a.after).cmp(&(b.start, &b.operator, b.end, &b.after))
     });
@@ -104,35 +171,7 @@ pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
             .map(|(_, s)| s)
             .collect();
     }
-    // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
-    // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
-    // subtree the splice does not touch, so a parse costs about the edit, not the source.
-    let mut seen: HashSet<[u8; 32]> = HashSet::new();
-    seen.insert(digest(src));
-    let mut reparse = parse::Reparser::new(&tree, src);
-    let mut out = Vec::with_capacity(sites.len());
-    for s in sites {
-        let code = splice(src, s.start, s.end, &s.after);
-        let d = digest(&code);
-        if seen.contains(&d) || !reparse.parses(s.start, s.end, &s.after, &code) {
-            continue;
-        }
-        seen.insert(d);
-        out.push(Mutant {
-            operator: s.operator,
-            bug_type: s.bug_type.to_string(),
-            edit: Edit {
-                start: s.start,
-                end: s.end,
-                before: src[s.start..s.end].to_string(),
-                after: s.after,
-            },
-            code,
-            line: line_of(src, s.start),
-            description: s.description,
-        });
-    }
-    Ok(out)
+    sites
 }
 
 /// The first problem that keeps `src` from being mutated, if any: its size, else its first
@@ -161,7 +200,7 @@ fn digest(s: &str) -> [u8; 32] {
 }
 
 /// `src` with bytes `start..end` replaced by `after`.
-pub(crate) fn splice(src: &str, start: usize, end: usize, after: &str) -> String {
+pub fn splice(src: &str, start: usize, end: usize, after: &str) -> String {
     let mut out = String::with_capacity(src.len() + after.len());
     out.push_str(&src[..start]);
     out.push_str(after);

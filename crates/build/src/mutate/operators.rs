@@ -152,7 +152,7 @@ pub(crate) fn show(s: &str) -> String {
     }
 }
 
-fn unary_op<'t>(node: Node<'t>) -> Option<&'t str> {
+pub(crate) fn unary_op<'t>(node: Node<'t>) -> Option<&'t str> {
     node.child_by_field_name("operator").map(|o| o.kind())
 }
 
@@ -298,7 +298,7 @@ fn swap_operands(
 }
 
 /// Value of a plain decimal integer literal (no `_`, no `L`/`j` suffix, no leading zeros).
-fn int_value(s: &str) -> Option<u64> {
+pub(crate) fn int_value(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0'))
     {
         return None;

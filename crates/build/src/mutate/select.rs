@@ -81,6 +81,20 @@ pub fn select_rotated(
     seed: u64,
     rotation: usize,
 ) -> Selection {
+    select_in(cands, max_keep, seed, rotation, &BUG_TYPES)
+}
+
+/// [`select_rotated`] over the bug types `order` (a build's families, in report order) instead
+/// of the paper's six: the round-robin starts at `order[rotation % order.len()]`; bug types
+/// outside `order` follow, sorted by name. With `order` = [`BUG_TYPES`] it is
+/// [`select_rotated`].
+pub fn select_in(
+    cands: &[Candidate],
+    max_keep: usize,
+    seed: u64,
+    rotation: usize,
+    order: &[&str],
+) -> Selection {
     let mut dropped: Vec<(usize, DropReason)> = Vec::new();
     let mut viable: Vec<usize> = Vec::new();
     for (i, c) in cands.iter().enumerate() {
@@ -98,13 +112,15 @@ pub fn select_rotated(
         }
     }
 
-    // Group by bug type: BUG_TYPES order first, then unknown types by name.
-    let mut types: Vec<&str> = BUG_TYPES.to_vec();
-    types.rotate_left(rotation % BUG_TYPES.len());
+    // Group by bug type: `order` first, then unknown types by name.
+    let mut types: Vec<&str> = order.to_vec();
+    if !types.is_empty() {
+        types.rotate_left(rotation % order.len());
+    }
     let mut others: Vec<&str> = viable
         .iter()
         .map(|&i| cands[i].mutant.bug_type.as_str())
-        .filter(|t| !BUG_TYPES.contains(t))
+        .filter(|t| !order.contains(t))
         .collect();
     others.sort_unstable();
     others.dedup();
@@ -200,5 +216,36 @@ mod tests {
             }
         }
         assert_eq!(kept, [4; 6]);
+    }
+
+    #[test]
+    fn select_in_rotates_over_the_builds_families() {
+        use crate::mutate::Operators;
+        let order = Operators::all().names();
+        // one candidate each of three families, and one of a type outside the order
+        let c = vec![
+            cand("wrong_constant", "w"),
+            cand("off_by_one", "o"),
+            cand("negate_condition", "n"),
+            cand("zz_other", "z"),
+        ];
+        // start at negate_condition (index 6): it, then wrong_constant (13), then off_by_one
+        // (0, after the wrap); the unknown type comes after every family of the order
+        let sel = select_in(&c, 3, 3, 6, &order);
+        assert_eq!(sel.kept, vec![0, 1, 2]);
+        let sel = select_in(&c, 2, 3, 6, &order);
+        assert_eq!(sel.kept, vec![0, 2]);
+        let sel = select_in(&c, 2, 3, 14, &order);
+        assert_eq!(
+            sel.kept,
+            vec![1, 2],
+            "from remove_unary_operator (14) the wrap: off_by_one (0), then negate_condition (6)"
+        );
+        assert_eq!(select_in(&c, 4, 3, 0, &order).kept, vec![0, 1, 2, 3]);
+        // the paper's order is select_rotated's
+        assert_eq!(
+            select_in(&c, 2, 3, 1, &BUG_TYPES),
+            select_rotated(&c, 2, 3, 1)
+        );
     }
 }

@@ -23,7 +23,7 @@ const LITERALS: &[&str] = &[
     "none",
 ];
 
-fn named_non_comment<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+pub(crate) fn named_non_comment<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
         .filter(|c| c.kind() != "comment")
@@ -172,17 +172,45 @@ pub(crate) fn guard(node: Node, src: &str, out: &mut Vec<Site>) {
     {
         return;
     }
+    let Some((start, end, after)) = delete_lines(node, src) else {
+        return;
+    };
+    let r = node.byte_range();
+    let cond = node
+        .child_by_field_name("condition")
+        .map(|c| text(c, src))
+        .unwrap_or("");
+    out.push(Site {
+        start,
+        end,
+        after,
+        operator: "remove_guard".to_string(),
+        bug_type: "remove_edge_case_check",
+        description: format!(
+            "Removed the guard `if {}: {}` on line {}.",
+            show(cond),
+            show(text(stmts[0], src)),
+            line_of(src, r.start)
+        ),
+    });
+}
+
+/// The splice that deletes the whole lines of the statement `node`: `(start, end, after)`, with
+/// `after` empty, or `pass` at the statement's indentation when it is the only statement of its
+/// block (so the block stays valid). `None` when anything but indentation precedes it on its
+/// first line or anything but a comment follows it on its last.
+pub(crate) fn delete_lines(node: Node, src: &str) -> Option<(usize, usize, String)> {
     let bytes = src.as_bytes();
     let r = node.byte_range();
     let line_start = src[..r.start].rfind('\n').map_or(0, |i| i + 1);
     let indent = &src[line_start..r.start];
     if !indent.bytes().all(|b| b == b' ' || b == b'\t') {
-        return; // something else precedes the `if` on its line
+        return None; // something else precedes the statement on its line
     }
     let line_end = src[r.end..].find('\n').map_or(src.len(), |i| r.end + i + 1);
     let trailing = src[r.end..line_end].trim();
     if !(trailing.is_empty() || trailing.starts_with('#')) {
-        return;
+        return None;
     }
     let alone = node
         .parent()
@@ -197,21 +225,5 @@ pub(crate) fn guard(node: Node, src: &str, out: &mut Vec<Site>) {
     } else {
         String::new()
     };
-    let cond = node
-        .child_by_field_name("condition")
-        .map(|c| text(c, src))
-        .unwrap_or("");
-    out.push(Site {
-        start: line_start,
-        end: line_end,
-        after,
-        operator: "remove_guard".to_string(),
-        bug_type: "remove_edge_case_check",
-        description: format!(
-            "Removed the guard `if {}: {}` on line {}.",
-            show(cond),
-            show(text(stmts[0], src)),
-            line_of(src, r.start)
-        ),
-    });
+    Some((line_start, line_end, after))
 }

@@ -167,6 +167,7 @@ fn build_inputs(tasks: &Path, opts: &BuildOptions) -> Result<BTreeMap<String, St
         ("seed".to_string(), opts.seed.to_string()),
         ("stacked".to_string(), opts.stacked.to_string()),
         ("max_keep".to_string(), opts.max_keep.to_string()),
+        ("operators".to_string(), opts.operators.to_string()),
     ]))
 }
 
@@ -469,6 +470,8 @@ fn merge_build(
         max_keep: get("max_keep")
             .parse()
             .unwrap_or(BuildOptions::default().max_keep),
+        // A manifest of a build before `--operators` existed used the paper's six.
+        operators: get("operators").parse().unwrap_or_default(),
         reuse: true,
         ..BuildOptions::default()
     };

@@ -6,6 +6,8 @@ pub mod density;
 pub mod misses;
 pub mod significance;
 pub mod stacked;
+pub mod stated;
+pub mod suites;
 
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
@@ -139,6 +141,18 @@ impl Anatomy {
     pub fn edit_size_spearman(&self) -> Option<f64> {
         let sizes: Vec<f64> = self.edit_sizes.iter().map(|&s| s as f64).collect();
         crate::stats::spearman(&sizes, &self.dense_pair_deception())
+    }
+
+    /// Every bug type some system's pairs carry, in report order: the paper's six first, then
+    /// the catalogue's families, then other names, `unknown` last
+    /// ([`bug_type_key`](crate::bundle::model::bug_type_key)). Every table and figure that
+    /// groups by bug type lists them so, whatever families a bundle holds.
+    pub fn bug_types(&self) -> Vec<String> {
+        crate::bundle::model::order_bug_types(
+            self.systems
+                .iter()
+                .flat_map(|s| s.by_bug_type.keys().cloned()),
+        )
     }
 
     /// Deception pooled over the dense systems, per bug type.

@@ -38,6 +38,49 @@ pub const BUG_TYPES: [&str; 6] = [
     "wrong_operator",
 ];
 
+/// The mutation catalogue's further families (`execscope build --operators all`), in the order
+/// reports list them after the paper's six (docs/bundle-format.md, "Bug types"). The names are
+/// stable: bundles store them in `bug_type`.
+pub const MORE_BUG_TYPES: [&str; 9] = [
+    "negate_condition",
+    "delete_statement",
+    "remove_slice_index",
+    "wrong_loop_iterations",
+    "value_to_none",
+    "wrong_string_method",
+    "wrong_exception_handling",
+    "wrong_constant",
+    "remove_unary_operator",
+];
+
+/// Where a bug type goes in every table and figure that groups by bug type: the paper's six in
+/// [`BUG_TYPES`] order, then the catalogue's in [`MORE_BUG_TYPES`] order, then any other name a
+/// bundle carries (sorted by name), and `unknown` (a distractor without a bug type) last. Sort
+/// by this key, so a bundle with new families needs no code change to be reported.
+pub fn bug_type_key(bug_type: &str) -> (u8, usize, &str) {
+    if let Some(i) = BUG_TYPES.iter().position(|t| *t == bug_type) {
+        (0, i, "")
+    } else if let Some(i) = MORE_BUG_TYPES.iter().position(|t| *t == bug_type) {
+        (1, i, "")
+    } else if bug_type == "unknown" {
+        (3, 0, "")
+    } else {
+        (2, 0, bug_type)
+    }
+}
+
+/// `types` without repeats, in report order ([`bug_type_key`]).
+pub fn order_bug_types<I, S>(types: I) -> Vec<String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut v: Vec<String> = types.into_iter().map(Into::into).collect();
+    v.sort_by(|a, b| bug_type_key(a).cmp(&bug_type_key(b)));
+    v.dedup();
+    v
+}
+
 /// A snippet's label in the corpus file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -353,5 +396,43 @@ impl Bundle {
         others.dedup();
         seen.extend(others);
         seen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bug_types_order_paper_first_then_catalogue_then_names_then_unknown() {
+        let got = order_bug_types([
+            "unknown",
+            "zz_custom",
+            "wrong_constant",
+            "wrong_operator",
+            "negate_condition",
+            "a_custom",
+            "off_by_one",
+            "wrong_operator",
+        ]);
+        assert_eq!(
+            got,
+            [
+                "off_by_one",
+                "wrong_operator",
+                "negate_condition",
+                "wrong_constant",
+                "a_custom",
+                "zz_custom",
+                "unknown"
+            ]
+        );
+        // The full catalogue comes out in its own order, each name once.
+        let all: Vec<&str> = BUG_TYPES.iter().chain(&MORE_BUG_TYPES).copied().collect();
+        let mut shuffled = all.clone();
+        shuffled.reverse();
+        assert_eq!(order_bug_types(shuffled), all);
+        let distinct: std::collections::HashSet<&str> = all.iter().copied().collect();
+        assert_eq!(distinct.len(), all.len());
     }
 }

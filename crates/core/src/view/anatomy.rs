@@ -17,7 +17,7 @@ pub struct AnatomyView {
     pub anatomy: Anatomy,
     pub misses: Vec<MissRow>,
     pub density: Vec<DensityRow>,
-    /// Bug types in name order, then the overall row.
+    /// Bug types in report order (the paper's six first), then the overall row.
     pub bugtypes: Vec<BugTypeRow>,
     pub deception_domains: DomainDeception,
     pub editsize: EditSizes,
@@ -122,17 +122,11 @@ impl BugTypeRow {
     }
 }
 
-/// Bug types in name order, then the overall row.
+/// Bug types in report order (the core's: the paper's six first), then the overall row.
 fn bugtype_rows(a: &Anatomy) -> Vec<BugTypeRow> {
     let pooled = a.dense_by_bug_type();
-    let mut types: Vec<String> = a
-        .systems
-        .iter()
-        .flat_map(|s| s.by_bug_type.keys().cloned())
-        .collect();
-    types.sort();
-    types.dedup();
-    let mut rows: Vec<BugTypeRow> = types
+    let mut rows: Vec<BugTypeRow> = a
+        .bug_types()
         .into_iter()
         .map(|ty| BugTypeRow {
             pooled: pooled.get(&ty).copied().unwrap_or_default(),

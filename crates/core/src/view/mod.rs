@@ -8,6 +8,8 @@
 //!   edit size with its Spearman ρ, gaps, difficulty).
 //! - [`pairs`]: system pairs on one metric cell, named (the pairs table) or as a matrix (the
 //!   figure and the Pairs pane).
+//! - suite strength ([`Snapshot::suites`]): how many mutants each task's tests kill, from the
+//!   build report.
 //! - [`release`]: the release's own schema (`results/<system>.json`, `tests/*.json`), always
 //!   under row ties.
 //!
@@ -25,6 +27,8 @@ pub use leaderboard::{ForestPoint, LeaderRow, Leaderboard, Standing};
 pub use pairs::{NamedPair, PairMatrix};
 
 use crate::analysis::significance::{SigConfig, Significance};
+use crate::analysis::suites::SuiteStrength;
+use crate::bundle::BundleError;
 use crate::engine::Engine;
 use crate::metrics::SystemEval;
 use std::sync::OnceLock;
@@ -40,6 +44,7 @@ pub struct Snapshot<'e> {
     anatomy: OnceLock<AnatomyView>,
     results_evals: OnceLock<Vec<SystemEval>>,
     release_statistics: OnceLock<Significance>,
+    suites: OnceLock<Result<Option<SuiteStrength>, BundleError>>,
 }
 
 impl<'e> Snapshot<'e> {
@@ -53,6 +58,7 @@ impl<'e> Snapshot<'e> {
             anatomy: OnceLock::new(),
             results_evals: OnceLock::new(),
             release_statistics: OnceLock::new(),
+            suites: OnceLock::new(),
         }
     }
 
@@ -88,6 +94,15 @@ impl<'e> Snapshot<'e> {
 
     pub fn anatomy(&self) -> &AnatomyView {
         self.anatomy.get_or_init(|| AnatomyView::build(self.engine))
+    }
+
+    /// The bundle's test-suite strength, read from its build report once; `None` when the
+    /// bundle has no build report (not built by `execscope build`).
+    pub fn suites(&self) -> Result<Option<&SuiteStrength>, &BundleError> {
+        self.suites
+            .get_or_init(|| crate::analysis::suites::from_bundle(self.engine.bundle()))
+            .as_ref()
+            .map(Option::as_ref)
     }
 
     /// Every system's `results/<system>.json` ([`release::results_config`]).
