@@ -523,7 +523,10 @@ pub fn probe(
     })
 }
 
-/// A dense system's score row after the edits.
+/// A dense system's score row after the edits. A replacement whose text is byte-identical to a
+/// stored snippet takes that snippet's stored vector (so its score is the stored one), not a
+/// fresh encoding: the model run here can differ from the one that built the bundle in the last
+/// digits, and the same text must rank the same. Only new texts reach the model.
 fn dense_after(
     engine: &Engine,
     live: &LiveSystem,
@@ -533,10 +536,30 @@ fn dense_after(
     codes: &[String],
     encoder: Option<&mut dyn Encode>,
 ) -> Result<Vec<f32>, String> {
-    let needs_model = new_text.is_some() || !rows.is_empty();
-    if !needs_model {
+    let corpus = &engine.bundle().corpus;
+    let twin = |code: &str| corpus.iter().position(|s| s.code == code);
+    let twins: Vec<Option<usize>> = codes.iter().map(|c| twin(c)).collect();
+    let fresh: Vec<String> = codes
+        .iter()
+        .zip(&twins)
+        .filter(|(_, t)| t.is_none())
+        .map(|(c, _)| c.clone())
+        .collect();
+    let with_twins = |base: Vec<f32>, fresh_scores: Vec<f32>| -> Vec<f32> {
+        let mut row = base.clone();
+        let mut fresh_scores = fresh_scores.into_iter();
+        for (&c, t) in rows.iter().zip(&twins) {
+            row[c] = match t {
+                Some(j) => base[*j],
+                None => fresh_scores.next().expect("one score per fresh text"),
+            };
+        }
+        row
+    };
+    if new_text.is_none() && fresh.is_empty() {
         let q = q.expect("an unedited probe is of a stored query");
-        return Ok(engine.scores()[live.score_index].row(q).to_vec());
+        let base = engine.scores()[live.score_index].row(q).to_vec();
+        return Ok(with_twins(base, Vec::new()));
     }
     let spec = live.model.clone()?;
     let Some(enc) = encoder else {
@@ -569,13 +592,11 @@ fn dense_after(
             live.corpus.ncols()
         ));
     }
-    let new_rows = if rows.is_empty() {
-        None
+    // Fresh rows: scored like stored ones (the tiled product of the ranking code).
+    let fresh_scores = if fresh.is_empty() {
+        Vec::new()
     } else {
-        Some(enc.encode(&spec, Role::Passage, codes).map_err(fail)?)
-    };
-    // Replaced rows: scored like stored ones (the tiled product of the ranking code).
-    let replaced = |nr: Array2<f32>| -> Vec<f32> {
+        let nr = enc.encode(&spec, Role::Passage, &fresh).map_err(fail)?;
         dense_scores(&DenseSystem {
             id: live.id.clone(),
             similarity: live.similarity,
@@ -586,17 +607,12 @@ fn dense_after(
         .row(0)
         .to_vec()
     };
-    let mut row = match (new_text, q) {
+    let base = match (new_text, q) {
         // Query unchanged: its stored row.
         (None, Some(q)) => engine.scores()[live.score_index].row(q).to_vec(),
         _ => live.score_vector(qv.row(0)),
     };
-    if let Some(nr) = new_rows {
-        for (&c, v) in rows.iter().zip(replaced(nr)) {
-            row[c] = v;
-        }
-    }
-    Ok(row)
+    Ok(with_twins(base, fresh_scores))
 }
 
 /// BM25's score row after the edits (the corpus re-indexed when snippets changed).
