@@ -27,8 +27,9 @@
 
 use execscope::bundle::{synthetic, write, SynthSpec};
 use execscope::engine::{Engine, EngineOptions};
-use execscope::rank::{self, RankCache};
+use execscope::rank;
 use execscope::report::leaderboard;
+use execscope::store::Store;
 use ndarray::Array2;
 use ndarray_npy::NpzReader;
 use rayon::prelude::*;
@@ -253,7 +254,7 @@ fn dashboard_run(root: &std::path::Path, cache: &std::path::Path) -> Dashboard {
         EngineOptions::default(),
         Theme::new(ThemeKind::Dark, false),
     )
-    .with_rank_cache(Some(RankCache::new(cache)));
+    .with_rank_cache(Some(Store::new(cache)));
     let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
     term.draw(|f| frame::draw(f, &app)).unwrap();
     let first_frame = t0.elapsed().as_secs_f64();
@@ -324,7 +325,7 @@ fn paper_spec() -> SynthSpec {
 struct Fixture {
     _dir: tempfile::TempDir,
     root: PathBuf,
-    warm: RankCache,
+    warm: Store,
 }
 
 /// The bundle is written, and the warm cache filled, by child processes: a child's peak RSS as
@@ -338,9 +339,9 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
         .status()
         .expect("run the bundle writer");
     assert!(st.success(), "writing the synthetic bundle failed: {st}");
-    // Old enough for the stat memo to trust the files (see execscope::rank::memo::SETTLED).
-    std::thread::sleep(execscope::rank::memo::SETTLED * 2);
-    let warm = RankCache::new(dir.path().join("warm-cache"));
+    // Old enough for the stat memo to trust the files (see execscope::store::memo::SETTLED).
+    std::thread::sleep(execscope::store::memo::SETTLED * 2);
+    let warm = Store::new(dir.path().join("warm-cache"));
     let st = std::process::Command::new(env!("CARGO_BIN_EXE_execscope"))
         .args(["report", "--format", "json", "--write-results", "--out"])
         .arg(dir.path().join("results"))
@@ -390,7 +391,7 @@ fn leaderboard_cold(bencher: divan::Bencher) {
     bencher
         .with_inputs(|| tempfile::tempdir().unwrap())
         .bench_values(|cache_dir| {
-            let cache = RankCache::new(cache_dir.path());
+            let cache = Store::new(cache_dir.path());
             let e = Engine::open_with(&fx.root, &EngineOptions::default(), Some(&cache), &|_| {})
                 .unwrap();
             divan::black_box(leaderboard_rows(&e));

@@ -102,9 +102,9 @@ fn parse_policy(s: &str) -> Result<TiePolicy, String> {
 
 impl EvalArgs {
     /// The rank cache to use: none with --no-cache, else the platform's (or $EXECSCOPE_CACHE_DIR).
-    pub fn rank_cache(&self) -> Option<crate::rank::RankCache> {
+    pub fn rank_cache(&self) -> Option<crate::store::Store> {
         (!self.no_cache)
-            .then(crate::rank::RankCache::platform)
+            .then(crate::store::Store::platform)
             .flatten()
     }
 
@@ -169,7 +169,7 @@ pub fn open_engine_keeping(
         .with_context(|| format!("loading bundle {}", root.display()))?;
     let damaged = (engine.rank_lookups().iter())
         .chain(engine.eval_lookups())
-        .filter(|l| **l == Some(crate::rank::Lookup::Corrupt))
+        .filter(|l| **l == Some(crate::store::Lookup::Corrupt))
         .count();
     if damaged > 0 {
         eprintln!("execscope: warning: {damaged} damaged rank-cache file(s) ignored, recomputed and rewritten");

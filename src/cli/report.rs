@@ -96,13 +96,16 @@ fn table(view: &Snapshot<'_>, kind: TableKind, metric: MetricKey) -> anyhow::Res
         ),
         TableKind::Suites | TableKind::SuiteTasks | TableKind::Survivors => {
             let b = engine.bundle();
-            let s = view.suites().map_err(|e| anyhow::anyhow!("{e}"))?.with_context(|| {
-                format!(
-                    "{} has no {} from `execscope build`, so no suite strength",
-                    b.root.display(),
-                    crate::analysis::suites::BUILD_REPORT
-                )
-            })?;
+            let s = view
+                .suites()
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .with_context(|| {
+                    format!(
+                        "{} has no {} from `execscope build`, so no suite strength",
+                        b.root.display(),
+                        crate::analysis::suites::BUILD_REPORT
+                    )
+                })?;
             match kind {
                 TableKind::Suites => suites::suites_table(s),
                 TableKind::SuiteTasks => suites::suite_tasks_table(s),

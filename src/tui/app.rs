@@ -113,7 +113,7 @@ impl App {
     }
 
     /// Load through this rank cache (set before the first frame).
-    pub fn with_rank_cache(mut self, rank_cache: Option<crate::rank::RankCache>) -> App {
+    pub fn with_rank_cache(mut self, rank_cache: Option<crate::store::Store>) -> App {
         for job in &mut self.jobs {
             if let Job::Load { cache, .. } = job {
                 cache.clone_from(&rank_cache);

@@ -14,9 +14,9 @@ use crate::audit::view::AuditView;
 use crate::engine::{Engine, EngineOptions};
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
-use crate::rank::RankCache;
 use crate::report::audit as audit_tables;
 use crate::report::{anatomy as atab, leaderboard, Table};
+use crate::store::Store;
 use crate::view::{AnatomyView, Leaderboard};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -106,7 +106,7 @@ pub enum Job {
     Load {
         root: PathBuf,
         opts: EngineOptions,
-        cache: Option<RankCache>,
+        cache: Option<Store>,
         /// Systems scored so far, of how many (shown while the bundle loads).
         progress: Arc<JobProgress>,
     },

@@ -6,7 +6,7 @@ use crate::common;
 
 use execscope::bundle::{synthetic, write, Bundle, Similarity, SynthSpec};
 use execscope::engine::{Engine, EngineOptions};
-use execscope::rank::{Lookup, RankCache};
+use execscope::store::{Lookup, Store};
 use std::path::Path;
 
 fn small() -> Bundle {
@@ -20,7 +20,7 @@ fn small() -> Bundle {
     })
 }
 
-fn open(b: &Bundle, cache: &RankCache) -> Engine {
+fn open(b: &Bundle, cache: &Store) -> Engine {
     Engine::from_bundle_with(b.clone(), &EngineOptions::default(), Some(cache), &|_| {})
 }
 
@@ -50,7 +50,7 @@ fn same_scores(a: &Engine, b: &Engine) {
 #[test]
 fn second_open_hits_and_matches_a_fresh_computation() {
     let dir = tempfile::tempdir().unwrap();
-    let cache = RankCache::new(dir.path());
+    let cache = Store::new(dir.path());
     let b = small();
     let fresh = Engine::from_bundle(b.clone(), &EngineOptions::default());
     assert!(fresh.rank_lookups().iter().all(Option::is_none));
@@ -65,7 +65,7 @@ fn second_open_hits_and_matches_a_fresh_computation() {
 #[test]
 fn changes_to_a_matrix_the_corpus_or_a_setting_miss() {
     let dir = tempfile::tempdir().unwrap();
-    let cache = RankCache::new(dir.path());
+    let cache = Store::new(dir.path());
     let b = small();
     open(&b, &cache);
 
@@ -120,7 +120,7 @@ fn cache_files(dir: &Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn corrupt_and_truncated_files_are_ignored_and_rewritten() {
     let dir = tempfile::tempdir().unwrap();
-    let cache = RankCache::new(dir.path());
+    let cache = Store::new(dir.path());
     let b = small();
     let fresh = open(&b, &cache);
     let files = cache_files(dir.path());
@@ -195,10 +195,10 @@ fn report_twice_prints_the_same_and_no_cache_writes_nothing() {
 /// Write `b` to `root` and wait until its files are old enough for the stat memo to trust them.
 fn write_settled(b: &Bundle, root: &Path) {
     write(b, root).unwrap();
-    std::thread::sleep(execscope::rank::memo::SETTLED * 2);
+    std::thread::sleep(execscope::store::memo::SETTLED * 2);
 }
 
-fn open_dir(root: &Path, cache: &RankCache) -> Result<Engine, execscope::bundle::BundleError> {
+fn open_dir(root: &Path, cache: &Store) -> Result<Engine, execscope::bundle::BundleError> {
     Engine::open_with(root, &EngineOptions::default(), Some(cache), &|_| {})
 }
 
@@ -219,7 +219,7 @@ fn warm_open_skips_the_matrices_and_gives_the_same_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bundle");
     write_settled(&small(), &root);
-    let cache = RankCache::new(dir.path().join("cache"));
+    let cache = Store::new(dir.path().join("cache"));
     let cold = open_dir(&root, &cache).unwrap();
     assert!(!warm(&cold));
     let w = open_dir(&root, &cache).unwrap();
@@ -246,7 +246,7 @@ fn a_rewritten_matrix_misses_even_with_its_old_mtime() {
     changed.systems[1].corpus[[3, 2]] += 0.25;
     write(&changed, &other).unwrap();
     write_settled(&b, &root);
-    let cache = RankCache::new(dir.path().join("cache"));
+    let cache = Store::new(dir.path().join("cache"));
     open_dir(&root, &cache).unwrap();
     assert!(warm(&open_dir(&root, &cache).unwrap()));
 
@@ -265,7 +265,7 @@ fn a_rewritten_matrix_misses_even_with_its_old_mtime() {
     // Without SHA256SUMS: establish the warm state again, then change the file once more.
     std::fs::remove_file(root.join("SHA256SUMS")).unwrap();
     let fresh_changed = Engine::open(&root, &EngineOptions::default()).unwrap();
-    std::thread::sleep(execscope::rank::memo::SETTLED * 2);
+    std::thread::sleep(execscope::store::memo::SETTLED * 2);
     open_dir(&root, &cache).unwrap();
     let w = open_dir(&root, &cache).unwrap();
     assert!(warm(&w));
@@ -293,7 +293,7 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     let root = dir.path().join("bundle");
     write_settled(&small(), &root);
     let cdir = dir.path().join("cache");
-    let cache = RankCache::new(&cdir);
+    let cache = Store::new(&cdir);
     let cold = open_dir(&root, &cache).unwrap();
     let files = cache_files(&cdir);
     let bytes = std::fs::read(&files[0]).unwrap();
@@ -339,7 +339,7 @@ fn a_corrupt_entry_is_not_trusted_on_a_warm_open() {
     same_scores(&cold, &e);
     assert_ne!(std::fs::read(&files[1]).unwrap(), bytes, "rewritten");
     assert_eq!(
-        RankCache::new(&cdir)
+        Store::new(&cdir)
             .get(
                 files[1].file_stem().unwrap().to_str().unwrap(),
                 cold.scores()[0].scores.matrix().dim()
@@ -391,7 +391,7 @@ fn a_warm_leaderboard_reads_no_scores_and_equals_a_fresh_one() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bundle");
     write_settled(&small(), &root);
-    let cache = RankCache::new(dir.path().join("cache"));
+    let cache = Store::new(dir.path().join("cache"));
     let cold = open_dir(&root, &cache).unwrap();
     assert_eq!(eval_lookups(&cold), vec![Lookup::Miss; 4]);
     let w = open_dir(&root, &cache).unwrap();
@@ -416,7 +416,7 @@ fn a_warm_leaderboard_reads_no_scores_and_equals_a_fresh_one() {
 fn an_evaluation_misses_when_a_setting_a_verdict_or_a_label_changes() {
     use execscope::metrics::{EvalConfig, TiePolicy};
     let dir = tempfile::tempdir().unwrap();
-    let cache = RankCache::new(dir.path());
+    let cache = Store::new(dir.path());
     let b = small();
     let opts = |eval: EvalConfig| EngineOptions {
         eval,
@@ -479,7 +479,7 @@ fn an_evaluation_misses_when_a_setting_a_verdict_or_a_label_changes() {
 #[test]
 fn damaged_evaluation_files_are_recomputed_and_rewritten() {
     let dir = tempfile::tempdir().unwrap();
-    let cache = RankCache::new(dir.path());
+    let cache = Store::new(dir.path());
     let b = small();
     let fresh = open(&b, &cache);
     let files = eval_files(dir.path());
@@ -572,7 +572,7 @@ fn significance_is_cached_exactly_and_keyed_by_its_settings() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bundle");
     write_settled(&small(), &root);
-    let cache = RankCache::new(dir.path().join("cache"));
+    let cache = Store::new(dir.path().join("cache"));
     let cfg = SigConfig {
         replicates: 200,
         seed: 3,
@@ -643,7 +643,7 @@ fn an_opening_without_rows_stores_no_matrix_and_recomputes_on_demand() {
     let root = dir.path().join("bundle");
     write_settled(&small(), &root);
     let cdir = dir.path().join("cache");
-    let cache = RankCache::new(&cdir);
+    let cache = Store::new(&cdir);
     let mut opts = EngineOptions::default();
     opts.rank.keep_rows = false;
     let open_lean = || Engine::open_with(&root, &opts, Some(&cache), &|_| {}).unwrap();

@@ -14,5 +14,6 @@ pub mod engine;
 pub mod metrics;
 pub mod rank;
 pub mod stats;
+pub mod store;
 pub mod systems;
 pub mod view;

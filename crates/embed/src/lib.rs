@@ -143,7 +143,7 @@ impl EmbedEnv {
         if let Some(d) = std::env::var_os("EXECSCOPE_EMBED_ENV").filter(|d| !d.is_empty()) {
             return Ok(EmbedEnv { dir: d.into() });
         }
-        let base = execscope_core::rank::cache::platform_cache_dir()
+        let base = execscope_core::store::platform_cache_dir()
             .context("no cache directory (set HOME, XDG_CACHE_HOME or EXECSCOPE_EMBED_ENV)")?;
         Ok(EmbedEnv {
             dir: base.join("embed-env"),
@@ -219,7 +219,7 @@ impl EmbedEnv {
         let digest =
             execscope_core::bundle::sha256_hex(format!("{WORKER_PY}\0{EMBED_PY}").as_bytes())[..16]
                 .to_string();
-        let base = execscope_core::rank::cache::platform_cache_dir()
+        let base = execscope_core::store::platform_cache_dir()
             .map(|b| b.join("embed-worker"))
             .unwrap_or_else(|| std::env::temp_dir().join("execscope-embed-worker"));
         let dir = base.join(digest);

@@ -1,7 +1,7 @@
 //! The dashboard's loading, tested end to end: partial leaderboards while a bundle loads.
 use super::*;
 use crate::bundle::{synthetic, write, SynthSpec};
-use crate::rank::RankCache;
+use crate::store::Store;
 use crate::tui::jobs::JobResult;
 use crate::tui::theme::ThemeKind;
 
@@ -82,8 +82,8 @@ fn rows_are_brought_in_after_a_report_stored_none() {
         tie_rate: 0.1,
     };
     write(&synthetic(&spec), &root).unwrap();
-    std::thread::sleep(crate::rank::memo::SETTLED * 2);
-    let cache = RankCache::new(dir.path().join("cache"));
+    std::thread::sleep(crate::store::memo::SETTLED * 2);
+    let cache = Store::new(dir.path().join("cache"));
     let mut lean = EngineOptions::default();
     lean.rank.keep_rows = false;
     Engine::open_with(&root, &lean, Some(&cache), &|_| {}).unwrap();

@@ -11,8 +11,8 @@
 
 use crate::engine::Engine;
 use crate::metrics::{metric_keys, EvalConfig, Metric, MetricKey, SystemEval, TiePolicy};
-use crate::rank::codec::{Reader, Writer};
 use crate::stats::{self, Interval, MetricCell, PairResult, PairRow, Resamples};
+use crate::store::codec::{Reader, Writer};
 
 /// Bootstrap settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +171,7 @@ impl Significance {
         ));
     }
 
-    /// The exact binary form kept by the cache (see [`crate::rank::codec`]).
+    /// The exact binary form kept by the cache (see [`crate::store::codec`]).
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
         w.usize(self.config.replicates);

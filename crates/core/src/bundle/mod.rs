@@ -8,7 +8,7 @@
 //!
 //! Beneath them: [`model`] (the types), [`files`] (the layout, checksums and confined reads),
 //! [`parse`] (the JSON-lines files), [`dense`] (one dense system from its `.npz`), [`npy`] (the
-//! array format), [`derive`] (what the release leaves implicit: domains, function names, the
+//! array format), [`derive`](mod@derive) (what the release leaves implicit: domains, function names, the
 //! tests key encoding), [`stacked`] (stacked-mutation variants), [`cache_index`] (execution-cache
 //! lookups by row).
 

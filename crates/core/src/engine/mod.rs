@@ -6,7 +6,8 @@
 use crate::bundle::{self, Bundle};
 use crate::metrics::cache::{self as eval_cache, Evaluated, FALLBACK_DEPTH};
 use crate::metrics::{evaluate, evaluate_full, EvalConfig, PassSource, SystemEval, Truth};
-use crate::rank::{self, Lookup, RankCache, RankOptions, SystemScores};
+use crate::rank::{self, RankOptions, SystemScores};
+use crate::store::{Lookup, Store};
 use std::sync::Arc;
 
 mod open;
@@ -58,7 +59,7 @@ pub struct Engine {
 /// of `Engine::scores`) and the digest of the labels and verdicts the evaluation reads.
 #[derive(Clone)]
 struct EvalCache {
-    cache: RankCache,
+    cache: Store,
     score_keys: Vec<String>,
     context: [u8; 32],
 }
@@ -144,7 +145,7 @@ impl Engine {
     pub fn from_bundle_with(
         mut bundle: Bundle,
         opts: &EngineOptions,
-        cache: Option<&RankCache>,
+        cache: Option<&Store>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Engine {
         let total = bundle.systems.len() + usize::from(opts.rank.bm25);
@@ -154,7 +155,7 @@ impl Engine {
         let ec = cache.and_then(|c| {
             let mut keys: Vec<String> = released.keys().into_iter().collect::<Option<_>>()?;
             if opts.rank.bm25 {
-                keys.push(rank::cache::bm25_key(&bundle));
+                keys.push(crate::rank::bm25_cache_key(&bundle));
             }
             Some(EvalCache {
                 cache: c.clone(),

@@ -5,8 +5,9 @@ use crate::bundle::{self, Bundle};
 use crate::bundle::{DenseSystem, Similarity};
 use crate::metrics::cache as eval_cache;
 use crate::metrics::{evaluate_full, Truth};
-use crate::rank::memo::{self, StatKey};
-use crate::rank::{self, Lookup, RankCache, SystemScores};
+use crate::rank::{self, SystemScores};
+use crate::store::memo::{self, StatKey};
+use crate::store::{Lookup, Store};
 use ndarray::Array2;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,7 +23,7 @@ impl Engine {
     /// [`Engine::open`] through a rank cache, reporting each system as its scores are ready.
     ///
     /// With a cache, a bundle whose every npz file is unchanged since an earlier open (same stat
-    /// key, see [`rank::memo`]) and whose every system's scores are cached opens *warm*: the
+    /// key, see [`crate::store::memo`]) and whose every system's scores are cached opens *warm*: the
     /// matrices are neither read nor hashed (their remembered SHA-256 stands in for them, also
     /// against `SHA256SUMS`), and `bundle().systems` then hold no matrices (0 × 0). Anything
     /// else (a changed file, a missing or corrupt cache entry, stacked variants, whose analysis
@@ -30,7 +31,7 @@ impl Engine {
     pub fn open_with(
         root: &Path,
         opts: &EngineOptions,
-        cache: Option<&RankCache>,
+        cache: Option<&Store>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Result<Engine, bundle::BundleError> {
         if let Some(c) = cache {
@@ -68,7 +69,7 @@ impl Engine {
                     let _ = memo::remember(c, path, key, sha);
                 }
             }
-            let _ = c.put_notes(&rank::cache::notes_key(&bundle.sha256), &bundle.notes);
+            let _ = c.put_notes(&crate::store::notes_key(&bundle.sha256), &bundle.notes);
         }
         if let Some(s) = streamed {
             return Ok(s);
@@ -87,7 +88,7 @@ impl Engine {
     fn load_scoring(
         root: &Path,
         opts: &EngineOptions,
-        cache: Option<&RankCache>,
+        cache: Option<&Store>,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Result<Engine, bundle::BundleError> {
         struct Ctx {
@@ -117,7 +118,7 @@ impl Engine {
         };
         let each = |ctx: &Ctx, i: usize, sys: DenseSystem, sha: &str| -> (DenseSystem, PerSystem) {
             let shape = shape_of(&ctx.bundle);
-            let key = cache.map(|_| rank::cache::dense_file_key(&ctx.bundle, sys.similarity, sha));
+            let key = cache.map(|_| crate::store::dense_file_key(&ctx.bundle, sys.similarity, sha));
             let compute = || rank::dense_scores(&sys);
             // A stored matrix spares the GEMM; a computed one is stored (if rows are kept)
             // only once the system is evaluated and reported, so its row shows first.
@@ -219,10 +220,10 @@ impl Engine {
             let shape = shape_of(&b);
             let (l, m, k) = match cache {
                 Some(c) => {
-                    let k = rank::cache::bm25_key(&b);
+                    let k = crate::rank::bm25_cache_key(&b);
                     let bm25 = || rank::bm25_system(&b).scores.into_array();
                     let (l, m) = match opts.rank.keep_rows {
-                        true => rank::cache::get_or_compute(c, &k, shape, bm25),
+                        true => crate::store::get_or_compute(c, &k, shape, bm25),
                         false => match c.get(&k, shape) {
                             (l, Some(m)) => (l, m),
                             (l, None) => (l, bm25()),
@@ -269,7 +270,7 @@ impl Engine {
     fn open_warm(
         root: &Path,
         opts: &EngineOptions,
-        cache: &RankCache,
+        cache: &Store,
         progress: &(dyn Fn(Scored<'_>) + Sync),
     ) -> Option<Engine> {
         let files = bundle::load::npz_files(root).ok()?;
@@ -300,7 +301,7 @@ impl Engine {
                 return None;
             }
         }
-        b.notes = cache.get_notes(&rank::cache::notes_key(&sha))?;
+        b.notes = cache.get_notes(&crate::store::notes_key(&sha))?;
         b.sha256 = sha;
         for (id, _) in &files {
             let inv = table.get(id);
@@ -320,10 +321,10 @@ impl Engine {
         let mut keys: Vec<String> = b
             .systems
             .iter()
-            .map(|s| rank::cache::dense_key(&b, s))
+            .map(|s| crate::store::dense_key(&b, s))
             .collect();
         if opts.rank.bm25 {
-            keys.push(rank::cache::bm25_key(&b));
+            keys.push(crate::rank::bm25_cache_key(&b));
         }
         let cache_index = bundle::CacheIndex::build(&b);
         let truth = Truth::from_index(&b, &cache_index);

@@ -1,10 +1,11 @@
-//! The evaluation cache: what the leaderboard reads of a system (its per-query metrics, tie
+//! The evaluation cache (the [`store`](crate::store)'s evaluations, kept here because it
+//! encodes the metrics' own types): what the leaderboard reads of a system (its per-query metrics, tie
 //! counts, exec@1 under the three tie orders and the label fallbacks in its top 10), stored on
 //! disk beside the rank cache's score matrices, so reopening an unchanged bundle under the same
 //! settings reads a few kilobytes per system instead of its score matrix, and sorts nothing.
 //!
 //! Key (SHA-256 over, in order): the format version, the system's rank-cache key (which fixes its
-//! scores, see [`crate::rank::cache`]), the [`context_digest`] of the bundle's labels and PASS
+//! scores, see [`crate::store`]), the [`context_digest`] of the bundle's labels and PASS
 //! verdicts, and every setting of [`EvalConfig`] (cutoffs, tie policy, the bits of the near-tie
 //! tolerance). Any change to a matrix, the corpus, a verdict or a setting names another file.
 //!
@@ -17,8 +18,9 @@
 
 use super::{EvalConfig, Metric, QueryEval, SystemEval, TieCounts, Truth, REGISTRY};
 use crate::bundle::Bundle;
-use crate::rank::codec::Reader;
-use crate::rank::{Lookup, RankCache, Scoring};
+use crate::rank::Scoring;
+use crate::store::codec::Reader;
+use crate::store::{Lookup, Store};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
@@ -94,23 +96,18 @@ pub fn key(score_key: &str, context: &[u8; 32], cfg: &EvalConfig) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn path(cache: &RankCache, key: &str) -> PathBuf {
+fn path(cache: &Store, key: &str) -> PathBuf {
     cache.dir.join("evals").join(format!("{key}.bin"))
 }
 
 /// Whether an entry is stored under `key` (its content is checked when read, by [`get`]).
-pub fn has(cache: &RankCache, key: &str) -> bool {
+pub fn has(cache: &Store, key: &str) -> bool {
     path(cache, key).is_file()
 }
 
 /// The stored evaluation for `key`, checked against its checksum and the expected shape
 /// (`n_queries` queries, `n_ks` cutoffs).
-pub fn get(
-    cache: &RankCache,
-    key: &str,
-    n_queries: usize,
-    n_ks: usize,
-) -> (Lookup, Option<Evaluated>) {
+pub fn get(cache: &Store, key: &str, n_queries: usize, n_ks: usize) -> (Lookup, Option<Evaluated>) {
     let Ok(bytes) = std::fs::read(path(cache, key)) else {
         return (Lookup::Miss, None);
     };
@@ -122,7 +119,7 @@ pub fn get(
 
 /// Store an evaluation under `key` (atomically; errors are for the caller to ignore: a cache
 /// that cannot be written only costs the next run time).
-pub fn put(cache: &RankCache, key: &str, e: &Evaluated) -> std::io::Result<()> {
+pub fn put(cache: &Store, key: &str, e: &Evaluated) -> std::io::Result<()> {
     use std::io::Write;
     let path = path(cache, key);
     let dir = path.parent().expect("cache files live in a directory");
@@ -241,7 +238,7 @@ mod tests {
     #[test]
     fn round_trips_bit_for_bit_and_refuses_damage() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = RankCache::new(dir.path());
+        let cache = Store::new(dir.path());
         let e = sample();
         assert_eq!(get(&cache, "k", 3, 2), (Lookup::Miss, None));
         put(&cache, "k", &e).unwrap();
@@ -279,7 +276,7 @@ mod tests {
                 "s",
                 &ctx,
                 &EvalConfig {
-                    policy: super::super::TiePolicy::Pessimistic,
+                    policy: crate::metrics::TiePolicy::Pessimistic,
                     ..base.clone()
                 },
             ),

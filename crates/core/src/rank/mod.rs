@@ -6,20 +6,22 @@
 //! shown.
 
 pub mod bm25;
-pub mod cache;
-pub mod codec;
 pub mod gemm;
-pub mod memo;
 pub mod product;
 pub mod ties;
 
-pub use cache::{Lookup, RankCache};
 pub use product::{block_product, dense_scores, normalized};
 
 use crate::bundle::{Bundle, DenseSystem, Similarity};
+use crate::store::{Lookup, Store};
 use ndarray::{ArcArray2, Array2};
 use rayon::prelude::*;
 use std::cmp::Ordering;
+
+/// The store's key of the BM25 baseline's scores over `bundle` (its parameters included).
+pub fn bm25_cache_key(bundle: &Bundle) -> String {
+    crate::store::bm25_key(bundle, &format!("k1={} b={}", bm25::K1, bm25::B))
+}
 
 /// The id of the lexical baseline.
 pub const BM25_ID: &str = "BM25";
@@ -258,7 +260,7 @@ pub fn score_all(bundle: &Bundle, opts: &RankOptions) -> Vec<SystemScores> {
 pub fn score_all_with(
     bundle: &Bundle,
     opts: &RankOptions,
-    cache: Option<&RankCache>,
+    cache: Option<&Store>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
     let corpora = bundle.systems.iter().map(Corpus::Borrowed).collect();
@@ -273,7 +275,7 @@ pub fn score_all_with(
 pub fn score_all_releasing(
     bundle: &mut Bundle,
     opts: &RankOptions,
-    cache: Option<&RankCache>,
+    cache: Option<&Store>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
     let released = release(bundle, cache);
@@ -302,7 +304,7 @@ impl Released {
 /// damaged by then (said in the load's notice), the system is scored again from the bundle at
 /// `root` (system `id`, or BM25 for None) and the file written.
 pub fn deferred_scores(
-    cache: RankCache,
+    cache: Store,
     key: String,
     shape: (usize, usize),
     root: std::path::PathBuf,
@@ -354,12 +356,12 @@ fn rescore(root: &std::path::Path, id: Option<&str>) -> Result<Array2<f32>, Stri
 }
 
 /// The first half of [`score_all_releasing`]: take the matrices out of the bundle.
-pub fn release(bundle: &mut Bundle, cache: Option<&RankCache>) -> Released {
+pub fn release(bundle: &mut Bundle, cache: Option<&Store>) -> Released {
     // Keys hash in-memory matrices (a bundle without files), so they are taken first.
     let keys: Vec<Option<String>> = bundle
         .systems
         .par_iter()
-        .map(|s| cache.map(|_| cache::dense_key(bundle, s)))
+        .map(|s| cache.map(|_| crate::store::dense_key(bundle, s)))
         .collect();
     let keep_queries = !bundle.stacked.is_empty();
     let corpora: Vec<Corpus<'static>> = bundle
@@ -385,7 +387,7 @@ pub fn score_released(
     bundle: &Bundle,
     released: Released,
     opts: &RankOptions,
-    cache: Option<&RankCache>,
+    cache: Option<&Store>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
     score_core(bundle, released.0, opts, cache, done)
@@ -403,7 +405,7 @@ fn score_core(
     bundle: &Bundle,
     corpora: Vec<Corpus<'_>>,
     opts: &RankOptions,
-    cache: Option<&RankCache>,
+    cache: Option<&Store>,
     done: &(dyn Fn(usize, &SystemScores, Option<Lookup>) + Sync),
 ) -> (Vec<SystemScores>, Vec<Option<Lookup>>) {
     let shape = (bundle.queries.len(), bundle.corpus.len());
@@ -425,8 +427,8 @@ fn score_core(
             };
             let key = || match (&corpus, bundle.systems.get(i)) {
                 (Some(Corpus::Owned(_, _, Some(k))), _) => k.clone(),
-                (_, Some(s)) => cache::dense_key(bundle, s),
-                (_, None) => cache::bm25_key(bundle),
+                (_, Some(s)) => crate::store::dense_key(bundle, s),
+                (_, None) => bm25_cache_key(bundle),
             };
             let compute = || match (&corpus, bundle.systems.get(i)) {
                 (Some(Corpus::Borrowed(s)), _) => dense_scores(s),
@@ -439,7 +441,7 @@ fn score_core(
             let (lookup, scores) = match cache {
                 None => (None, compute()),
                 Some(c) => {
-                    let (l, m) = cache::get_or_compute(c, &key(), shape, compute);
+                    let (l, m) = crate::store::get_or_compute(c, &key(), shape, compute);
                     (Some(l), m)
                 }
             };

@@ -14,7 +14,7 @@
 //! numbers and the hex SHA-256, space-separated. Anything else in it is ignored (treated as no
 //! entry) and rewritten.
 
-use super::RankCache;
+use super::Store;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
@@ -63,7 +63,7 @@ impl StatKey {
     }
 }
 
-fn entry(cache: &RankCache, path: &Path) -> Option<PathBuf> {
+fn entry(cache: &Store, path: &Path) -> Option<PathBuf> {
     let canon = std::fs::canonicalize(path).ok()?;
     let h = Sha256::digest(canon.as_os_str().as_encoded_bytes());
     let name: String = h.iter().map(|b| format!("{b:02x}")).collect();
@@ -71,7 +71,7 @@ fn entry(cache: &RankCache, path: &Path) -> Option<PathBuf> {
 }
 
 /// The remembered SHA-256 of `path` if its stat key is still `key`.
-pub fn lookup(cache: &RankCache, path: &Path, key: &StatKey) -> Option<String> {
+pub fn lookup(cache: &Store, path: &Path, key: &StatKey) -> Option<String> {
     let text = std::fs::read_to_string(entry(cache, path)?).ok()?;
     let sha = text.strip_prefix(&key.line("").trim_end().to_string())?;
     let sha = sha.strip_prefix(' ')?.strip_suffix('\n')?;
@@ -84,12 +84,7 @@ pub const SETTLED: std::time::Duration = std::time::Duration::from_millis(100);
 /// Remember `sha256` for `path` under `key`; Ok(false) when the file changed too recently to be
 /// remembered safely (see [`SETTLED`]). Errors are returned for the caller to ignore (a memo
 /// that cannot be written only costs the next run a read).
-pub fn remember(
-    cache: &RankCache,
-    path: &Path,
-    key: &StatKey,
-    sha256: &str,
-) -> std::io::Result<bool> {
+pub fn remember(cache: &Store, path: &Path, key: &StatKey, sha256: &str) -> std::io::Result<bool> {
     use std::io::Write;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -113,7 +108,7 @@ mod tests {
     #[test]
     fn remembers_until_the_file_changes() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = RankCache::new(dir.path().join("cache"));
+        let cache = Store::new(dir.path().join("cache"));
         let f = dir.path().join("m.npz");
         std::fs::write(&f, b"one").unwrap();
         let k = StatKey::of(&f).unwrap();

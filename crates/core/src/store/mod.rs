@@ -1,10 +1,14 @@
-//! The persistent rank cache: a system's score matrix, stored on disk and keyed by the content of
+//! The store: every on-disk cache of the core, under one directory ([`Store`]) and one binary
+//! codec ([`codec`]): the score matrices (here), the evaluations ([`crate::metrics::cache`], which encodes the metrics' types), the significance
+//! tables and the load notes (blobs and notes, here) and the stat memo ([`memo`]).
+//!
+//! The score matrices: a system's score matrix, stored on disk and keyed by the content of
 //! everything that determines it, so reopening an unchanged bundle does no GEMM and no BM25.
 //!
 //! Key (SHA-256 over, in order): the cache format and scoring-code version, the arithmetic kernel
 //! this CPU runs (the GEMM's results depend on which SIMD path it takes), the query and corpus ids,
 //! and then for a dense system its similarity and the SHA-256 of its `.npz` file (as the loader
-//! hashed it while decoding it, or as the stat memo remembers it, see [`super::memo`]: the file's
+//! hashed it while decoding it, or as the stat memo remembers it, see [`memo`]: the file's
 //! content fixes the matrices and their shapes) or, for a bundle built in memory, its shapes and
 //! the matrices' bytes; for BM25 its parameters and every query text and snippet code.
 //!
@@ -21,6 +25,9 @@
 //! length, magic, shape or checksum is wrong is ignored (the scores are recomputed and the file
 //! rewritten); files are written atomically.
 
+pub mod codec;
+pub mod memo;
+
 use crate::bundle::{Bundle, DenseSystem, Similarity};
 use ndarray::Array2;
 use sha2::{Digest, Sha256};
@@ -36,7 +43,7 @@ const SCORE_VERSION: &str = "execscope-scores-2";
 
 /// Where rank-cache files live.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankCache {
+pub struct Store {
     pub dir: PathBuf,
 }
 
@@ -72,19 +79,19 @@ pub fn platform_cache_dir() -> Option<PathBuf> {
     base.map(|b| b.join("execscope"))
 }
 
-impl RankCache {
-    pub fn new(dir: impl Into<PathBuf>) -> RankCache {
-        RankCache { dir: dir.into() }
+impl Store {
+    pub fn new(dir: impl Into<PathBuf>) -> Store {
+        Store { dir: dir.into() }
     }
 
     /// `EXECSCOPE_CACHE_DIR` if set, else the platform cache directory's `execscope`
     /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%`
     /// on Windows). None when no such directory can be named.
-    pub fn platform() -> Option<RankCache> {
+    pub fn platform() -> Option<Store> {
         if let Some(d) = std::env::var_os("EXECSCOPE_CACHE_DIR").filter(|d| !d.is_empty()) {
-            return Some(RankCache::new(d));
+            return Some(Store::new(d));
         }
-        platform_cache_dir().map(RankCache::new)
+        platform_cache_dir().map(Store::new)
     }
 
     pub fn path(&self, key: &str) -> PathBuf {
@@ -92,7 +99,7 @@ impl RankCache {
     }
 
     /// Whether a file of the right length for a `shape` matrix is stored under `key` (its
-    /// content is checked when it is read, by [`RankCache::get`]).
+    /// content is checked when it is read, by [`Store::get`]).
     pub fn has(&self, key: &str, shape: (usize, usize)) -> bool {
         let Some(n) = shape.0.checked_mul(shape.1) else {
             return false;
@@ -163,7 +170,7 @@ impl RankCache {
         }
     }
 
-    /// Store a result for [`RankCache::get_blob`] (atomically: a temporary file renamed into
+    /// Store a result for [`Store::get_blob`] (atomically: a temporary file renamed into
     /// place; errors are for the caller to ignore).
     pub fn put_blob(&self, kind: &str, key: &str, payload: &[u8]) -> std::io::Result<()> {
         use std::io::Write;
@@ -345,13 +352,11 @@ pub fn notes_key(sha256: &BTreeMap<String, String>) -> String {
     hex(&h.finalize())
 }
 
-/// The cache key of the BM25 baseline over `bundle`.
-pub fn bm25_key(bundle: &Bundle) -> String {
+/// The cache key of the BM25 baseline over `bundle` with its parameters `params` (as the
+/// ranking names them: `k1=… b=…`).
+pub fn bm25_key(bundle: &Bundle, params: &str) -> String {
     let mut h = base_hasher(bundle, "bm25");
-    put_str(
-        &mut h,
-        &format!("k1={} b={}", super::bm25::K1, super::bm25::B),
-    );
+    put_str(&mut h, params);
     for q in &bundle.queries {
         put_str(&mut h, &q.text);
     }
@@ -363,7 +368,7 @@ pub fn bm25_key(bundle: &Bundle) -> String {
 
 /// Look `key` up, or compute the scores and store them. Returns what the lookup found.
 pub fn get_or_compute(
-    cache: &RankCache,
+    cache: &Store,
     key: &str,
     shape: (usize, usize),
     compute: impl FnOnce() -> Array2<f32>,
