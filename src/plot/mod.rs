@@ -256,7 +256,7 @@ impl<'a> PlotInputs<'a> {
         self.audit
             .get_or_init(|| {
                 let oracle = crate::oracle::lazy::LazyOracle::new(Default::default());
-                let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &|_, _| {});
+                let runner = |jobs: &[execscope_oracle::Job]| oracle.run(jobs, &|_, _| {});
                 let system = self.funnel_system();
                 let mut pools = retrieval::build(
                     self.engine,

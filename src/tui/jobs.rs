@@ -159,7 +159,7 @@ fn run_audit(
         progress.total.store(total, Ordering::Relaxed);
         progress.done.store(done, Ordering::Relaxed);
     };
-    let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, &tick);
+    let runner = |jobs: &[execscope_oracle::Job]| oracle.run(jobs, &tick);
     let mut pools = retrieval::build(engine, &system, req.k, req.visible, &runner)
         .map_err(|e| format!("{e:#}"))?;
     pools.provenance.extend(oracle.describe());

@@ -16,8 +16,8 @@
 //! shard owns and no memo holds is *pending*, and the build stops after the phase that needed it
 //! (see `crate::shard`).
 
-use execscope_core::bundle::model::{code_sha256, tests_sha256, ExecRecord};
-use execscope_oracle::{record_from, ExecCache, IsolationLevel, Oracle, SuiteResult};
+use execscope_core::bundle::model::ExecRecord;
+use execscope_oracle::{record_from, ExecCache, IsolationLevel, Job, Oracle, SuiteResult};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
@@ -316,7 +316,7 @@ impl<'a> Runner<'a> {
     fn execute(
         &self,
         oracle: &Oracle,
-        batch: &[(String, Vec<String>)],
+        batch: &[Job],
         keys: &[Key],
         progress: &(dyn Fn(usize) + Sync),
     ) -> (Vec<Result<SuiteResult, String>>, Option<String>) {
@@ -329,10 +329,10 @@ impl<'a> Runner<'a> {
             for _ in 0..oracle.config().workers.min(batch.len()) {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((code, tests)) = batch.get(i) else {
+                    let Some(job) = batch.get(i) else {
                         break;
                     };
-                    let r = oracle.run(code, tests).map_err(|e| e.to_string());
+                    let r = oracle.run_job(job).map_err(|e| e.to_string());
                     if let Ok(res) = &r {
                         if let Err(e) = self.journal_push(&keys[i], res) {
                             failed
@@ -371,18 +371,11 @@ impl<'a> Runner<'a> {
     /// Executes `jobs` (results in input order; an oracle failure is `Err(message)`), recording
     /// each successful result in the cache. Pairs this runner may not execute (another shard's,
     /// or no oracle) and no memo holds are counted as pending and come back as `Err`.
-    pub fn run(
-        &mut self,
-        phase: &str,
-        jobs: &[(String, Vec<String>)],
-    ) -> Vec<Result<SuiteResult, String>> {
+    pub fn run(&mut self, phase: &str, jobs: &[Job]) -> Vec<Result<SuiteResult, String>> {
         if jobs.is_empty() {
             return Vec::new();
         }
-        let keys: Vec<Key> = jobs
-            .iter()
-            .map(|(c, t)| (code_sha256(c), tests_sha256(t)))
-            .collect();
+        let keys: Vec<Key> = jobs.iter().map(Job::key).collect();
         let mut results: Vec<Option<Result<SuiteResult, String>>> = keys
             .iter()
             .map(|k| self.memo.get(k).cloned().map(Ok))
@@ -417,7 +410,7 @@ impl<'a> Runner<'a> {
             }
         }
         if let (false, Some(oracle)) = (todo.is_empty(), self.oracle) {
-            let batch: Vec<(String, Vec<String>)> = todo.iter().map(|&i| jobs[i].clone()).collect();
+            let batch: Vec<Job> = todo.iter().map(|&i| jobs[i].clone()).collect();
             let batch_keys: Vec<Key> = todo.iter().map(|&i| keys[i].clone()).collect();
             self.total += batch.len() as u64;
             let base = self.done;
@@ -458,9 +451,9 @@ impl<'a> Runner<'a> {
             .into_iter()
             .zip(jobs)
             .zip(keys)
-            .map(|((r, (code, tests)), key)| {
+            .map(|((r, job), key)| {
                 let r = r.unwrap_or_else(|| Err("not run".into()))?;
-                let row: ExecRecord = record_from(code, tests, &r, &self.runner);
+                let row: ExecRecord = record_from(job, &r, &self.runner);
                 if self.cache.insert(row).is_none() {
                     self.fresh.push((key, r.clone()));
                 }

@@ -12,7 +12,7 @@ use super::ast::{self, SignatureSpot};
 use super::exec::Runner;
 use super::task::{Gate, Refusal, Task};
 use crate::mutate::{self, Candidate, DropReason, Mutant};
-use execscope_oracle::SuiteResult;
+use execscope_oracle::{Job, SuiteResult};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -128,10 +128,7 @@ pub fn too_slow(test_ms: &[u32], budget: std::time::Duration) -> Option<String> 
 /// Gate 3: run every canonical against its suite; those that fail a test, or whose slowest
 /// test is too close to the per-test budget ([`too_slow`]), are refused.
 pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
-    let jobs: Vec<(String, Vec<String>)> = tasks
-        .iter()
-        .map(|t| (t.canonical.clone(), t.tests.clone()))
-        .collect();
+    let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
     let results = runner.run("canonicals", &jobs);
     let budget = runner.test_budget();
     let mut out = Vec::new();
@@ -174,7 +171,7 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
 /// refused with the failing tests named. Tasks without the field pass.
 pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
     let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
-    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     let mut job_of: Vec<Option<usize>> = vec![None; tasks.len()];
     for (i, t) in tasks.iter().enumerate() {
         let Some(code) = &t.independent else {
@@ -192,7 +189,7 @@ pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog
             reasons[i] = Some("independent is a copy of the canonical".into());
         } else {
             job_of[i] = Some(jobs.len());
-            jobs.push((code.clone(), t.tests.clone()));
+            jobs.push(t.job(code));
         }
     }
     let results = runner.run("independents", &jobs);
@@ -359,10 +356,10 @@ pub fn distractor_gate(
             ms
         })
         .collect();
-    let jobs: Vec<(String, Vec<String>)> = tasks
+    let jobs: Vec<Job> = tasks
         .iter()
         .zip(&all)
-        .flat_map(|(t, ms)| ms.iter().map(|m| (m.code.clone(), t.tests.clone())))
+        .flat_map(|(t, ms)| ms.iter().map(|m| t.job(&m.code)))
         .collect();
     log.mutants_generated += jobs.len() + sig_drops.iter().map(Vec::len).sum::<usize>();
     let mut results = runner.run("mutants", &jobs).into_iter();
@@ -487,9 +484,9 @@ pub fn integrity_gate(
             }
         }
     }
-    let jobs: Vec<(String, Vec<String>)> = probes
+    let jobs: Vec<Job> = probes
         .iter()
-        .map(|(_, _, j, code)| (code.clone(), admitted[*j].task.tests.clone()))
+        .map(|(_, _, j, code)| admitted[*j].task.job(code))
         .collect();
     let results = runner.run("cross-query names", &jobs);
     let mut bad: HashMap<usize, String> = HashMap::new();

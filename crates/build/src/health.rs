@@ -79,7 +79,7 @@ pub fn oracle_health(
     oracle: &Oracle,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<QueryHealth> {
-    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut jobs: Vec<execscope_oracle::Job> = Vec::new();
     // Per query: job indices of references, and of the control (or why none).
     let mut plan: Vec<(Vec<usize>, Result<usize, String>)> = Vec::new();
     for q in &b.queries {
@@ -87,7 +87,10 @@ pub fn oracle_health(
             .correct
             .iter()
             .map(|&row| {
-                jobs.push((b.corpus[row].code.clone(), q.tests.clone()));
+                jobs.push(
+                    execscope_oracle::Job::new(b.corpus[row].code.clone(), q.tests.clone())
+                        .entry(&q.function_name),
+                );
                 jobs.len() - 1
             })
             .collect();
@@ -96,7 +99,9 @@ pub fn oracle_health(
             Some(&row) => match negative_control(&b.corpus[row].code, &q.function_name, &q.tests) {
                 None => Err(format!("no test calls `{}` directly", q.function_name)),
                 Some(code) => {
-                    jobs.push((code, q.tests.clone()));
+                    jobs.push(
+                        execscope_oracle::Job::new(code, q.tests.clone()).entry(&q.function_name),
+                    );
                     Ok(jobs.len() - 1)
                 }
             },

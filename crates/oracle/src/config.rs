@@ -46,6 +46,10 @@ pub struct OracleConfig {
     /// Pre-warmed servers, i.e. pairs run at once.
     pub workers: usize,
     pub isolation: IsolationChoice,
+    /// `PYTHONHASHSEED` of every harness and judge: str/bytes hashes, hence set iteration order,
+    /// are the same on every run (the build re-runs canonicals under other seeds to refuse a
+    /// task whose verdicts depend on it).
+    pub hash_seed: u32,
 }
 
 impl Default for OracleConfig {
@@ -58,6 +62,7 @@ impl Default for OracleConfig {
                 .map(|n| n.get())
                 .unwrap_or(2),
             isolation: IsolationChoice::Auto,
+            hash_seed: 0,
         }
     }
 }

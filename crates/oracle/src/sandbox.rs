@@ -42,6 +42,34 @@ pub struct Python {
     pub version: String,
 }
 
+impl Python {
+    /// The interpreter flags of every harness and judge: no user site-packages, no script
+    /// directory on `sys.path` (`-P`, Python 3.11+). Not `-I`: that implies `-E`, which would
+    /// ignore the fixed `PYTHONHASHSEED`; the environment is cleared instead.
+    pub fn flags(&self) -> Vec<&'static str> {
+        let mut v = self
+            .version
+            .split('.')
+            .map(|p| p.parse::<u32>().unwrap_or(0));
+        let (major, minor) = (v.next().unwrap_or(0), v.next().unwrap_or(0));
+        if (major, minor) >= (3, 11) {
+            vec!["-s", "-P"]
+        } else {
+            vec!["-s"]
+        }
+    }
+}
+
+/// Where a harness's or judge's stderr goes: nowhere, unless `EXECSCOPE_ORACLE_DEBUG` is set
+/// (then execscope's own stderr, to diagnose the oracle itself).
+pub(crate) fn debug_stderr() -> Stdio {
+    if std::env::var_os("EXECSCOPE_ORACLE_DEBUG").is_some() {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    }
+}
+
 /// Resolves the interpreter: `$EXECSCOPE_PYTHON` if set, else `python3` on `PATH`, asked for its
 /// real executable so a pyenv shim (a shell script needing `$HOME` and `$PYENV_*`) is bypassed.
 pub fn python() -> Result<Python, OracleError> {
@@ -173,6 +201,16 @@ impl Launcher {
         })
     }
 
+    /// The scratch directories private to this level's sandbox, emptied after every pair so no
+    /// pair sees (or is crowded out by) what an earlier one left.
+    fn wipe_dirs(&self) -> Vec<&'static str> {
+        match self.level {
+            IsolationLevel::Rlimits => Vec::new(),
+            IsolationLevel::Netns => vec!["/tmp", "/var/tmp", "/dev/shm"],
+            IsolationLevel::Bubblewrap | IsolationLevel::Userns => vec!["/tmp", "/dev/shm"],
+        }
+    }
+
     /// What this level consists of on this machine, in words (for reports and the docs'
     /// vocabulary).
     pub fn describe(&self) -> String {
@@ -202,16 +240,15 @@ impl Launcher {
 
     /// The command that starts a harness in `mode` (`--server` or `--once`) that runs its pairs
     /// as `uid` (ignored unless root). Stdin/stdout are piped; stderr is discarded.
-    pub fn command(&self, mode: &str, uid: u32) -> Command {
+    pub fn command(&self, mode: &str, uid: u32, seed: u32) -> Command {
         let uid: i64 = if self.root { uid as i64 } else { -1 };
-        let cfg = serde_json::json!({"uid": uid, "tmp": self.tmp, "close_fd": 3}).to_string();
-        let py_args = [
-            self.python.exe.as_os_str().to_owned(),
-            "-I".into(),
-            "/dev/fd/3".into(),
-            mode.into(),
-            cfg.into(),
-        ];
+        let cfg = serde_json::json!({
+            "uid": uid, "tmp": self.tmp, "close_fd": 3, "wipe": self.wipe_dirs(),
+        })
+        .to_string();
+        let mut py_args: Vec<std::ffi::OsString> = vec![self.python.exe.as_os_str().to_owned()];
+        py_args.extend(self.python.flags().into_iter().map(Into::into));
+        py_args.extend(["/dev/fd/3".into(), mode.into(), cfg.into()]);
         let mut cmd = match self.level {
             IsolationLevel::Bubblewrap => {
                 let mut c = Command::new(self.bwrap.as_ref().expect("checked in new"));
@@ -273,9 +310,10 @@ impl Launcher {
         };
         cmd.env_clear()
             .env("PATH", "/usr/bin:/bin")
+            .env("PYTHONHASHSEED", seed.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(debug_stderr());
         let fd = self.harness.as_raw_fd();
         let level = self.level;
         let netns = level == IsolationLevel::Netns;

@@ -5,9 +5,11 @@
 //! loader reads them, so both depend on this module and neither on the other.
 
 pub mod atomic;
+pub mod job;
 pub mod keys;
 pub mod outcome;
 
+pub use job::{Job, SelfTest};
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +38,7 @@ pub trait Runner: Sync {
     /// Runs every pair (results in input order); `progress` gets the number finished so far.
     fn run_pairs(
         &self,
-        jobs: &[(String, Vec<String>)],
+        jobs: &[Job],
         progress: &(dyn Fn(usize) + Sync),
     ) -> Vec<Result<SuiteResult, String>>;
     /// The cache's `runner` field for the rows this runner produces.
