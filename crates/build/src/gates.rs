@@ -165,6 +165,65 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
     out
 }
 
+/// Gate 3, continued: every canonical that passed runs again under each of `seeds` as
+/// `PYTHONHASHSEED` (the oracle's own is 0). A canonical whose verdicts change with the string
+/// hash seed -- set iteration order, `hash()` of a string -- would give another label on
+/// another run, so it is refused, as careful builders of the field run a suite under three
+/// seeds. Skipped when `seeds` is empty.
+pub fn seed_gate(
+    runner: &mut Runner,
+    tasks: Vec<Task>,
+    seeds: &[u32],
+    log: &mut GateLog,
+) -> Vec<Task> {
+    let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
+    let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
+    for &seed in seeds {
+        let before = runner.pending;
+        let results = runner.run_under(
+            &format!("canonicals, PYTHONHASHSEED={seed}"),
+            &jobs,
+            Some(seed),
+        );
+        if runner.pending > before {
+            return tasks; // other shards' pairs: the build stops after this phase
+        }
+        for (why, r) in reasons.iter_mut().zip(results) {
+            if why.is_some() {
+                continue;
+            }
+            *why = match r {
+                Err(e) => Some(format!("oracle error under PYTHONHASHSEED={seed}: {e}")),
+                Ok(r) if r.passes_all() => None,
+                Ok(r) => Some(format!(
+                    "verdicts depend on the string hash seed: every test passes under \
+                     PYTHONHASHSEED=0, but under PYTHONHASHSEED={seed} {}",
+                    r.outcomes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| !o.is_pass())
+                        .map(|(i, o)| format!("test {} is {o}", i + 1))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+        }
+    }
+    let mut out = Vec::new();
+    for (t, why) in tasks.into_iter().zip(reasons) {
+        match why {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::CanonicalExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
 /// The gate between 3 and 4: a task's `independent` implementation (written from the query alone)
 /// must define the function, differ from the canonical, and pass every test; a failing test means
 /// the suite checks something the query does not say (or the query is ambiguous), so the task is

@@ -42,14 +42,15 @@ MAX_DEC_CHARS = 10_000
 HASH_WORK = 4_000_000
 SMALL = 1 << 53
 
-# Standard-library modules a name may refer to by name: the receiver uses its own (already
-# imported) module of that name, never the sender's.
+# Standard-library modules a name may refer to by name (and the `pytest` both halves install,
+# pytest_shim.py): the receiver uses its own (already imported) module of that name, never the
+# sender's.
 STD_MODULES = frozenset(
     (
         "builtins math cmath re collections collections.abc itertools functools heapq bisect "
         "string datetime calendar typing operator statistics fractions decimal random copy json "
         "hashlib array struct numbers enum dataclasses textwrap unicodedata ipaddress base64 "
-        "binascii zlib difflib pprint abc contextlib csv uuid queue types string reprlib"
+        "binascii zlib difflib pprint abc contextlib csv uuid queue types string reprlib pytest"
     ).split()
 )
 
@@ -301,7 +302,7 @@ class Enc:
             if t is frozenset:
                 return ["fs", self.seq(v, d)]
             if t is dict:
-                return ["d", self.flat(dict.items(dict.copy(v)), d)]
+                return ["d", self.flat(list(dict.items(v)), d)]
             if t is bytearray:
                 return ["ba", bytes(v).hex()]
             if t is collections.OrderedDict:
@@ -368,7 +369,8 @@ class Enc:
         elif base in (set, frozenset):
             val = self.seq(base.copy(v), d)
         else:
-            val = self.flat(dict.items(dict.copy(v)), d)
+            # The storage itself: dict.copy of a subclass would call its own keys()/__getitem__.
+            val = self.flat(list(dict.items(v)), d)
         attrs = None
         try:
             dd = object.__getattribute__(v, "__dict__")

@@ -136,9 +136,13 @@ class Dec:
             out = self._fill(k, {})
             dict.update(out, _hashable_pairs(self.pairs(x[1], d)))
             return out
-        if tag in ("od", "ct") and n == 2:
-            out = self._fill(k, collections.OrderedDict() if tag == "od" else collections.Counter())
-            dict.update(out, _hashable_pairs(self.pairs(x[1], d)))
+        if tag == "od" and n == 2:
+            out = self._fill(k, collections.OrderedDict())
+            out.update(_hashable_pairs(self.pairs(x[1], d)))  # its own: it keeps an order list
+            return out
+        if tag == "ct" and n == 2:
+            out = self._fill(k, collections.Counter())
+            dict.update(out, _hashable_pairs(self.pairs(x[1], d)))  # not Counter.update: it adds
             return out
         if tag == "dd" and n == 3:
             out = self._fill(k, collections.defaultdict())

@@ -329,7 +329,7 @@ class Harness:
             self.child = None
         drain(FROM_JUDGE)  # the pair's judge is gone: nothing on this pipe is for anyone
         for d in self.wipe:
-            _empty(d, keep=self.tmp)
+            _empty(d, keep=self.wipe)
         self.say(b"D {}")
         self.pair = None
 
@@ -383,16 +383,15 @@ class Harness:
 
 
 def _empty(d, keep):
-    """Removes everything in `d` but `keep` (the next pair finds the scratch space empty)."""
+    """Removes everything in `d` but the directories in `keep` (each emptied on its own): the
+    next pair finds the scratch space empty."""
     try:
         names = os.listdir(d)
     except OSError:
         return
     for n in names:
         p = os.path.join(d, n)
-        if p == keep:
-            for m in os.listdir(p):
-                shutil.rmtree(os.path.join(p, m), ignore_errors=True)
+        if p in keep:
             continue
         try:
             if os.path.isdir(p) and not os.path.islink(p):

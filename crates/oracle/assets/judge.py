@@ -117,12 +117,12 @@ def main():
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/<pid>/mem
     except BaseException:
         pass
+    sys.modules["pytest"] = pytest_module()  # never the real one, should it be installed
     for name in sorted(STD_MODULES):
         try:
             __import__(name)
         except BaseException:
             pass
-    sys.modules["pytest"] = pytest_module()
     sys.setrecursionlimit(10000)
     warm_up()
     wire = Wire()

@@ -301,7 +301,10 @@ def _apply(obj, new):
     elif t is collections.deque:
         obj.clear()
         obj.extend(new)
-    elif t in (dict, collections.OrderedDict, collections.Counter, collections.defaultdict):
+    elif t is collections.OrderedDict:
+        obj.clear()
+        obj.update(new)
+    elif t in (dict, collections.Counter, collections.defaultdict):
         dict.clear(obj)
         dict.update(obj, new)
 

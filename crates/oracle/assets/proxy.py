@@ -9,7 +9,11 @@
 # plain data -- except the operations whose answer would *be* the verdict: its truth, its `==` and
 # ordering, membership through its own `__contains__`. Those are decided here by Python's rules
 # where the code defines nothing (identity, always true, a TypeError), by comparing fields for a
-# dataclass's generated `__eq__`, and are otherwise `Unjudged` (docs/threat-model.md).
+# dataclass's generated `__eq__`, and are otherwise `Unjudged` (docs/threat-model.md). An
+# instance of a class of the code never poses as a value either: its arithmetic, `len`,
+# iteration and indexing are `Unjudged`, and a boolean one of its methods or attributes answers is
+# a `Claimed` value, never a verdict. (Objects of builtin types -- generators, `itertools`
+# iterators -- iterate and index as Python defines.)
 
 NUMERIC = sorted(BIN_OPS | UN_OPS)
 
@@ -58,15 +62,55 @@ def _hid(obj):
     return object.__getattribute__(obj, "_es_hid")
 
 
+class Claimed:
+    """A boolean an object of the code's own class answered (a method's or an attribute's
+    result): a value the test may look at, never a verdict -- its truth and its comparisons are
+    `Unjudged` (otherwise `f(s).startswith('cb')` would be decided by the code)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        raise _judge_unjudged()
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+def _claimed_cmp(self, other):
+    raise _judge_unjudged()
+
+
+Claimed.__eq__ = Claimed.__ne__ = Claimed.__lt__ = Claimed.__le__ = _claimed_cmp
+Claimed.__gt__ = Claimed.__ge__ = _claimed_cmp
+
+
+def _claim(owner, v):
+    """`v`, an answer of an operation on `owner`: claimed when the owner is of the code's own
+    class (a method of one is marked, so what it returns is claimed too)."""
+    if not getattr(type(owner), "_es_own", False):
+        return v
+    if type(v) is bool:
+        return Claimed(v)
+    if isinstance(v, ProxyBase) and not getattr(type(v), "_es_own", False):
+        object.__setattr__(v, "_es_owned", True)  # e.g. a bound method of the object
+    return v
+
+
 class ProxyBase:
     """An object of the code, held in the sandbox."""
 
-    __slots__ = ("_es_hid", "__weakref__")
+    __slots__ = ("_es_hid", "_es_owned", "__weakref__")
 
     def __getattr__(self, name):
         if name.startswith("_es_"):
             raise AttributeError(name)
-        return _ask("get", _hid(self), n=name)
+        return _claim(self, _ask("get", _hid(self), n=name))
 
     def __setattr__(self, name, value):
         _ask("set", _hid(self), n=name, o=value)
@@ -165,7 +209,14 @@ def _next(self):
 
 
 def _call(self, *args, **kwargs):
-    return _ask("call", _hid(self), args, kwargs)
+    v = _ask("call", _hid(self), args, kwargs)
+    try:
+        owned = object.__getattribute__(self, "_es_owned")
+    except AttributeError:
+        owned = False
+    if owned or getattr(type(self), "_es_own", False):
+        return Claimed(v) if type(v) is bool else v
+    return v
 
 
 def _getitem(self, key):
@@ -191,9 +242,20 @@ def _numeric(name):
     return op
 
 
-def proxy_namespace(f, numeric, fields):
-    """The dunders of a mirrored class, from its capabilities `f` (see harness caps())."""
-    ns = {"_es_f": f}
+def proxy_namespace(f, numeric, fields, own=False):
+    """The dunders of a mirrored class, from its capabilities `f` (see sandbox caps()). For a
+    class of the code (`own`), the protocols by which an object poses as a value are `Unjudged`."""
+    ns = {"_es_f": f, "_es_own": own}
+    if own:
+        f_all, f = f, "".join(c for c in f if c not in "lingSP")
+        for n, flag in (("__len__", "l"), ("__iter__", "i"), ("__next__", "n"), ("__getitem__", "g"), ("__setitem__", "S")):
+            if flag in f_all:
+                ns[n] = _unjudged
+        if "l" in f_all:
+            ns["__bool__"] = _truth_unjudged
+        for n in numeric:
+            ns[n] = _unjudged
+        numeric = []
     if "c" in f:
         ns["__call__"] = _call
     if "l" in f:
@@ -240,7 +302,12 @@ class ProxyMeta(type):
     def __getattr__(cls, name):
         if name.startswith("_es_") or name.startswith("__"):
             raise AttributeError(name)
-        return _ask("get", cls._es_chid, n=name)
+        v = _ask("get", cls._es_chid, n=name)
+        if type(v) is bool:
+            return Claimed(v)
+        if isinstance(v, ProxyBase) and not getattr(type(v), "_es_own", False):
+            object.__setattr__(v, "_es_owned", True)  # a static or class method of the class
+        return v
 
     def __setattr__(cls, name, value):
         if name.startswith("_es_") or cls.__dict__.get("_es_chid") is None:
@@ -273,7 +340,7 @@ def mirrored_class(hid, meta, dec, d):
     numeric = [n for n in meta.get("a", []) if type(n) is str]
     if not value_based and not any(issubclass(b, ProxyBase) for b in bases):
         bases.append(ProxyBase)
-    ns = {} if value_based else proxy_namespace(f, numeric, meta.get("q"))
+    ns = {} if value_based else proxy_namespace(f, numeric, meta.get("q"), own=True)
     ns.update({"_es_chid": hid, "__module__": "<code>", "__qualname__": name})
     if not value_based:
         ns["__slots__"] = ()
@@ -362,6 +429,8 @@ def judge_own(tag, n):
 def judge_foreign_enc(v, enc, d):
     """A value of the test with no plain form: a proxy goes back as its handle; anything else
     (a function of the test, an iterator) becomes a judge handle the code may call or iterate."""
+    if type(v) is Claimed:
+        return enc.enc(v.value, d)
     if isinstance(v, ProxyBase):
         h = _hid(v)
         if type(h) is str:  # a predicted entry: its handle comes with the names

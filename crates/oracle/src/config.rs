@@ -1,6 +1,6 @@
 //! How an oracle is asked to run: the isolation to choose and the limits of every pair.
 
-use super::{DETECT_BACKSTOP, TEST_BUDGET};
+use super::{IsolationLevel, DETECT_BACKSTOP, TEST_BUDGET};
 use std::time::Duration;
 
 /// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
@@ -12,6 +12,18 @@ pub enum IsolationChoice {
     Netns,
     Bubblewrap,
     Userns,
+}
+
+impl From<IsolationLevel> for IsolationChoice {
+    /// Exactly that level (an oracle started like another one runs where it runs).
+    fn from(l: IsolationLevel) -> Self {
+        match l {
+            IsolationLevel::Rlimits => IsolationChoice::Rlimits,
+            IsolationLevel::Netns => IsolationChoice::Netns,
+            IsolationLevel::Bubblewrap => IsolationChoice::Bubblewrap,
+            IsolationLevel::Userns => IsolationChoice::Userns,
+        }
+    }
 }
 
 impl std::str::FromStr for IsolationChoice {

@@ -181,7 +181,11 @@ impl Launcher {
         };
         let (plan, landlock) = if level == IsolationLevel::Userns {
             (
-                Some(Arc::new(RootPlan::new(SYSTEM_DIRS, &python.prefix))),
+                Some(Arc::new(RootPlan::new(
+                    SYSTEM_DIRS,
+                    ETC_FILES,
+                    &python.prefix,
+                ))),
                 confine::landlock(),
             )
         } else {
@@ -206,9 +210,24 @@ impl Launcher {
     fn wipe_dirs(&self) -> Vec<&'static str> {
         match self.level {
             IsolationLevel::Rlimits => Vec::new(),
-            IsolationLevel::Netns => vec!["/tmp", "/var/tmp", "/dev/shm"],
-            IsolationLevel::Bubblewrap | IsolationLevel::Userns => vec!["/tmp", "/dev/shm"],
+            IsolationLevel::Netns => vec![
+                "/tmp",
+                "/tmp/execscope",
+                "/var/tmp",
+                "/dev/shm",
+                "/run",
+                "/run/lock",
+                "/var/lock",
+            ],
+            IsolationLevel::Bubblewrap | IsolationLevel::Userns => {
+                vec!["/tmp", "/tmp/execscope", "/dev/shm"]
+            }
         }
+    }
+
+    /// Whether execscope runs as root (its pairs then run as uids of their own).
+    pub fn is_root(&self) -> bool {
+        self.root
     }
 
     /// What this level consists of on this machine, in words (for reports and the docs'
@@ -255,7 +274,9 @@ impl Launcher {
                 // A read-only view of the system directories and the interpreter only: the
                 // user's files, the task files (the answer key), the output dir and the cache
                 // are not in the sandbox at all.
-                for d in SYSTEM_DIRS {
+                // bwrap would create /etc 0700 (untraversable by the pair's uid) for the files.
+                c.args(["--perms", "0755", "--dir", "/etc"]);
+                for d in SYSTEM_DIRS.iter().chain(ETC_FILES) {
                     c.args(["--ro-bind-try", d, d]);
                 }
                 c.args(["--dev", "/dev", "--proc", "/proc"]);
@@ -405,9 +426,23 @@ impl Launcher {
     }
 }
 
-/// Read-only inside bubblewrap: everything a Python installation and its stdlib may need.
+/// Read-only inside bubblewrap and `userns`: the directories a Python installation and its
+/// stdlib need (the interpreter's prefix is added when it lies elsewhere). Not `/etc`, `/opt`,
+/// `/srv`, `/home` or anything else a task file could live in.
 const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The files of `/etc` the C library reads for a Python program (the dynamic loader's cache,
+/// the local time zone, account names for `pwd`): the only ones in the sandbox's `/etc`.
+pub(crate) const ETC_FILES: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
 ];
 
 /// Size cap of the sandbox's `/tmp` (a tmpfs, i.e. RAM) under bubblewrap.
@@ -543,26 +578,6 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
     userns::private_mounts()?;
     let tmpfs = c"tmpfs".as_ptr();
     let flags = libc::MS_NOSUID | libc::MS_NODEV;
-    if libc::mount(
-        tmpfs,
-        c"/tmp".as_ptr(),
-        tmpfs,
-        flags,
-        userns::TMP_SIZE.as_ptr().cast(),
-    ) != 0
-    {
-        return Err(err());
-    }
-    // Other places an unprivileged uid could leave files on the host: private too (best effort).
-    for p in [c"/var/tmp", c"/dev/shm"] {
-        libc::mount(
-            tmpfs,
-            p.as_ptr(),
-            tmpfs,
-            flags,
-            c"mode=1777,size=64m".as_ptr().cast(),
-        );
-    }
     if mask_root {
         // Keep a handle on the real prefix: once /root is a tmpfs, its path leads there instead.
         let pfd = if dirs.is_empty() {
@@ -621,5 +636,31 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
             }
         }
     }
+    // No writable host directory: every mount read-only, then private, capped scratch space
+    // where a program expects to write (and where host sockets live: /run is hidden whole).
+    userns::read_only_everywhere()?;
+    if libc::mount(
+        tmpfs,
+        c"/tmp".as_ptr(),
+        tmpfs,
+        flags,
+        userns::TMP_SIZE.as_ptr().cast(),
+    ) != 0
+    {
+        return Err(err());
+    }
+    for (p, mode) in [
+        (c"/run", c"mode=0755,size=64m"),
+        (c"/var/tmp", c"mode=1777,size=64m"),
+        (c"/dev/shm", c"mode=1777,size=64m"),
+        (c"/var/lock", c"mode=1777,size=64m"),
+    ] {
+        // Best effort: a directory that does not exist (or /var/lock, a link into /run on most
+        // systems) stays as it is, read-only.
+        libc::mount(tmpfs, p.as_ptr(), tmpfs, flags, mode.as_ptr().cast());
+    }
+    libc::umask(0o022);
+    libc::mkdir(c"/run/lock".as_ptr(), 0o1777);
+    libc::chmod(c"/run/lock".as_ptr(), 0o1777);
     Ok(())
 }

@@ -44,6 +44,8 @@ pub struct Server {
     pub drops_uid: bool,
     /// Whether those pairs keep CAP_DAC_READ_SEARCH (interpreter under an unreadable home).
     pub readcap: bool,
+    /// As root: the uid of this server's pairs (its self-test runners use uid + 512).
+    pair_uid: Option<u32>,
 }
 
 impl Server {
@@ -66,6 +68,7 @@ impl Server {
             buf: Vec::new(),
             python: String::new(),
             nonce: "-".to_string(),
+            pair_uid: launcher.is_root().then_some(uid),
             drops_uid: false,
             readcap: false,
         };
@@ -198,7 +201,8 @@ impl Server {
         }
     }
 
-    /// Kills the harness's whole process group and reaps it.
+    /// Kills the harness's whole process group and reaps it; as root, also every process of
+    /// its pairs' uids (a daemon a pair left, should the harness have died before sweeping).
     pub fn kill(&mut self) {
         self.stdin = None;
         let pid = self.child.id() as i32;
@@ -208,6 +212,10 @@ impl Server {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(uid) = self.pair_uid {
+            kill_uid(uid);
+            kill_uid(uid + 512);
+        }
     }
 }
 
@@ -215,6 +223,24 @@ impl Drop for Server {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
+        }
+    }
+}
+
+/// Kills every process of `uid` (never execscope's own: only called as root for a sandbox uid),
+/// from a forked child that becomes that uid.
+fn kill_uid(uid: u32) {
+    // SAFETY: the child makes raw syscalls only and leaves with _exit.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            if libc::setresgid(uid, uid, uid) == 0 && libc::setresuid(uid, uid, uid) == 0 {
+                libc::kill(-1, libc::SIGKILL);
+            }
+            libc::_exit(0);
+        }
+        if pid > 0 {
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
         }
     }
 }

@@ -199,7 +199,9 @@ pub fn build_shard(
     );
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_manifest(out, &m)?;
+    let seeded = crate::seed_oracles(oracle, &opts.hash_seeds)?;
     let mut runner = Runner::new(oracle, opts.progress.clone());
+    runner.set_seed_oracles(seeded.iter().collect());
     crate::prepare(&mut runner, out, opts)?;
     let source = m.source.clone();
     crate::build_with(tasks, &source, out, &mut runner, opts, oracle.privileges())?;

@@ -115,7 +115,7 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             return Err(AuditError::input(at(), msg));
         }
         out.push(TaskSpec {
-            task_id: r.task_id,
+            task_id: safe(&r.task_id),
             function_name: r.function_name,
             base,
             plus: r.plus_tests.unwrap_or_default(),
@@ -129,6 +129,12 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
         ));
     }
     Ok(out)
+}
+
+/// A field of a pool or task file as execscope shows it: control and invisible formatting
+/// characters escaped (`\u{1b}`), at most 200 characters.
+fn safe(s: &str) -> String {
+    execscope_record::outcome::escape_text(s, 200)
 }
 
 /// Reads the pool file; errors name the file and line. A pool without rows is an error.
@@ -147,12 +153,14 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
                 format!("bad candidate row: {e}"),
             )
         })?;
-        let cohort = match (r.cohort, r.profile) {
+        // Untrusted text that every report prints: terminal escapes and invisible characters
+        // are neutralised where it enters (stdout, .txt/.md/.csv/.tex tables alike).
+        let cohort = safe(&match (r.cohort, r.profile) {
             (Some(c), Some(p)) => format!("{c}/{p}"),
             (Some(c), None) => c,
             (None, Some(p)) => p,
             (None, None) => "all".to_string(),
-        };
+        });
         let key = (cohort.clone(), r.task_id.clone(), r.sample_index);
         if let Some(first) = seen.insert(key, n) {
             return Err(AuditError::input(
@@ -165,7 +173,7 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
         }
         out.push(PoolRow {
             line: n,
-            task_id: r.task_id,
+            task_id: safe(&r.task_id),
             sample_index: r.sample_index,
             code: r.code,
             self_tests: r.self_tests,
