@@ -298,3 +298,15 @@ fn generator_exceptions_are_the_outcome() {
     let early = "def add(a, b):\n    if a > 1:\n        raise IndexError\n    return a + b\n";
     assert_eq!(outcomes(early, &tests), ["FAIL:IndexError"]);
 }
+
+/// A test whose own logic runs past its budget is `TIMEOUT`, even when it catches the judge's
+/// alarm and then ends normally (the alarm fires once per attempt, so what the test does after
+/// it cannot turn the overrun into a pass); the next test gets its own budget and outcome.
+#[test]
+fn a_test_that_catches_its_own_overrun_is_a_timeout() {
+    let swallow = "try:\n    while True:\n        pass\nexcept BaseException:\n    pass\nassert add(1, 2) == 3";
+    assert_eq!(
+        outcomes(ADD, &[swallow, "assert add(2, 2) == 4"]),
+        ["TIMEOUT", "pass"]
+    );
+}

@@ -517,28 +517,45 @@ class Link:
 
 def attempt(pair, link, peer, i, budget):
     """(outcome, observed) of one run of test i within `budget` seconds: the code's side is
-    bounded by the link's deadline, the test's own logic by an alarm just after it."""
+    bounded by the link's deadline, the test's own logic by an alarm just after it.
+
+    The alarm raises `Overrun` at most once per attempt, and the outer `except` takes it
+    wherever it lands: on a loaded machine the alarm can fire just after the code's side ran
+    out of time, while the `except Gone` clause below runs, and an `Overrun` escaping from
+    there would be recorded as the judge's own failure (`ERROR:Other`) instead of `TIMEOUT`
+    -- a verdict that would depend on the machine's load. A test whose own logic caught the
+    `Overrun` still ran past its budget: `TIMEOUT`, whatever it did next."""
     link.deadline = time.monotonic() + budget
+    state = {"armed": True, "fired": False}
 
     def alarm(signum, frame):
-        if not link.waiting:
+        if state["armed"] and not link.waiting:
+            state["armed"], state["fired"] = False, True
             raise Overrun()
 
+    outcome, observed = None, None
     old = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, budget + 0.05, 0.05)
     try:
         try:
-            outcome, observed = pair.run(i, link, peer)
-        except Gone:
-            outcome, observed = link.gone or "ERROR:Other", None
+            try:
+                outcome, observed = pair.run(i, link, peer)
+            except Gone:
+                outcome, observed = link.gone or "ERROR:Other", None
+            except Overrun:
+                outcome, observed = "TIMEOUT", None
+            state["armed"] = False  # past this line no Overrun is raised
         except Overrun:
             outcome, observed = "TIMEOUT", None
     finally:
+        state["armed"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
         link.deadline = None
     if link.gone is not None:
         return link.gone, None
+    if state["fired"]:
+        return "TIMEOUT", None
     return outcome, observed
 
 
