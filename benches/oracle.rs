@@ -60,7 +60,8 @@ fn main() {
         ..OracleConfig::default()
     };
     let oracle = Oracle::new(cfg).expect("oracle");
-    let tests: usize = jobs.iter().map(|j| j.1.len()).sum();
+    let jobs: Vec<execscope::oracle::Job> = jobs.into_iter().map(Into::into).collect();
+    let tests: usize = jobs.iter().map(|j| j.tests.len()).sum();
     println!(
         "oracle bench: {} pairs ({tests} tests), isolation {}, {} workers, {}",
         jobs.len(),

@@ -58,7 +58,8 @@ fn run_sharded(jobs: &[Pair], n: u32) -> (f64, BTreeMap<(String, String), Vec<St
                         .filter(|(_, k)| shard.owns(&k.0, &k.1))
                         .collect();
                     let oracle = Oracle::new(OracleConfig::default()).expect("oracle");
-                    let batch: Vec<Pair> = mine.iter().map(|(j, _)| j.clone()).collect();
+                    let batch: Vec<execscope::oracle::Job> =
+                        mine.iter().map(|(j, _)| j.clone().into()).collect();
                     let out = oracle.run_batch(&batch, &|_| {});
                     let rows = mine
                         .into_iter()

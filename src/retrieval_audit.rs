@@ -23,7 +23,7 @@ pub fn run(
 ) -> Result<AuditRun, AuditError> {
     engine.load_rows()?;
     let oracle = LazyOracle::new(oracle);
-    let runner = |jobs: &[(String, Vec<String>)]| oracle.run(jobs, progress);
+    let runner = |jobs: &[execscope_oracle::Job]| oracle.run(jobs, progress);
     let mut pools = spec.pools(engine, &runner)?;
     pools.provenance.extend(notes.iter().cloned());
     pools.provenance.extend(oracle.describe());

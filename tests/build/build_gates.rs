@@ -206,3 +206,72 @@ fn signature_and_independent_gates() {
         report.corpus - 2
     )));
 }
+
+/// Builds the given task lines (JSON objects) into a fresh directory; the report, or the error
+/// text when every task was refused.
+fn build_lines(tasks: &[serde_json::Value]) -> Result<BuildReport, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tasks.jsonl");
+    let text: String = tasks.iter().map(|t| format!("{t}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    build(
+        &file,
+        &dir.path().join("out"),
+        &oracle(),
+        &BuildOptions::default(),
+    )
+    .map_err(|e| format!("{e:#}"))
+}
+
+#[test]
+fn a_canonical_whose_verdicts_depend_on_the_hash_seed_is_refused() {
+    // The first element of a set built from these strings: 'banana' under PYTHONHASHSEED=0 (the
+    // oracle's own) and 2, 'cherry' under 1.
+    let task = serde_json::json!({
+        "task_id": "set_order", "function_name": "first_of", "domain": "",
+        "query": "Return some element of the set of the given words.",
+        "canonical": "def first_of(words):\n    return list(set(words))[0]\n",
+        "tests": [
+            "assert first_of(['apple', 'banana', 'cherry', 'date']) == 'banana'",
+            "assert first_of(['x']) == 'x'",
+            "assert first_of(['y', 'y']) == 'y'",
+        ],
+    });
+    let err = build_lines(&[task]).expect_err("its only task is refused");
+    assert!(
+        err.contains("verdicts depend on the string hash seed")
+            && err.contains("PYTHONHASHSEED=1")
+            && err.contains("test 1 is FAIL"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_canonical_tested_with_pytest_approx_is_admitted() {
+    let task = serde_json::json!({
+        "task_id": "approx_mean", "function_name": "mean_of", "domain": "math_numerical",
+        "query": "Return the arithmetic mean of a non-empty list of numbers.",
+        "prelude": "import pytest",
+        "canonical": "def mean_of(xs):\n    total = 0.0\n    count = 0\n    for x in xs:\n        total += x\n        count += 1\n    return total / count\n",
+        "tests": [
+            "assert mean_of([0.1, 0.2]) == pytest.approx(0.15)",
+            "assert mean_of([1, 2, 3, 4]) == pytest.approx(2.5, abs=1e-9)",
+            "assert mean_of([1e9, 1e9 + 1]) == pytest.approx(1e9 + 0.5, rel=1e-12)",
+            "assert mean_of([-2.5]) == pytest.approx(-2.5)",
+        ],
+    });
+    match build_lines(&[task]) {
+        Ok(report) => assert!(
+            report
+                .refusals
+                .iter()
+                .all(|r| r.gate != Gate::CanonicalExecution),
+            "{:#?}",
+            report.refusals
+        ),
+        Err(e) => assert!(
+            !e.contains("canonical fails") && !e.contains("hash seed"),
+            "the canonical itself must pass: {e}"
+        ),
+    }
+}

@@ -1,6 +1,6 @@
 //! One real oracle per test binary, and a batch runner over it (shared by the audit tests).
 
-use execscope::oracle::{Oracle, OracleConfig, SuiteResult};
+use execscope::oracle::{Job, Oracle, OracleConfig, SuiteResult};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -17,8 +17,6 @@ pub fn oracle() -> &'static Oracle {
 }
 
 /// Run a batch on the shared oracle; any failed pair is an error.
-pub fn run(
-    jobs: &[(String, Vec<String>)],
-) -> Result<Vec<SuiteResult>, execscope::oracle::lazy::BatchError> {
+pub fn run(jobs: &[Job]) -> Result<Vec<SuiteResult>, execscope::oracle::lazy::BatchError> {
     execscope::oracle::lazy::BatchError::collect(oracle().run_batch(jobs, &|_| {}))
 }

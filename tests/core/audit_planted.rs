@@ -100,10 +100,10 @@ fn plant(task: &serde_json::Value) -> Option<Plant> {
     let nb = tests.len().div_ceil(2);
     let (base, plus) = (tests[..nb].to_vec(), tests[nb..].to_vec());
     let mutants = execscope::mutate::mutants(&canonical).ok()?;
-    let jobs: Vec<(String, Vec<String>)> = mutants
+    let jobs: Vec<execscope::oracle::Job> = mutants
         .iter()
         .take(40)
-        .map(|m| (m.code.clone(), tests.clone()))
+        .map(|m| execscope::oracle::Job::new(m.code.clone(), tests.clone()))
         .collect();
     let results = run(&jobs).ok()?;
     // Self-consistent self-tests of a mutant: passing tests as they are, failing comparisons

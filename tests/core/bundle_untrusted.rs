@@ -525,7 +525,7 @@ fn a_pool_row_for_an_unknown_task_names_both_files() {
     .unwrap();
     let specs = generated::read_tasks(&tasks).unwrap();
     let rows = generated::read_pool(&pool).unwrap();
-    let never = |_: &[(String, Vec<String>)]| -> Result<
+    let never = |_: &[execscope::oracle::Job]| -> Result<
         Vec<execscope::oracle::SuiteResult>,
         execscope::oracle::lazy::BatchError,
     > { panic!("nothing may run before the pool is checked") };

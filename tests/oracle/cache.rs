@@ -68,7 +68,8 @@ fn record_from_a_result() {
         test_ms: vec![1, 1, 1],
     };
     let tests = vec!["assert f(1) == 1".to_string(); 3];
-    let e = record_from("def f(x): return x", &tests, &r, "runner-x");
+    let job = execscope::oracle::Job::new("def f(x): return x", tests.clone());
+    let e = record_from(&job, &r, "runner-x");
     assert_eq!(e.outcomes, ["pass", "FAIL:TypeError", "HANG"]);
     assert!(!e.passes_all_tests);
     assert_eq!(e.code_sha256, code_sha256("def f(x): return x"));

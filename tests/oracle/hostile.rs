@@ -240,7 +240,10 @@ fn killing_the_parent_is_survived() {
     still_healthy();
     // The naive runner survives it too.
     let r = oracle()
-        .run_naive(code, &["assert f() == 1".to_string()])
+        .run_naive(&execscope::oracle::Job::new(
+            code,
+            vec!["assert f() == 1".to_string()],
+        ))
         .unwrap();
     assert_ne!(r.outcomes, [Outcome::Pass]);
 }

@@ -8,7 +8,10 @@ mod common;
 
 mod cache;
 mod entry_points;
+mod fidelity;
+mod forgers;
 mod hostile;
+mod isolation;
 mod outcomes;
 mod redteam;
 mod verdicts;

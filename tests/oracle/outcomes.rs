@@ -169,10 +169,10 @@ fn printing_code_does_not_disturb_results() {
 fn empty_suite_and_batch_order() {
     let r = oracle().run(ADD, &[]).unwrap();
     assert!(r.outcomes.is_empty() && !r.passes_all());
-    let jobs: Vec<(String, Vec<String>)> = (0..12)
+    let jobs: Vec<execscope::oracle::Job> = (0..12)
         .map(|i| {
-            (
-                ADD.to_string(),
+            execscope::oracle::Job::new(
+                ADD,
                 vec![format!("assert add({i}, 1) == {}", i + (i % 3 != 0) as i32)],
             )
         })
@@ -211,7 +211,9 @@ fn naive_runner_agrees_with_pool() {
     ];
     for (code, tests) in cases {
         let a = oracle().run(code, &t(tests)).unwrap();
-        let b = oracle().run_naive(code, &t(tests)).unwrap();
+        let b = oracle()
+            .run_naive(&execscope::oracle::Job::new(code, t(tests)))
+            .unwrap();
         assert_eq!(a.outcomes, b.outcomes, "{code}");
         assert_eq!(a.observed, b.observed, "{code}");
         assert_eq!(b.isolation, oracle().isolation());
@@ -222,7 +224,8 @@ fn naive_runner_agrees_with_pool() {
 fn runner_string_names_contract_and_python() {
     let s = oracle().runner_string();
     assert!(s.starts_with("execscope-oracle/"), "{s}");
-    assert!(s.contains("contract/3") && s.contains("python 3."), "{s}");
+    assert!(s.contains("contract/4") && s.contains("python 3."), "{s}");
+    assert!(s.contains("PYTHONHASHSEED=0"), "{s}");
     assert!(s.contains("per test") && s.contains("HANG"), "{s}");
 }
 
@@ -294,4 +297,19 @@ fn generator_exceptions_are_the_outcome() {
     assert_eq!(outcomes(late, &tests), ["FAIL"]);
     let early = "def add(a, b):\n    if a > 1:\n        raise IndexError\n    return a + b\n";
     assert_eq!(outcomes(early, &tests), ["FAIL:IndexError"]);
+}
+
+/// A test whose own logic runs past its budget is `TIMEOUT`, even when it catches the judge's
+/// alarm and then ends normally (the alarm fires once per attempt, so what the test does after
+/// it cannot turn the overrun into a pass); the next test gets its own budget and outcome. (A
+/// call into the code after the overrun meets the expired deadline: `TIMEOUT` either way; the
+/// first test calls nothing, so only the rule decides it.)
+#[test]
+fn a_test_that_catches_its_own_overrun_is_a_timeout() {
+    let swallow = "try:\n    while True:\n        pass\nexcept BaseException:\n    pass";
+    let then_call = format!("{swallow}\nassert add(1, 2) == 3");
+    assert_eq!(
+        outcomes(ADD, &[swallow, &then_call, "assert add(2, 2) == 4"]),
+        ["TIMEOUT", "TIMEOUT", "pass"]
+    );
 }

@@ -17,16 +17,29 @@ use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(2);
 const SECRET: &str = "s3cr3t-redteam-7f1d";
-const MARKER: &str = "execscope_redteam_daemon_b2c9";
+/// The daemon marker of this run: the root run and its inner run as `nobody` go on at once on one
+/// host, so each looks only for its own daemons.
+pub(crate) fn marker() -> &'static str {
+    static M: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    // SAFETY: geteuid has no preconditions.
+    M.get_or_init(|| {
+        format!("execscope_redteam_daemon_b2c9_{}", unsafe {
+            libc::geteuid()
+        })
+    })
+}
 
 /// The host-side fixtures every case may aim at.
-struct Host {
+pub(crate) struct Host {
     dir: tempfile::TempDir,
     canary: PathBuf,
     cache: PathBuf,
     answers: PathBuf,
     listener: TcpListener,
     port: u16,
+    /// A Unix-domain socket on the host a pair tries to reach (above `rlimits` it must not).
+    unix_sock: PathBuf,
+    unix_listener: std::os::unix::net::UnixListener,
     /// A port nothing listens on (a pair tries to).
     free_port: u16,
     secret_fd: i32,
@@ -55,6 +68,10 @@ impl Host {
         let answers = dir.path().join("answers.txt");
         std::fs::write(&answers, "add 2 3 -> 5\n").unwrap();
         std::fs::set_permissions(&answers, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let unix_sock = dir.path().join("host.sock");
+        let unix_listener = std::os::unix::net::UnixListener::bind(&unix_sock).unwrap();
+        unix_listener.set_nonblocking(true).unwrap();
+        std::fs::set_permissions(&unix_sock, std::fs::Permissions::from_mode(0o777)).unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -78,12 +95,25 @@ impl Host {
             answers,
             listener,
             port,
+            unix_sock,
+            unix_listener,
             free_port,
             secret_fd,
         }
     }
 
     fn check_unchanged(&self, case: &str, level: IsolationLevel, confined: bool) {
+        if level >= IsolationLevel::Netns {
+            // No host Unix socket reached, no host scratch directory written.
+            assert!(
+                self.unix_listener.accept().is_err(),
+                "{case} at {level}: a host Unix-domain socket got a connection"
+            );
+            assert!(
+                !Path::new("/run/lock").join(marker()).exists(),
+                "{case} at {level}: a file appeared in the host's /run/lock"
+            );
+        }
         assert_eq!(
             std::fs::read_to_string(&self.canary).unwrap(),
             "keep me",
@@ -103,6 +133,7 @@ impl Host {
                     "execution_cache.jsonl",
                     "answers.txt",
                     "secret.txt",
+                    "host.sock",
                 ]
                 .contains(&n.as_str())
             })
@@ -152,7 +183,7 @@ fn daemons() -> Vec<u32> {
         if let Ok(mut f) = std::fs::File::open(format!("/proc/{pid}/cmdline")) {
             let _ = f.read_to_string(&mut s);
         }
-        if s.contains(MARKER) {
+        if s.contains(marker()) {
             out.push(pid);
         }
     }
@@ -160,7 +191,7 @@ fn daemons() -> Vec<u32> {
 }
 
 /// What a case must record.
-enum Expect {
+pub(crate) enum Expect {
     /// No test may pass (the function is wrong, or passing would mean the attack worked).
     NoPass,
     /// Every test passes: a probe whose asserts hold exactly when the attack was contained.
@@ -169,7 +200,7 @@ enum Expect {
     Exactly(&'static [&'static str]),
 }
 
-struct Case {
+pub(crate) struct Case {
     name: &'static str,
     code: String,
     tests: Vec<String>,
@@ -184,7 +215,7 @@ struct Case {
 
 /// A property of a level a case depends on (beyond `confined`).
 #[derive(Clone, Copy, PartialEq)]
-enum Needs {
+pub(crate) enum Needs {
     Nothing,
     /// A pid namespace of the pair's own (netns, bubblewrap, userns).
     PidNs,
@@ -192,9 +223,11 @@ enum Needs {
     Seccomp,
     /// A size-capped private /tmp (netns, bubblewrap, userns).
     CappedTmp,
+    /// A root of its own holding only the system directories (bubblewrap, userns).
+    OwnRoot,
 }
 
-fn needs_case(
+pub(crate) fn needs_case(
     name: &'static str,
     needs: Needs,
     code: &str,
@@ -207,7 +240,7 @@ fn needs_case(
     }
 }
 
-fn case(name: &'static str, code: &str, tests: &[&str], expect: Expect) -> Case {
+pub(crate) fn case(name: &'static str, code: &str, tests: &[&str], expect: Expect) -> Case {
     Case {
         name,
         code: code.to_string(),
@@ -334,10 +367,14 @@ fn cases(host: &Host) -> Vec<Case> {
             Expect::NoPass,
         ),
         case(
-            "a test the judge cannot split, completed",
+            "several statements, a loop and a helper, all judged",
             "def add(a, b):\n    return a - b\n",
-            &["x = add(2, 3)\nassert True"],
-            Expect::Exactly(&["FAIL:Unjudged"]),
+            &[
+                "x = add(2, 3)\nassert x == 5",
+                "def check(candidate):\n    for a, b in [(1, 2), (3, 4)]:\n        assert candidate(a, b) == a + b\ncheck(add)",
+                "try:\n    assert add(1, 1) == 2\nexcept AssertionError:\n    raise\nexcept Exception:\n    pass",
+            ],
+            Expect::NoPass,
         ),
         case(
             "opaque truth",
@@ -417,12 +454,6 @@ fn cases(host: &Host) -> Vec<Case> {
             "self-referential value",
             "def add(a, b):\n    x = []\n    x.append(x)\n    return x\n",
             &["assert add(1, 2) == [[]]"],
-            Expect::NoPass,
-        ),
-        case(
-            "double-forked daemon",
-            &format!("import os, time\ndef add(a, b):\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            try:\n                os.execv('/bin/sleep', ['/bin/sleep', '30', '{MARKER}'])\n            finally:\n                os._exit(0)\n        os._exit(0)\n    time.sleep(0.2)\n    return a - b\n"),
-            &["assert add(1, 2) == 3"],
             Expect::NoPass,
         ),
         case(
@@ -541,8 +572,12 @@ fn cases(host: &Host) -> Vec<Case> {
             Expect::Contained,
         ),
     ]);
+    v.extend(more::cases(host));
     v
 }
+
+#[path = "redteam_cases.rs"]
+mod more;
 
 /// Whether files, network and other processes are out of a pair's reach at this oracle.
 fn confined(o: &Oracle) -> bool {
@@ -579,7 +614,8 @@ fn levels() -> Vec<Oracle> {
 fn run_suite() {
     let host = Host::new();
     let all = cases(&host);
-    assert!(all.len() >= 30, "{} cases", all.len());
+    assert!(all.len() >= 60, "{} cases", all.len());
+    eprintln!("red team: {} cases", all.len());
     let oracles = levels();
     assert!(!oracles.is_empty());
     // SAFETY: geteuid has no preconditions.
@@ -603,6 +639,7 @@ fn run_suite() {
             let has = match c.needs {
                 Needs::Nothing => true,
                 Needs::PidNs | Needs::CappedTmp => pidns,
+                Needs::OwnRoot => level >= IsolationLevel::Bubblewrap,
                 Needs::Seccomp => detail.contains("seccomp"),
             };
             if !has {

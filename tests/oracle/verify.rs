@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use execscope::oracle::{verify, ExecCache, Oracle, OracleConfig, VerifySelection};
+use execscope::oracle::{verify, ExecCache, Job, Oracle, OracleConfig, VerifySelection};
 use std::path::Path;
 
 fn jsonl(path: &Path) -> Vec<serde_json::Value> {
@@ -14,8 +14,9 @@ fn jsonl(path: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// (code, tests) of every query's canonical and paired distractors.
-fn pairs(root: &Path) -> Vec<(String, Vec<String>)> {
+/// The jobs of every query's canonical and paired distractors (the query's function under test
+/// as the entry point).
+fn pairs(root: &Path) -> Vec<Job> {
     let corpus: std::collections::HashMap<String, String> = jsonl(&root.join("data/corpus.jsonl"))
         .into_iter()
         .map(|r| {
@@ -35,7 +36,8 @@ fn pairs(root: &Path) -> Vec<(String, Vec<String>)> {
             .collect();
         for key in ["correct_corpus_ids", "paired_distractor_corpus_ids"] {
             for id in q[key].as_array().unwrap() {
-                out.push((corpus[id.as_str().unwrap()].clone(), tests.clone()));
+                let code = corpus[id.as_str().unwrap()].clone();
+                out.push(Job::new(code, tests.clone()).entry(q["function_name"].as_str().unwrap()));
             }
         }
     }
@@ -73,8 +75,10 @@ fn independent_mbpp_cache_reproduces() {
     );
 
     // A tampered row is caught, and named by its pair.
-    let (code, tests) = &pairs[0];
-    let mut bad = cache.get_pair(code, tests).unwrap().clone();
+    let mut bad = cache
+        .get_pair(&pairs[0].code, &pairs[0].tests)
+        .unwrap()
+        .clone();
     bad.outcomes[0] = if bad.outcomes[0] == "pass" {
         "FAIL".into()
     } else {

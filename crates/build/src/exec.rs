@@ -16,8 +16,8 @@
 //! shard owns and no memo holds is *pending*, and the build stops after the phase that needed it
 //! (see `crate::shard`).
 
-use execscope_core::bundle::model::{code_sha256, tests_sha256, ExecRecord};
-use execscope_oracle::{record_from, ExecCache, IsolationLevel, Oracle, SuiteResult};
+use execscope_core::bundle::model::ExecRecord;
+use execscope_oracle::{record_from, ExecCache, IsolationLevel, Job, Oracle, SuiteResult};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
@@ -25,6 +25,15 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The memo key of `job` run under hash seed `seed`: its tests' key with the seed in it, so a
+/// seed check's result never stands for the build's own.
+pub fn seed_key(job: &Job, seed: u32) -> (String, String) {
+    let (code, tests) = job.key();
+    let tagged =
+        execscope_core::bundle::model::tests_sha256(&[format!("\u{0}hashseed:{seed}"), tests]);
+    (code, tagged)
+}
 
 /// The memo file, relative to the bundle root (hidden: not bundle data, not in `SHA256SUMS`).
 pub const MEMO_FILE: &str = ".execscope-build-memo.jsonl";
@@ -147,6 +156,9 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 pub struct Runner<'a> {
     /// `None`: a replay from memos alone (`merge`); every pair the memos lack is pending.
     oracle: Option<&'a Oracle>,
+    /// Oracles under other string-hash seeds (`PYTHONHASHSEED`), for the canonicals' seed check
+    /// (see [`crate::gates::seed_gate`]); their pairs are keyed apart (see [`seed_key`]).
+    seed_oracles: Vec<&'a Oracle>,
     runner: String,
     isolation: IsolationLevel,
     budget: Duration,
@@ -194,6 +206,7 @@ impl<'a> Runner<'a> {
     pub fn replay(runner: String, isolation: IsolationLevel, budget: Duration) -> Runner<'a> {
         Runner {
             oracle: None,
+            seed_oracles: Vec::new(),
             runner,
             isolation,
             budget,
@@ -213,6 +226,11 @@ impl<'a> Runner<'a> {
             done: 0,
             total: 0,
         }
+    }
+
+    /// The oracles under other hash seeds the seed check runs the canonicals on.
+    pub fn set_seed_oracles(&mut self, oracles: Vec<&'a Oracle>) {
+        self.seed_oracles = oracles;
     }
 
     /// Executes only the pairs `shard` owns.
@@ -316,7 +334,7 @@ impl<'a> Runner<'a> {
     fn execute(
         &self,
         oracle: &Oracle,
-        batch: &[(String, Vec<String>)],
+        batch: &[Job],
         keys: &[Key],
         progress: &(dyn Fn(usize) + Sync),
     ) -> (Vec<Result<SuiteResult, String>>, Option<String>) {
@@ -329,10 +347,10 @@ impl<'a> Runner<'a> {
             for _ in 0..oracle.config().workers.min(batch.len()) {
                 s.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((code, tests)) = batch.get(i) else {
+                    let Some(job) = batch.get(i) else {
                         break;
                     };
-                    let r = oracle.run(code, tests).map_err(|e| e.to_string());
+                    let r = oracle.run_job(job).map_err(|e| e.to_string());
                     if let Ok(res) = &r {
                         if let Err(e) = self.journal_push(&keys[i], res) {
                             failed
@@ -371,25 +389,43 @@ impl<'a> Runner<'a> {
     /// Executes `jobs` (results in input order; an oracle failure is `Err(message)`), recording
     /// each successful result in the cache. Pairs this runner may not execute (another shard's,
     /// or no oracle) and no memo holds are counted as pending and come back as `Err`.
-    pub fn run(
+    pub fn run(&mut self, phase: &str, jobs: &[Job]) -> Vec<Result<SuiteResult, String>> {
+        self.run_under(phase, jobs, None)
+    }
+
+    /// [`Runner::run`] under hash seed `seed` (an oracle of [`Runner::set_seed_oracles`], or, in
+    /// a replay, the memo of one). `None`: the seed of this runner's own oracle.
+    pub fn run_under(
         &mut self,
         phase: &str,
-        jobs: &[(String, Vec<String>)],
+        jobs: &[Job],
+        seed: Option<u32>,
     ) -> Vec<Result<SuiteResult, String>> {
         if jobs.is_empty() {
             return Vec::new();
         }
         let keys: Vec<Key> = jobs
             .iter()
-            .map(|(c, t)| (code_sha256(c), tests_sha256(t)))
+            .map(|j| match seed {
+                None => j.key(),
+                Some(s) => seed_key(j, s),
+            })
             .collect();
+        let oracle = match seed {
+            None => self.oracle,
+            Some(s) => self
+                .seed_oracles
+                .iter()
+                .copied()
+                .find(|o| o.config().hash_seed == s),
+        };
         let mut results: Vec<Option<Result<SuiteResult, String>>> = keys
             .iter()
             .map(|k| self.memo.get(k).cloned().map(Ok))
             .collect();
         let missing: Vec<usize> = (0..jobs.len()).filter(|&i| results[i].is_none()).collect();
         self.reused += jobs.len() - missing.len();
-        let mine = |k: &Key| self.oracle.is_some() && self.shard.is_none_or(|s| s.owns(&k.0, &k.1));
+        let mine = |k: &Key| oracle.is_some() && self.shard.is_none_or(|s| s.owns(&k.0, &k.1));
         let (mut todo, pending): (Vec<usize>, Vec<usize>) =
             missing.into_iter().partition(|&i| mine(&keys[i]));
         // A key needed twice in one phase is executed once.
@@ -416,8 +452,8 @@ impl<'a> Runner<'a> {
                 results[i] = Some(Err("pending: another shard's pair".into()));
             }
         }
-        if let (false, Some(oracle)) = (todo.is_empty(), self.oracle) {
-            let batch: Vec<(String, Vec<String>)> = todo.iter().map(|&i| jobs[i].clone()).collect();
+        if let (false, Some(oracle)) = (todo.is_empty(), oracle) {
+            let batch: Vec<Job> = todo.iter().map(|&i| jobs[i].clone()).collect();
             let batch_keys: Vec<Key> = todo.iter().map(|&i| keys[i].clone()).collect();
             self.total += batch.len() as u64;
             let base = self.done;
@@ -458,10 +494,15 @@ impl<'a> Runner<'a> {
             .into_iter()
             .zip(jobs)
             .zip(keys)
-            .map(|((r, (code, tests)), key)| {
+            .map(|((r, job), key)| {
                 let r = r.unwrap_or_else(|| Err("not run".into()))?;
-                let row: ExecRecord = record_from(code, tests, &r, &self.runner);
-                if self.cache.insert(row).is_none() {
+                if seed.is_none() {
+                    let row: ExecRecord = record_from(job, &r, &self.runner);
+                    if self.cache.insert(row).is_none() {
+                        self.fresh.push((key, r.clone()));
+                    }
+                } else if !self.fresh.iter().any(|(k, _)| k == &key) {
+                    // Memoised (a rebuild or a merge replays it), never a cache row.
                     self.fresh.push((key, r.clone()));
                 }
                 Ok(r)

@@ -12,7 +12,7 @@ use super::ast::{self, SignatureSpot};
 use super::exec::Runner;
 use super::task::{Gate, Refusal, Task};
 use crate::mutate::{self, Candidate, DropReason, Mutant};
-use execscope_oracle::SuiteResult;
+use execscope_oracle::{Job, SuiteResult};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -150,10 +150,7 @@ pub fn too_slow(test_ms: &[u32], budget: std::time::Duration) -> Option<String> 
 /// Gate 3: run every canonical against its suite; those that fail a test, or whose slowest
 /// test is too close to the per-test budget ([`too_slow`]), are refused.
 pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
-    let jobs: Vec<(String, Vec<String>)> = tasks
-        .iter()
-        .map(|t| (t.canonical.clone(), t.tests.clone()))
-        .collect();
+    let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
     let results = runner.run("canonicals", &jobs);
     let budget = runner.test_budget();
     let mut out = Vec::new();
@@ -190,13 +187,72 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
     out
 }
 
+/// Gate 3, continued: every canonical that passed runs again under each of `seeds` as
+/// `PYTHONHASHSEED` (the oracle's own is 0). A canonical whose verdicts change with the string
+/// hash seed -- set iteration order, `hash()` of a string -- would give another label on
+/// another run, so it is refused, as careful builders of the field run a suite under three
+/// seeds. Skipped when `seeds` is empty.
+pub fn seed_gate(
+    runner: &mut Runner,
+    tasks: Vec<Task>,
+    seeds: &[u32],
+    log: &mut GateLog,
+) -> Vec<Task> {
+    let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
+    let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
+    for &seed in seeds {
+        let before = runner.pending;
+        let results = runner.run_under(
+            &format!("canonicals, PYTHONHASHSEED={seed}"),
+            &jobs,
+            Some(seed),
+        );
+        if runner.pending > before {
+            return tasks; // other shards' pairs: the build stops after this phase
+        }
+        for (why, r) in reasons.iter_mut().zip(results) {
+            if why.is_some() {
+                continue;
+            }
+            *why = match r {
+                Err(e) => Some(format!("oracle error under PYTHONHASHSEED={seed}: {e}")),
+                Ok(r) if r.passes_all() => None,
+                Ok(r) => Some(format!(
+                    "verdicts depend on the string hash seed: every test passes under \
+                     PYTHONHASHSEED=0, but under PYTHONHASHSEED={seed} {}",
+                    r.outcomes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| !o.is_pass())
+                        .map(|(i, o)| format!("test {} is {o}", i + 1))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+        }
+    }
+    let mut out = Vec::new();
+    for (t, why) in tasks.into_iter().zip(reasons) {
+        match why {
+            Some(reason) => log.refusals.push(Refusal {
+                line: t.line,
+                task_id: t.task_id.clone(),
+                gate: Gate::CanonicalExecution,
+                reason,
+            }),
+            None => out.push(t),
+        }
+    }
+    out
+}
+
 /// The gate between 3 and 4: a task's `independent` implementation (written from the query alone)
 /// must define the function, differ from the canonical, and pass every test; a failing test means
 /// the suite checks something the query does not say (or the query is ambiguous), so the task is
 /// refused with the failing tests named. Tasks without the field pass.
 pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
     let mut reasons: Vec<Option<String>> = vec![None; tasks.len()];
-    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     let mut job_of: Vec<Option<usize>> = vec![None; tasks.len()];
     for (i, t) in tasks.iter().enumerate() {
         let Some(code) = &t.independent else {
@@ -214,7 +270,7 @@ pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog
             reasons[i] = Some("independent is a copy of the canonical".into());
         } else {
             job_of[i] = Some(jobs.len());
-            jobs.push((code.clone(), t.tests.clone()));
+            jobs.push(t.job(code));
         }
     }
     let results = runner.run("independents", &jobs);
@@ -331,10 +387,10 @@ pub fn distractor_gate(
         })
         .collect();
     let all = settle_before_execution(&tasks, all, &mut sig_drops, log);
-    let jobs: Vec<(String, Vec<String>)> = tasks
+    let jobs: Vec<Job> = tasks
         .iter()
         .zip(&all)
-        .flat_map(|(t, ms)| ms.iter().map(|m| (m.code.clone(), t.tests.clone())))
+        .flat_map(|(t, ms)| ms.iter().map(|m| t.job(&m.code)))
         .collect();
     log.mutants_generated += jobs.len() + sig_drops.iter().map(Vec::len).sum::<usize>();
     let mut results = runner.run("mutants", &jobs).into_iter();
@@ -508,9 +564,9 @@ pub fn integrity_gate(
             }
         }
     }
-    let jobs: Vec<(String, Vec<String>)> = probes
+    let jobs: Vec<Job> = probes
         .iter()
-        .map(|(_, _, j, code)| (code.clone(), admitted[*j].task.tests.clone()))
+        .map(|(_, _, j, code)| admitted[*j].task.job(code))
         .collect();
     let results = runner.run("cross-query names", &jobs);
     let mut bad: HashMap<usize, String> = HashMap::new();

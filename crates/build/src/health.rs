@@ -6,6 +6,10 @@
 //! test that calls it, evaluated once when the snippet is defined — and behaves as the original on
 //! every other input. A suite that still passes it never looks at the result for that input (or
 //! the oracle swallows exceptions): either way the query's verdicts cannot be trusted.
+//!
+//! A function among those arguments (a test's `lambda`) is the test's: the judge keeps it and
+//! the code gets a stand-in it can call but not read, so the control takes any such stand-in for
+//! any function of the chosen input (a suite's calls with other functions may then raise too).
 
 use super::ast;
 use execscope_core::bundle::model::Bundle;
@@ -26,6 +30,9 @@ pub fn negative_control(code: &str, function_name: &str, tests: &[String]) -> Op
          import types as __execscope_types\n\
          def __execscope_pack(*a, **k):\n    return (a, k)\n\
          def __execscope_same(x, y):\n\
+         \x20   if isinstance(y, __execscope_types.FunctionType) and callable(x) and \
+         not isinstance(x, __execscope_types.FunctionType):\n\
+         \x20       return True\n\
          \x20   if isinstance(x, __execscope_types.FunctionType):\n\
          \x20       return isinstance(y, __execscope_types.FunctionType) and \
          x.__code__.co_code == y.__code__.co_code and x.__code__.co_consts == y.__code__.co_consts\n\
@@ -79,7 +86,7 @@ pub fn oracle_health(
     oracle: &Oracle,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<QueryHealth> {
-    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut jobs: Vec<execscope_oracle::Job> = Vec::new();
     // Per query: job indices of references, and of the control (or why none).
     let mut plan: Vec<(Vec<usize>, Result<usize, String>)> = Vec::new();
     for q in &b.queries {
@@ -87,7 +94,10 @@ pub fn oracle_health(
             .correct
             .iter()
             .map(|&row| {
-                jobs.push((b.corpus[row].code.clone(), q.tests.clone()));
+                jobs.push(
+                    execscope_oracle::Job::new(b.corpus[row].code.clone(), q.tests.clone())
+                        .entry(&q.function_name),
+                );
                 jobs.len() - 1
             })
             .collect();
@@ -96,7 +106,9 @@ pub fn oracle_health(
             Some(&row) => match negative_control(&b.corpus[row].code, &q.function_name, &q.tests) {
                 None => Err(format!("no test calls `{}` directly", q.function_name)),
                 Some(code) => {
-                    jobs.push((code, q.tests.clone()));
+                    jobs.push(
+                        execscope_oracle::Job::new(code, q.tests.clone()).entry(&q.function_name),
+                    );
                     Ok(jobs.len() - 1)
                 }
             },

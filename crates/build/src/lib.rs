@@ -57,6 +57,9 @@ pub struct BuildOptions {
     pub shard: Option<exec::Shard>,
     /// Further memo files to reuse results from (read-only), e.g. a merge of earlier rounds.
     pub memos: Vec<std::path::PathBuf>,
+    /// `PYTHONHASHSEED`s besides the oracle's own (0) every canonical must pass under
+    /// ([`gates::seed_gate`]); empty skips the check.
+    pub hash_seeds: Vec<u32>,
 }
 
 impl std::fmt::Debug for BuildOptions {
@@ -70,6 +73,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("reuse", &self.reuse)
             .field("shard", &self.shard)
             .field("memos", &self.memos)
+            .field("hash_seeds", &self.hash_seeds)
             .finish()
     }
 }
@@ -85,6 +89,7 @@ impl Default for BuildOptions {
             reuse: true,
             shard: None,
             memos: Vec::new(),
+            hash_seeds: vec![1, 2],
         }
     }
 }
@@ -118,7 +123,9 @@ pub fn build(
     oracle: &Oracle,
     opts: &BuildOptions,
 ) -> Result<BuildReport, BuildError> {
+    let seeded = seed_oracles(oracle, &opts.hash_seeds)?;
     let mut runner = exec::Runner::new(oracle, opts.progress.clone());
+    runner.set_seed_oracles(seeded.iter().collect());
     prepare(&mut runner, out, opts)?;
     let source = tasks.display().to_string();
     build_with(tasks, &source, out, &mut runner, opts, oracle.privileges())?.ok_or_else(|| {
@@ -128,6 +135,27 @@ pub fn build(
             runner.pending_phase.as_deref().unwrap_or("?")
         ))
     })
+}
+
+/// Oracles like `oracle` but under each of `seeds` as `PYTHONHASHSEED` (one worker each: they
+/// run the canonicals only).
+pub fn seed_oracles(oracle: &Oracle, seeds: &[u32]) -> Result<Vec<Oracle>, BuildError> {
+    seeds
+        .iter()
+        .map(|&hash_seed| {
+            Oracle::new(execscope_oracle::OracleConfig {
+                hash_seed,
+                workers: oracle.config().workers.clamp(1, 2),
+                isolation: oracle.isolation().into(),
+                ..oracle.config().clone()
+            })
+            .map_err(|e| {
+                BuildError::Integrity(format!(
+                    "starting the oracle for PYTHONHASHSEED={hash_seed}: {e}"
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Loads the memo of `out` (when `opts.reuse`) and `opts.memos`, and journals every pair
@@ -209,6 +237,10 @@ pub fn build_with(
         }
     };
     let passing = gates::canonical_gate(runner, ast_ok, &mut log);
+    if stop(runner) {
+        return Ok(None);
+    }
+    let passing = gates::seed_gate(runner, passing, &opts.hash_seeds, &mut log);
     if stop(runner) {
         return Ok(None);
     }

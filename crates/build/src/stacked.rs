@@ -49,9 +49,9 @@ pub fn build(
             comps.push((qi, s));
         }
     }
-    let jobs: Vec<(String, Vec<String>)> = comps
+    let jobs: Vec<execscope_oracle::Job> = comps
         .iter()
-        .map(|(qi, s)| (s.code.clone(), admitted[*qi].task.tests.clone()))
+        .map(|(qi, s)| admitted[*qi].task.job(&s.code))
         .collect();
     let results = runner.run("stacked mutants", &jobs);
     let mut stats = StackedStats {

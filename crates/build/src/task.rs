@@ -68,6 +68,13 @@ pub struct Task {
     pub independent: Option<String>,
 }
 
+impl Task {
+    /// The oracle job of `code` against this task's tests, its function as the entry point.
+    pub fn job(&self, code: &str) -> execscope_oracle::Job {
+        execscope_oracle::Job::new(code, self.tests.clone()).entry(&self.function_name)
+    }
+}
+
 /// A task the builder will not use, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Refusal {

@@ -4,9 +4,9 @@
 //! nowhere in the bundle (e.g. mutants the builder dropped) cannot be re-run and are counted.
 
 use super::STACKED_FILE;
-use execscope_core::bundle::model::{code_sha256, tests_key_fn, tests_sha256, Bundle};
+use execscope_core::bundle::model::{code_sha256, tests_key_fn, tests_sha256, Bundle, Query};
 use execscope_core::bundle::{load, LoadOptions};
-use execscope_oracle::{verify, ExecCache, Oracle, VerifyReport, VerifySelection};
+use execscope_oracle::{verify, ExecCache, Job, Oracle, VerifyReport, VerifySelection};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -25,7 +25,7 @@ pub struct BundleVerify {
 
 /// The cached pairs of a bundle whose texts it holds.
 pub struct CachedPairs {
-    pub pairs: Vec<(String, Vec<String>)>,
+    pub pairs: Vec<Job>,
     /// Per pair, "query × snippet".
     pub labels: Vec<String>,
     /// The matched rows re-keyed to execscope's `tests_sha256` (what `oracle::verify` looks up).
@@ -55,12 +55,12 @@ pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedP
     let mut labels = Vec::new();
     let mut rekeyed = ExecCache::new();
     let mut used: HashSet<usize> = HashSet::new();
-    let mut push = |row: usize, code: &str, tests: &[String], label: String| {
+    let mut push = |row: usize, code: &str, q: &Query, label: String| {
         if used.insert(row) {
             let mut rec = b.cache[row].clone();
-            rec.tests_sha256 = tests_sha256(tests);
+            rec.tests_sha256 = tests_sha256(&q.tests);
             rekeyed.insert(rec);
-            pairs.push((code.to_string(), tests.to_vec()));
+            pairs.push(Job::new(code, q.tests.clone()).entry(&q.function_name));
             labels.push(label);
         }
     };
@@ -68,7 +68,7 @@ pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedP
         let tkey = key(&q.tests);
         for (s, ckey) in b.corpus.iter().zip(&code_keys) {
             if let Some(&row) = rows.get(&(ckey.as_str(), tkey.as_str())) {
-                push(row, &s.code, &q.tests, format!("{} × {}", q.id, s.id));
+                push(row, &s.code, q, format!("{} × {}", q.id, s.id));
             }
         }
     }
@@ -76,7 +76,7 @@ pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedP
         if let Some(&qi) = qindex.get(qid.as_str()) {
             let q = &b.queries[qi];
             if let Some(&row) = rows.get(&(code_sha256(code).as_str(), key(&q.tests).as_str())) {
-                push(row, code, &q.tests, format!("{qid} × {sid}"));
+                push(row, code, q, format!("{qid} × {sid}"));
             }
         }
     }

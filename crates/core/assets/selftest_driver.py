@@ -1,24 +1,18 @@
-# execscope self-test driver (Python stdlib only; embedded in the execscope binary).
+# execscope self-test screen (Python stdlib only; embedded in the execscope binary).
 #
 # Not a harness of its own: this source is the *code* of an ordinary oracle pair, so it runs inside
-# the oracle's sandbox (fresh forked child, rlimits, private work dir, unprivileged uid, the suite
-# timeout). The pair's *tests* are single asserts calling the functions below with the candidate's
-# texts as string literals, and the oracle's `observed` field (the repr of the compared value)
-# carries the answer back. See crates/core/src/audit/selftest.rs for the Rust side and docs/audit.md
-# "Admission, selection and return" for the definitions.
+# the oracle's sandbox (fresh forked child, rlimits, private work dir, unprivileged uid, the test
+# budget). The pair's test is one assert calling `__es_screen` with the candidate's texts as string
+# literals, and the oracle's `observed` field (the repr of the compared value) carries the answer
+# back. It only parses the texts; the self-tests themselves run as self-test jobs of the oracle
+# (the candidate in one sandboxed process, the self-tests in another). See
+# crates/core/src/audit/selftest.rs for the Rust side and docs/audit.md "Admission, selection and
+# return" for the definitions.
 #
 #   __es_screen(code, tests, fname) -> "c=1 t=1 def=1 n=3 const=0 ident=0 dup=0 nocall=0 other=0 alias=solution"
 #       C (code compiles) and the structural screen S, never executing either text.
-#   __es_run(code, tests, fname, supply) -> "ok" | "compile-code:<Exc>" | "compile-tests:<Exc>"
-#                                          | "code:<Exc>" | "tests:<Exc>"
-#       The inline contract (supply=False): code then self-tests in one __main__ namespace.
-#       Restricted module supply (supply=True): between the two, every statically imported module
-#       named like the candidate's own module is registered with a copy of the code's bindings.
 
 import ast as __es_ast
-import sys as __es_sys
-import types as __es_types
-import builtins as __es_builtins
 
 # The names the paper (002, Section 4 "Two execution contracts") lists; `<function>_module`
 # generalises its `total_match_module` (HumanEval/74's `total_match`) to every task.
@@ -129,34 +123,3 @@ def __es_screen(code, tests, fname):
         nocall, other, ",".join(aliases)
     )
     return out
-
-
-def __es_run(code, tests, fname, supply):
-    try:
-        code_obj = compile(code, "<candidate>", "exec")
-    except BaseException as e:
-        return "compile-code:" + type(e).__name__
-    try:
-        tests_obj = compile(tests, "<self-tests>", "exec")
-    except BaseException as e:
-        return "compile-tests:" + type(e).__name__
-    aliases = []
-    if supply:
-        aliases = __es_static_aliases([__es_ast.parse(code), __es_ast.parse(tests)], fname)
-    g = {"__name__": "__main__", "__builtins__": __es_builtins}
-    try:
-        exec(code_obj, g)
-    except BaseException as e:
-        return "code:" + type(e).__name__
-    # The reserved callback: a namespace copy, not file/package loading (functions keep `g`).
-    for name in aliases:
-        mod = __es_types.ModuleType(name)
-        for k, v in list(g.items()):
-            if k not in ("__name__", "__builtins__", "__doc__", "__spec__", "__loader__", "__package__"):
-                mod.__dict__[k] = v
-        __es_sys.modules[name] = mod
-    try:
-        exec(tests_obj, g)
-    except BaseException as e:
-        return "tests:" + type(e).__name__
-    return "ok"

@@ -11,7 +11,7 @@
 use super::outcome::{Outcome, SuiteResult};
 use super::Oracle;
 use execscope_record::keys::{code_sha256, tests_sha256};
-use execscope_record::ExecRecord;
+use execscope_record::{ExecRecord, Job};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -227,11 +227,12 @@ fn cut_torn_tail(f: &mut File) -> std::io::Result<()> {
     f.set_len(0)
 }
 
-/// The cache row for a pair's result.
-pub fn record_from(code: &str, tests: &[String], r: &SuiteResult, runner: &str) -> ExecRecord {
+/// The cache row for a job's result.
+pub fn record_from(job: &Job, r: &SuiteResult, runner: &str) -> ExecRecord {
+    let (code_sha256, tests_sha256) = job.key();
     ExecRecord {
-        code_sha256: code_sha256(code),
-        tests_sha256: tests_sha256(tests),
+        code_sha256,
+        tests_sha256,
         outcomes: r.outcomes.iter().map(|o| o.to_string()).collect(),
         passes_all_tests: r.passes_all(),
         runner: runner.to_string(),
@@ -273,25 +274,25 @@ pub struct VerifyReport {
 
 /// Re-executes the cached pairs among `pairs` (all, or a seeded sample of them) and lists those
 /// whose outcomes differ from the cache. The cache holds only hashes, so the caller supplies the
-/// texts (for a bundle: each snippet's code with its query's tests).
+/// jobs (for a bundle: each snippet's code with its query's tests and function name).
 pub fn verify(
     oracle: &Oracle,
     cache: &ExecCache,
-    pairs: &[(String, Vec<String>)],
+    pairs: &[Job],
     selection: VerifySelection,
     progress: &(dyn Fn(usize) + Sync),
 ) -> VerifyReport {
     let mut cached: Vec<usize> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (i, (code, tests)) in pairs.iter().enumerate() {
-        let key = (code_sha256(code), tests_sha256(tests));
+    for (i, job) in pairs.iter().enumerate() {
+        let key = (code_sha256(&job.code), tests_sha256(&job.tests));
         if cache.get(&key.0, &key.1).is_some() && seen.insert(key) {
             cached.push(i);
         }
     }
     let not_cached = pairs
         .iter()
-        .filter(|(c, t)| cache.get_pair(c, t).is_none())
+        .filter(|j| cache.get_pair(&j.code, &j.tests).is_none())
         .count();
     if let VerifySelection::Sample { n, seed } = selection {
         use rand::SeedableRng;
@@ -304,13 +305,12 @@ pub fn verify(
         picked.sort_unstable();
         cached = picked;
     }
-    let jobs: Vec<(String, Vec<String>)> = cached.iter().map(|&i| pairs[i].clone()).collect();
+    let jobs: Vec<Job> = cached.iter().map(|&i| pairs[i].clone()).collect();
     let results = oracle.run_batch(&jobs, progress);
     let mut disagreements = Vec::new();
     for (&i, res) in cached.iter().zip(results) {
-        let (code, tests) = &pairs[i];
         let row = cache
-            .get_pair(code, tests)
+            .get_pair(&pairs[i].code, &pairs[i].tests)
             .expect("selected from the cache");
         let now = res
             .map(|r| r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>())

@@ -1,6 +1,6 @@
 //! How an oracle is asked to run: the isolation to choose and the limits of every pair.
 
-use super::{DETECT_BACKSTOP, TEST_BUDGET};
+use super::{IsolationLevel, DETECT_BACKSTOP, TEST_BUDGET};
 use std::time::Duration;
 
 /// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
@@ -12,6 +12,18 @@ pub enum IsolationChoice {
     Netns,
     Bubblewrap,
     Userns,
+}
+
+impl From<IsolationLevel> for IsolationChoice {
+    /// Exactly that level (an oracle started like another one runs where it runs).
+    fn from(l: IsolationLevel) -> Self {
+        match l {
+            IsolationLevel::Rlimits => IsolationChoice::Rlimits,
+            IsolationLevel::Netns => IsolationChoice::Netns,
+            IsolationLevel::Bubblewrap => IsolationChoice::Bubblewrap,
+            IsolationLevel::Userns => IsolationChoice::Userns,
+        }
+    }
 }
 
 impl std::str::FromStr for IsolationChoice {
@@ -46,6 +58,10 @@ pub struct OracleConfig {
     /// Pre-warmed servers, i.e. pairs run at once.
     pub workers: usize,
     pub isolation: IsolationChoice,
+    /// `PYTHONHASHSEED` of every harness and judge: str/bytes hashes, hence set iteration order,
+    /// are the same on every run (the build re-runs canonicals under other seeds to refuse a
+    /// task whose verdicts depend on it).
+    pub hash_seed: u32,
 }
 
 impl Default for OracleConfig {
@@ -54,12 +70,24 @@ impl Default for OracleConfig {
             timeout: TEST_BUDGET,
             detect: DETECT_BACKSTOP,
             mem_bytes: 1 << 30,
-            workers: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
+            workers: default_workers(),
             isolation: IsolationChoice::Auto,
+            hash_seed: 0,
         }
     }
+}
+
+/// Workers by default: two per core. A pair spends much of its time waiting on pipes between
+/// the judge and the sandbox (each test is a few requests and answers), so a second pair per
+/// core keeps the core busy while the first waits. `EXECSCOPE_ORACLE_WORKERS` overrides it.
+fn default_workers() -> usize {
+    if let Some(n) = std::env::var("EXECSCOPE_ORACLE_WORKERS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return n.max(1);
+    }
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }
 
 #[cfg(test)]

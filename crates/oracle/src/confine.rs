@@ -233,7 +233,8 @@ fn rule(c: Vec<SeccompCondition>) -> io::Result<SeccompRule> {
 
 /// The seccomp program (EPERM on a match, allow otherwise): [`DENIED`]; `clone` with a
 /// namespace flag; `clone3` (whose flags live in memory seccomp cannot read) answers ENOSYS so
-/// the C library falls back to `clone`; sockets of any family but `AF_UNIX`; `ioctl` TIOCSTI
+/// the C library falls back to `clone`; `socket` of any family and `socketpair` of any family but
+/// `AF_UNIX`; `ioctl` TIOCSTI
 /// and TIOCLINUX (typing into a terminal); and any signal to pid 1, the harness (init of the
 /// pair's pid namespace). `None` on an architecture the crate does not know.
 pub fn seccomp_program() -> io::Result<Option<Vec<libc::sock_filter>>> {
@@ -251,12 +252,13 @@ pub fn seccomp_program() -> io::Result<Option<Vec<libc::sock_filter>>> {
         clone.push(rule(vec![cond(0, Qword, MaskedEq(f as u64), f as u64)?])?);
     }
     rules.insert(libc::SYS_clone, clone);
-    for nr in [libc::SYS_socket, libc::SYS_socketpair] {
-        rules.insert(
-            nr,
-            vec![rule(vec![cond(0, Dword, Ne, libc::AF_UNIX as u64)?])?],
-        );
-    }
+    // No socket at all (a host Unix-domain socket is reachable by path even without a
+    // network); a connected pair of Unix sockets (multiprocessing, asyncio's self-pipe) is fine.
+    rules.insert(libc::SYS_socket, Vec::new());
+    rules.insert(
+        libc::SYS_socketpair,
+        vec![rule(vec![cond(0, Dword, Ne, libc::AF_UNIX as u64)?])?],
+    );
     rules.insert(
         libc::SYS_ioctl,
         vec![
@@ -376,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn seccomp_refuses_inet_sockets_ptrace_and_namespaces_but_not_unix_sockets() {
+    fn seccomp_refuses_sockets_ptrace_and_namespaces_but_not_unix_socket_pairs() {
         let Some(prog) = seccomp_program().unwrap() else {
             eprintln!(
                 "skipped: seccomp program unknown on {}",
@@ -395,8 +397,15 @@ mod tests {
             if libc::socket(libc::AF_NETLINK, libc::SOCK_RAW, 0) >= 0 {
                 return 12;
             }
-            if libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0) < 0 {
+            if libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0) >= 0 || errno() != libc::EPERM {
                 return 13;
+            }
+            let mut pair = [0i32; 2];
+            if libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) != 0 {
+                return 19;
+            }
+            if libc::socketpair(libc::AF_INET, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) == 0 {
+                return 20;
             }
             if libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0) == 0 || errno() != libc::EPERM {
                 return 14;

@@ -1,10 +1,13 @@
-//! The trusted half of the oracle: a Python process (`crates/oracle/assets/judge.py`) that never runs the code
-//! under test. It cuts each test into the units the sandbox must evaluate (e.g. the call `f(3)`
-//! of `assert f(3) == 5`) and later decides every outcome from the plain values the sandbox
-//! returned. See docs/threat-model.md.
+//! The trusted half of the oracle: a warm Python "zygote" (`crates/oracle/assets/judge.py` and
+//! the engine it embeds) that forks one child per pair. The child runs the pair's tests — all
+//! their logic, with its own builtins and standard library — and sends every operation on the
+//! code's objects as a request to the sandbox's pair child, over the pipe pair execscope set up
+//! between them for this worker; execscope only sees each test's verdict and its requests for a
+//! new sandbox child. It never runs the code under test. See docs/threat-model.md.
 
 use super::server::{read_line, Fail};
 use super::OracleError;
+use execscope_record::Job;
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
@@ -12,11 +15,32 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The judge, embedded so the binary is self-contained.
-const JUDGE: &str = include_str!("../assets/judge.py");
+/// How long the zygote may take to start.
+const STARTUP: Duration = Duration::from_secs(30);
 
-/// How long one judge request may take (it only parses tests and compares plain values).
-const JUDGE_DEADLINE: Duration = Duration::from_secs(120);
+/// The judge, embedded so the binary is self-contained (the value codec, the RPC peer, the
+/// stand-ins for the code's objects, the test engine, the pytest shim, then the zygote).
+pub const JUDGE: &str = concat!(
+    include_str!("../assets/codec.py"),
+    include_str!("../assets/decode.py"),
+    include_str!("../assets/excs.py"),
+    include_str!("../assets/peer.py"),
+    include_str!("../assets/proxy.py"),
+    include_str!("../assets/engine.py"),
+    include_str!("../assets/pytest_shim.py"),
+    include_str!("../assets/judge.py"),
+);
+
+/// A line from the judge's child.
+pub enum JudgeLine {
+    /// A test's verdict (`V {"i", "o", "obs", "ms"}`).
+    Verdict(String),
+    /// The sandbox child is gone: a new one is needed (a detector child when the seconds are
+    /// above zero).
+    Renew(f64),
+    /// The pair's child exited (after its last verdict, or because it failed).
+    Done,
+}
 
 pub struct Judge {
     child: Child,
@@ -30,22 +54,30 @@ fn protocol(e: impl std::fmt::Display) -> OracleError {
 }
 
 impl Judge {
-    /// Starts `python -I -c <judge>`: no sandbox code ever runs in it; its own session, no
-    /// inherited descriptor but the two pipes.
-    pub fn spawn(python: &Path) -> Result<Judge, OracleError> {
+    /// Starts the zygote: `python -s -P -c <judge>` with only `PATH` and the hash seed in its
+    /// environment, its own session and process group, no inherited descriptor but its control
+    /// pipes and `sandbox` (the write end to the sandbox, the read end from it: fds 3 and 4).
+    pub fn spawn(
+        python: &Path,
+        flags: &[&str],
+        seed: u32,
+        sandbox: (i32, i32),
+    ) -> Result<Judge, OracleError> {
         let mut cmd = Command::new(python);
-        cmd.args(["-I", "-c", JUDGE])
+        cmd.args(flags)
+            .args(["-c", JUDGE])
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
+            .env("PYTHONHASHSEED", seed.to_string())
             .current_dir("/")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(super::sandbox::debug_stderr());
         // SAFETY: async-signal-safe syscalls only.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 libc::setsid();
-                super::sandbox::close_fds_from(3);
+                super::sandbox::place_fds(&[(sandbox.0, 3), (sandbox.1, 4)])?;
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
                 Ok(())
             });
@@ -54,77 +86,73 @@ impl Judge {
             super::sandbox::spawn(cmd).map_err(|e| OracleError::Spawn(format!("judge: {e}")))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        Ok(Judge {
+        let mut j = Judge {
             child,
             stdin,
             stdout,
             buf: Vec::new(),
-        })
+        };
+        match j.line(Instant::now() + STARTUP) {
+            Ok(l) if l == "ready" => Ok(j),
+            Ok(l) => Err(protocol(format!("bad ready line {l:?}"))),
+            Err(f) => Err(protocol(format!("did not start ({f:?})"))),
+        }
     }
 
-    fn call(&mut self, req: &serde_json::Value) -> Result<serde_json::Value, OracleError> {
-        let mut line = req.to_string();
-        line.push('\n');
+    fn line(&mut self, deadline: Instant) -> Result<String, Fail> {
+        read_line(self.stdout.as_raw_fd(), &mut self.buf, deadline)
+    }
+
+    /// Writes one line (a protocol failure when the judge is gone).
+    pub fn send(&mut self, line: &[u8]) -> Result<(), Fail> {
         self.stdin
-            .write_all(line.as_bytes())
+            .write_all(line)
+            .and_then(|_| self.stdin.write_all(b"\n"))
             .and_then(|_| self.stdin.flush())
-            .map_err(protocol)?;
-        let reply = read_line(
-            self.stdout.as_raw_fd(),
-            &mut self.buf,
-            Instant::now() + JUDGE_DEADLINE,
-        )
-        .map_err(|f| match f {
-            Fail::Protocol(m) => protocol(m),
-            f => protocol(format!("{f:?}")),
-        })?;
-        let v: serde_json::Value = serde_json::from_str(&reply).map_err(protocol)?;
-        if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
-            return Err(protocol(e));
-        }
-        Ok(v)
+            .map_err(|_| Fail::Died)
     }
 
-    /// Per test, the units (`["e", expression]` or `["s", statements]`) the sandbox evaluates.
-    pub fn plan(
+    /// Forks the pair's child: its tests (from `start`), entry points, setup and limits, and
+    /// the token of the sandbox child it talks to.
+    pub fn begin(
         &mut self,
-        code: &str,
-        tests: &[String],
-    ) -> Result<Vec<serde_json::Value>, OracleError> {
-        let v = self.call(&serde_json::json!({"op": "plan", "code": code, "tests": tests}))?;
-        let units = v["units"]
-            .as_array()
-            .filter(|a| a.len() == tests.len())
-            .ok_or_else(|| protocol("plan of the wrong length"))?;
-        Ok(units.clone())
+        job: &Job,
+        token: &str,
+        limits: &super::server::Limits,
+        start: usize,
+    ) -> Result<(), Fail> {
+        let req = serde_json::json!({
+            "tests": job.tests, "entry": job.entry, "setup": job.setup, "token": token,
+            "budget": limits.budget.as_secs_f64(), "detect": limits.detect.as_secs_f64(),
+            "start": start,
+        });
+        self.send(format!("P {req}").as_bytes())
     }
 
-    /// Outcome strings and observed reprs from the sandbox's per-test results.
-    #[allow(clippy::type_complexity)]
-    pub fn judge(
-        &mut self,
-        code: &str,
-        tests: &[String],
-        results_json: &str,
-    ) -> Result<(Vec<String>, Vec<Option<String>>), OracleError> {
-        #[derive(serde::Deserialize)]
-        struct Verdict {
-            outcomes: Vec<String>,
-            observed: Vec<Option<String>>,
+    /// The child's next line before `deadline` (blank and unknown lines skipped).
+    pub fn next(&mut self, deadline: Instant) -> Result<JudgeLine, Fail> {
+        loop {
+            let l = self.line(deadline)?;
+            if let Some(rest) = l.strip_prefix("V ") {
+                return Ok(JudgeLine::Verdict(rest.to_string()));
+            }
+            if let Some(rest) = l.strip_prefix("F ") {
+                return Ok(JudgeLine::Renew(rest.trim().parse().unwrap_or(0.0)));
+            }
+            if l == "Z" {
+                return Ok(JudgeLine::Done);
+            }
         }
-        let v = self.call(&serde_json::json!({
-            "op": "judge", "code": code, "tests": tests, "results_json": results_json,
-        }))?;
-        let v: Verdict = serde_json::from_value(v).map_err(protocol)?;
-        if v.outcomes.len() != tests.len() || v.observed.len() != tests.len() {
-            return Err(protocol("verdict of the wrong length"));
-        }
-        Ok((v.outcomes, v.observed))
     }
 }
 
 impl Drop for Judge {
     fn drop(&mut self) {
+        let pid = self.child.id() as i32;
+        // SAFETY: signalling our own child's process group (it called setsid).
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -3,7 +3,7 @@
 
 pub use execscope_record::BatchError;
 
-use super::{Oracle, OracleConfig, SuiteResult};
+use super::{Job, Oracle, OracleConfig, SuiteResult};
 use std::sync::OnceLock;
 
 pub struct LazyOracle {
@@ -23,7 +23,7 @@ impl LazyOracle {
     /// Any failed pair is an error naming its index.
     pub fn run(
         &self,
-        jobs: &[(String, Vec<String>)],
+        jobs: &[Job],
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Vec<SuiteResult>, BatchError> {
         let total = jobs.len();

@@ -1,18 +1,19 @@
 //! The execution oracle: sandboxed Python execution of (code, tests) pairs, and its cache.
 //!
-//! Design: a pool of pre-warmed harness servers (one per worker, each started inside the sandbox
-//! once), each forking a fresh child per pair: the per-pair isolation of a fresh process (own
-//! rlimits, work dir, uid, process group) without paying an interpreter start per pair.
+//! Design: a pool of workers, each a pre-warmed harness server (started inside the sandbox once)
+//! and a pre-warmed judge zygote (outside it), each forking a fresh child per pair: the per-pair
+//! isolation of a fresh process (own rlimits, work dir, uid, process group) without paying an
+//! interpreter start per pair. The judge's child runs every test's logic; only operations on the
+//! code's objects go to the sandbox's child, relayed by execscope (`session`).
 //! [`Oracle::run_naive`] keeps the one-interpreter-per-pair runner as the baseline; both run the
-//! same embedded harness (`crates/oracle/assets/harness.py`), so they give the same outcomes.
-
+//! same embedded harness and judge (`crates/oracle/assets/`), so they give the same outcomes.
 //!
 //! Layout: the public types in `config` (what to run under) and `error`; `start` (the scratch
 //! directory from `scratch`, the level chosen by a probe run, or the refusal); `pool` (running
-//! pairs on the pre-warmed servers, the naive baseline, and batches over all workers); `server`,
-//! `sandbox`, `confine` and `userns` (the processes and their confinement); `judge` (the trusted
-//! side that plans tests and decides outcomes); `cache` and `lazy` (the execution cache, and an
-//! oracle started only when a pair is missing from it).
+//! jobs on the workers, the naive baseline, and batches over all workers); `session` (one pair's
+//! relay between judge and harness); `server`, `sandbox`, `confine` and `userns` (the processes
+//! and their confinement); `judge` (the trusted side that runs the tests); `cache` and `lazy` (the
+//! execution cache, and an oracle started only when a pair is missing from it).
 
 pub mod cache;
 mod config;
@@ -25,6 +26,7 @@ mod pool;
 mod sandbox;
 mod scratch;
 mod server;
+mod session;
 pub mod slowdown;
 mod start;
 mod userns;
@@ -34,26 +36,40 @@ pub use cache::{
 };
 pub use config::{IsolationChoice, OracleConfig};
 pub use error::OracleError;
-pub use execscope_record::with_prelude;
+pub use execscope_record::{with_prelude, Job, SelfTest};
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 pub use scratch::sweep_stale_scratch;
 pub use server::{Limits, HARNESS_KILLED};
 
-use judge::Judge;
 use sandbox::Launcher;
-use server::Server;
+use session::Worker;
 use std::sync::atomic::AtomicU32;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-/// The harness, embedded so the binary is self-contained.
-const HARNESS: &str = include_str!("../assets/harness.py");
+/// The harness, embedded so the binary is self-contained: the value codec, the RPC peer, the
+/// engine (for the sandboxed self-test runner), the hang detector, the pair child, the server.
+const HARNESS: &str = concat!(
+    include_str!("../assets/codec.py"),
+    include_str!("../assets/decode.py"),
+    include_str!("../assets/excs.py"),
+    include_str!("../assets/peer.py"),
+    include_str!("../assets/proxy.py"),
+    include_str!("../assets/engine.py"),
+    include_str!("../assets/pytest_shim.py"),
+    include_str!("../assets/detector.py"),
+    include_str!("../assets/sandbox.py"),
+    include_str!("../assets/harness.py"),
+);
 
 /// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
 /// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.
 /// 3: a wall budget per test (not per suite), each test's outcome its own after an earlier one
 ///    ran out of time; `HANG` for a test proven never to end, `TIMEOUT` only when not proven.
-pub const CONTRACT: u32 = 3;
+/// 4: the judge runs every test's logic (any statements) with its own builtins; only operations
+///    on the code's objects go to the sandbox; values keep their types' semantics; a fixed hash
+///    seed everywhere.
+pub const CONTRACT: u32 = 4;
 
 /// Default wall budget of each test.
 pub const TEST_BUDGET: Duration = Duration::from_secs(2);
@@ -73,7 +89,7 @@ pub struct Oracle {
     _dir: tempfile::TempDir,
     /// Holds the scratch dir's owner lock for the oracle's lifetime (see [`sweep_stale_scratch`]).
     _owner: std::fs::File,
-    slots: Vec<Mutex<Option<Server>>>,
+    slots: Vec<Mutex<Worker>>,
     free: Mutex<Vec<usize>>,
     freed: Condvar,
     python_version: String,
@@ -81,8 +97,6 @@ pub struct Oracle {
     readcap: bool,
     naive_seq: AtomicU32,
     uid_base: u32,
-    /// Idle judges (trusted processes that plan tests and decide outcomes).
-    judges: Mutex<Vec<Judge>>,
 }
 
 impl Oracle {
@@ -117,15 +131,17 @@ impl Oracle {
     /// The cache's `runner` field: oracle version, interpreter, and the execution contract.
     pub fn runner_string(&self) -> String {
         format!(
-            "execscope-oracle/{} contract/{CONTRACT} (python {} -I, fresh process per (code, \
-             tests) pair, fresh namespace per test: code exec'd, then the test's calls evaluated \
-             in the sandbox and the assertion judged by a separate process on their plain values; \
+            "execscope-oracle/{} contract/{CONTRACT} (python {} -s -P, PYTHONHASHSEED={}, fresh \
+             process per (code, tests) pair, fresh namespace per test: code exec'd in the \
+             sandbox, the test run by a separate judge process with its own builtins, every \
+             operation on the code's objects a request to the sandbox answered with plain data; \
              wall {}s per test with process-group kill, later tests in a fresh process; a test \
              out of time re-run under a cycle detector (backstop {}s): HANG when a repeated \
              state is proven, else TIMEOUT; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT|\
              HANG, <Exc> a builtin or stdlib exception name, else Other)",
             execscope_record::version(),
             self.python_version,
+            self.cfg.hash_seed,
             self.cfg.timeout.as_secs_f64(),
             self.cfg.detect.as_secs_f64()
         )
@@ -135,7 +151,7 @@ impl Oracle {
 impl execscope_record::Runner for Oracle {
     fn run_pairs(
         &self,
-        jobs: &[(String, Vec<String>)],
+        jobs: &[Job],
         progress: &(dyn Fn(usize) + Sync),
     ) -> Vec<Result<SuiteResult, String>> {
         self.run_batch(jobs, progress)

@@ -42,6 +42,34 @@ pub struct Python {
     pub version: String,
 }
 
+impl Python {
+    /// The interpreter flags of every harness and judge: no user site-packages, no script
+    /// directory on `sys.path` (`-P`, Python 3.11+). Not `-I`: that implies `-E`, which would
+    /// ignore the fixed `PYTHONHASHSEED`; the environment is cleared instead.
+    pub fn flags(&self) -> Vec<&'static str> {
+        let mut v = self
+            .version
+            .split('.')
+            .map(|p| p.parse::<u32>().unwrap_or(0));
+        let (major, minor) = (v.next().unwrap_or(0), v.next().unwrap_or(0));
+        if (major, minor) >= (3, 11) {
+            vec!["-s", "-P"]
+        } else {
+            vec!["-s"]
+        }
+    }
+}
+
+/// Where a harness's or judge's stderr goes: nowhere, unless `EXECSCOPE_ORACLE_DEBUG` is set
+/// (then execscope's own stderr, to diagnose the oracle itself).
+pub(crate) fn debug_stderr() -> Stdio {
+    if std::env::var_os("EXECSCOPE_ORACLE_DEBUG").is_some() {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    }
+}
+
 /// Resolves the interpreter: `$EXECSCOPE_PYTHON` if set, else `python3` on `PATH`, asked for its
 /// real executable so a pyenv shim (a shell script needing `$HOME` and `$PYENV_*`) is bypassed.
 pub fn python() -> Result<Python, OracleError> {
@@ -153,7 +181,11 @@ impl Launcher {
         };
         let (plan, landlock) = if level == IsolationLevel::Userns {
             (
-                Some(Arc::new(RootPlan::new(SYSTEM_DIRS, &python.prefix))),
+                Some(Arc::new(RootPlan::new(
+                    SYSTEM_DIRS,
+                    ETC_FILES,
+                    &python.prefix,
+                ))),
                 confine::landlock(),
             )
         } else {
@@ -171,6 +203,31 @@ impl Launcher {
             landlock,
             seccomp,
         })
+    }
+
+    /// The scratch directories private to this level's sandbox, emptied after every pair so no
+    /// pair sees (or is crowded out by) what an earlier one left.
+    fn wipe_dirs(&self) -> Vec<&'static str> {
+        match self.level {
+            IsolationLevel::Rlimits => Vec::new(),
+            IsolationLevel::Netns => vec![
+                "/tmp",
+                "/tmp/execscope",
+                "/var/tmp",
+                "/dev/shm",
+                "/run",
+                "/run/lock",
+                "/var/lock",
+            ],
+            IsolationLevel::Bubblewrap | IsolationLevel::Userns => {
+                vec!["/tmp", "/tmp/execscope", "/dev/shm"]
+            }
+        }
+    }
+
+    /// Whether execscope runs as root (its pairs then run as uids of their own).
+    pub fn is_root(&self) -> bool {
+        self.root
     }
 
     /// What this level consists of on this machine, in words (for reports and the docs'
@@ -202,23 +259,24 @@ impl Launcher {
 
     /// The command that starts a harness in `mode` (`--server` or `--once`) that runs its pairs
     /// as `uid` (ignored unless root). Stdin/stdout are piped; stderr is discarded.
-    pub fn command(&self, mode: &str, uid: u32) -> Command {
+    pub fn command(&self, mode: &str, uid: u32, seed: u32, judge_fds: (i32, i32)) -> Command {
         let uid: i64 = if self.root { uid as i64 } else { -1 };
-        let cfg = serde_json::json!({"uid": uid, "tmp": self.tmp, "close_fd": 3}).to_string();
-        let py_args = [
-            self.python.exe.as_os_str().to_owned(),
-            "-I".into(),
-            "/dev/fd/3".into(),
-            mode.into(),
-            cfg.into(),
-        ];
+        let cfg = serde_json::json!({
+            "uid": uid, "tmp": self.tmp, "close_fd": 3, "wipe": self.wipe_dirs(),
+        })
+        .to_string();
+        let mut py_args: Vec<std::ffi::OsString> = vec![self.python.exe.as_os_str().to_owned()];
+        py_args.extend(self.python.flags().into_iter().map(Into::into));
+        py_args.extend(["/dev/fd/3".into(), mode.into(), cfg.into()]);
         let mut cmd = match self.level {
             IsolationLevel::Bubblewrap => {
                 let mut c = Command::new(self.bwrap.as_ref().expect("checked in new"));
                 // A read-only view of the system directories and the interpreter only: the
                 // user's files, the task files (the answer key), the output dir and the cache
                 // are not in the sandbox at all.
-                for d in SYSTEM_DIRS {
+                // bwrap would create /etc 0700 (untraversable by the pair's uid) for the files.
+                c.args(["--perms", "0755", "--dir", "/etc"]);
+                for d in SYSTEM_DIRS.iter().chain(ETC_FILES) {
                     c.args(["--ro-bind-try", d, d]);
                 }
                 c.args(["--dev", "/dev", "--proc", "/proc"]);
@@ -273,9 +331,10 @@ impl Launcher {
         };
         cmd.env_clear()
             .env("PATH", "/usr/bin:/bin")
+            .env("PYTHONHASHSEED", seed.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(debug_stderr());
         let fd = self.harness.as_raw_fd();
         let level = self.level;
         let netns = level == IsolationLevel::Netns;
@@ -312,34 +371,15 @@ impl Launcher {
         unsafe {
             cmd.pre_exec(move || {
                 let _keep = &ruleset; // open until the fork
-                                      // The ruleset's descriptor goes to 4, out of the way of 3 first.
-                let ll = match ruleset_fd {
-                    Some(r) => {
-                        let high = libc::fcntl(r, libc::F_DUPFD, 10);
-                        if high < 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                        high
-                    }
-                    None => -1,
-                };
-                if fd == 3 {
-                    if libc::fcntl(3, libc::F_SETFD, 0) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                } else if libc::dup2(fd, 3) != 3 {
-                    return Err(std::io::Error::last_os_error());
+                                      // The harness source at 3, the Landlock ruleset at 4, the judge's pipes at 5 and
+                                      // 6; nothing else the shell that started execscope left open reaches the harness
+                                      // (or bwrap, which would pass it on).
+                let mut fds = [(fd, 3), (-1, 4), (judge_fds.0, 5), (judge_fds.1, 6)];
+                if let Some(r) = ruleset_fd {
+                    fds[1].0 = r;
                 }
-                // Nothing the shell that started execscope left open reaches the harness (or
-                // bwrap, which would pass it on), and no controlling terminal: a new session.
-                if ll >= 0 {
-                    if libc::dup2(ll, 4) != 4 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    close_fds_from(5);
-                } else {
-                    close_fds_from(4);
-                }
+                place_fds(&fds)?;
+                // No controlling terminal: a new session.
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -372,7 +412,7 @@ impl Launcher {
                     if let Some(plan) = &plan {
                         userns::build_root(plan)?;
                     }
-                    if let (Some(l), true) = (&landlock, ll >= 0) {
+                    if let (Some(l), true) = (&landlock, ruleset_fd.is_some()) {
                         confine::apply_landlock(l, 4, 3)?;
                     }
                 }
@@ -386,9 +426,23 @@ impl Launcher {
     }
 }
 
-/// Read-only inside bubblewrap: everything a Python installation and its stdlib may need.
+/// Read-only inside bubblewrap and `userns`: the directories a Python installation and its
+/// stdlib need (the interpreter's prefix is added when it lies elsewhere). Not `/etc`, `/opt`,
+/// `/srv`, `/home` or anything else a task file could live in.
 const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The files of `/etc` the C library reads for a Python program (the dynamic loader's cache,
+/// the local time zone, account names for `pwd`): the only ones in the sandbox's `/etc`.
+pub(crate) const ETC_FILES: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
 ];
 
 /// Size cap of the sandbox's `/tmp` (a tmpfs, i.e. RAM) under bubblewrap.
@@ -431,6 +485,37 @@ pub(crate) fn spawn(mut cmd: Command) -> std::io::Result<std::process::Child> {
             cmd.spawn()
         }
     }
+}
+
+/// Between fork and exec: puts each `(src, dst)` descriptor at `dst` (inheritable; a `src` of -1
+/// leaves `dst` closed) and closes every other descriptor from 3 up. The sources are first moved
+/// out of the way, so a source already sitting on another's target is not clobbered.
+///
+/// # Safety
+/// Raw syscalls only, no allocation.
+pub(crate) unsafe fn place_fds(fds: &[(i32, i32)]) -> std::io::Result<()> {
+    let mut high = [-1i32; 8];
+    for (k, &(src, _)) in fds.iter().enumerate().take(high.len()) {
+        if src >= 0 {
+            high[k] = libc::fcntl(src, libc::F_DUPFD_CLOEXEC, 100);
+            if high[k] < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    let mut top = 2;
+    for (k, &(_, dst)) in fds.iter().enumerate().take(high.len()) {
+        top = top.max(dst);
+        if high[k] >= 0 {
+            if libc::dup2(high[k], dst) != dst {
+                return Err(std::io::Error::last_os_error());
+            }
+        } else {
+            libc::close(dst);
+        }
+    }
+    close_fds_from(top as u32 + 1);
+    Ok(())
 }
 
 /// Closes every descriptor from `low` up (between fork and exec: one syscall, or a bounded loop
@@ -493,26 +578,6 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
     userns::private_mounts()?;
     let tmpfs = c"tmpfs".as_ptr();
     let flags = libc::MS_NOSUID | libc::MS_NODEV;
-    if libc::mount(
-        tmpfs,
-        c"/tmp".as_ptr(),
-        tmpfs,
-        flags,
-        userns::TMP_SIZE.as_ptr().cast(),
-    ) != 0
-    {
-        return Err(err());
-    }
-    // Other places an unprivileged uid could leave files on the host: private too (best effort).
-    for p in [c"/var/tmp", c"/dev/shm"] {
-        libc::mount(
-            tmpfs,
-            p.as_ptr(),
-            tmpfs,
-            flags,
-            c"mode=1777,size=64m".as_ptr().cast(),
-        );
-    }
     if mask_root {
         // Keep a handle on the real prefix: once /root is a tmpfs, its path leads there instead.
         let pfd = if dirs.is_empty() {
@@ -571,5 +636,31 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
             }
         }
     }
+    // No writable host directory: every mount read-only, then private, capped scratch space
+    // where a program expects to write (and where host sockets live: /run is hidden whole).
+    userns::read_only_everywhere()?;
+    if libc::mount(
+        tmpfs,
+        c"/tmp".as_ptr(),
+        tmpfs,
+        flags,
+        userns::TMP_SIZE.as_ptr().cast(),
+    ) != 0
+    {
+        return Err(err());
+    }
+    for (p, mode) in [
+        (c"/run", c"mode=0755,size=64m"),
+        (c"/var/tmp", c"mode=1777,size=64m"),
+        (c"/dev/shm", c"mode=1777,size=64m"),
+        (c"/var/lock", c"mode=1777,size=64m"),
+    ] {
+        // Best effort: a directory that does not exist (or /var/lock, a link into /run on most
+        // systems) stays as it is, read-only.
+        libc::mount(tmpfs, p.as_ptr(), tmpfs, flags, mode.as_ptr().cast());
+    }
+    libc::umask(0o022);
+    libc::mkdir(c"/run/lock".as_ptr(), 0o1777);
+    libc::chmod(c"/run/lock".as_ptr(), 0o1777);
     Ok(())
 }

@@ -2,17 +2,17 @@
 //! spoken with it. Every read has a deadline, so a wedged harness costs a kill and a restart,
 //! never a hang.
 
-use super::outcome::{IsolationLevel, Outcome, SuiteResult};
 use super::sandbox::Launcher;
 use super::OracleError;
+use execscope_record::Job;
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
-/// Grace on top of the longest a suite may take (every test's budget and hang detection, plus a
-/// fork per test) before the host gives up on the harness itself (the harness enforces each
-/// test's budget; this only catches a harness that stopped answering).
+/// Grace on top of a test's budget (and hang detection) before the host gives up on the judge or
+/// the harness itself (the judge enforces each test's budget; this only catches a process that
+/// stopped answering).
 pub const BACKSTOP: Duration = Duration::from_secs(10);
 /// How long a harness may take to start and say it is ready (the machine may be loaded).
 pub const STARTUP: Duration = Duration::from_secs(30);
@@ -38,16 +38,26 @@ pub struct Server {
     stdout: ChildStdout,
     buf: Vec<u8>,
     pub python: String,
+    /// The current pair's nonce (see [`Server::begin`]).
+    nonce: String,
     /// Whether pairs run under an unprivileged uid (the harness decides and says so).
     pub drops_uid: bool,
     /// Whether those pairs keep CAP_DAC_READ_SEARCH (interpreter under an unreadable home).
     pub readcap: bool,
+    /// As root: the uid of this server's pairs (its self-test runners use uid + 512).
+    pair_uid: Option<u32>,
 }
 
 impl Server {
     /// Starts a harness and waits for its `ready` line.
-    pub fn spawn(launcher: &Launcher, mode: &str, uid: u32) -> Result<Server, OracleError> {
-        let mut child = super::sandbox::spawn(launcher.command(mode, uid))
+    pub fn spawn(
+        launcher: &Launcher,
+        mode: &str,
+        uid: u32,
+        seed: u32,
+        judge_fds: (i32, i32),
+    ) -> Result<Server, OracleError> {
+        let mut child = super::sandbox::spawn(launcher.command(mode, uid, seed, judge_fds))
             .map_err(|e| OracleError::Spawn(format!("{}: {e}", launcher.level)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -57,6 +67,8 @@ impl Server {
             stdout,
             buf: Vec::new(),
             python: String::new(),
+            nonce: "-".to_string(),
+            pair_uid: launcher.is_root().then_some(uid),
             drops_uid: false,
             readcap: false,
         };
@@ -94,45 +106,103 @@ impl Server {
         read_line(self.stdout.as_raw_fd(), &mut self.buf, deadline)
     }
 
-    /// Sends one pair (its code and, per test, the units the judge cut out) and waits for the
-    /// reply: the per-test results as a JSON text (for the judge, never parsed here) and the wall
-    /// time. A reply that does not echo this request's fresh nonce is a protocol failure (a line
-    /// forged by a pair for a later request cannot match).
-    pub fn request(
-        &mut self,
-        code: &str,
-        units: &[serde_json::Value],
-        limits: &Limits,
-    ) -> Result<Reply, Fail> {
-        let nonce = format!("{:032x}", rand::random::<u128>());
-        let req = serde_json::json!({
-            "nonce": nonce, "code": code, "units": units, "timeout": limits.budget.as_secs_f64(),
-            "mem": limits.mem, "detect": limits.detect.as_secs_f64(),
+    /// Starts a pair: its code, the test count and limits, and a fresh nonce that every line of
+    /// the harness about this pair carries (a line forged by a pair for a later one cannot
+    /// match). The harness forks the pair's child under the token returned here, without
+    /// answering: the judge may write the first test's start at once (the pipe holds it).
+    pub fn begin(&mut self, job: &Job, limits: &Limits) -> Result<String, Fail> {
+        self.nonce = format!("{:032x}", rand::random::<u128>());
+        let token = format!("{:024x}", rand::random::<u128>() >> 32);
+        let mut req = serde_json::json!({
+            "nonce": self.nonce, "code": job.code, "mem": limits.mem, "n": job.tests.len(),
+            "budget": limits.budget.as_secs_f64(), "main": job.selftest.is_some(),
         });
-        let stdin = self.stdin.as_mut().ok_or(Fail::Died)?;
-        let mut line = req.to_string();
-        line.push('\n');
-        if stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.flush())
-            .is_err()
-        {
-            return Err(Fail::Died);
+        if job.selftest.is_none() {
+            req["token"] = serde_json::Value::String(token.clone());
         }
-        // Lines that do not carry this request's nonce (forged by a pair that reached the pipe,
-        // or a stale reply after such a forgery) are skipped, never taken for the reply.
-        let deadline = Instant::now() + limits.longest(units.len()) + BACKSTOP;
+        self.send(format!("P {req}").as_bytes())?;
+        Ok(token)
+    }
+
+    /// Replaces the pair's child (a detector child when `detect` is above zero); its token.
+    pub fn replace(&mut self, detect: f64) -> Result<String, Fail> {
+        let req = serde_json::json!({ "detect": detect });
+        self.send(format!("F {req}").as_bytes())?;
+        self.token()
+    }
+
+    fn token(&mut self) -> Result<String, Fail> {
+        match self.next(Instant::now() + STARTUP)? {
+            ServerLine::Forked(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Ok(t)
+            }
+            other => Err(Fail::Protocol(format!(
+                "expected a new child, got {other:?}"
+            ))),
+        }
+    }
+
+    /// A self-test run (its self-tests and the code in two children of the harness); the
+    /// harness's answer: a verdict or a status.
+    pub fn selftest(
+        &mut self,
+        req: &serde_json::Value,
+        deadline: Instant,
+    ) -> Result<ServerLine, Fail> {
+        self.send(format!("Q {req}").as_bytes())?;
+        self.next(deadline)
+    }
+
+    /// Writes one line to the harness.
+    pub fn send(&mut self, line: &[u8]) -> Result<(), Fail> {
+        let stdin = self.stdin.as_mut().ok_or(Fail::Died)?;
+        stdin
+            .write_all(line)
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|_| Fail::Died)
+    }
+
+    /// The harness's next line about the current pair, before `deadline`.
+    fn next(&mut self, deadline: Instant) -> Result<ServerLine, Fail> {
         loop {
             let line = self.read_line(deadline)?;
-            match parse_reply(&line, &nonce) {
-                Err(Mismatch::Nonce) => continue,
-                Err(Mismatch::Bad(m)) => return Err(Fail::Protocol(m)),
-                Ok(r) => return Ok(r),
+            let Some(rest) = line
+                .strip_prefix(self.nonce.as_str())
+                .and_then(|r| r.strip_prefix(' '))
+            else {
+                continue; // not this pair's: text that reached the pipe from elsewhere
+            };
+            let (tag, payload) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
+            let payload = payload.strip_prefix(' ').unwrap_or(payload).to_string();
+            return Ok(match tag {
+                "F" => ServerLine::Forked(payload),
+                "X" => ServerLine::Status(payload),
+                "V" => ServerLine::Verdict(payload),
+                "D" => ServerLine::Done,
+                _ => continue,
+            });
+        }
+    }
+
+    /// Ends the pair (the harness kills its child, sweeps what it left, empties the scratch
+    /// space). `false` when the harness did not confirm: it must be replaced.
+    pub fn end(&mut self) -> bool {
+        if self.send(b"E").is_err() {
+            return false;
+        }
+        let deadline = Instant::now() + STARTUP;
+        loop {
+            match self.next(deadline) {
+                Ok(ServerLine::Done) => return true,
+                Ok(_) => continue,
+                Err(_) => return false,
             }
         }
     }
 
-    /// Kills the harness's whole process group and reaps it.
+    /// Kills the harness's whole process group and reaps it; as root, also every process of
+    /// its pairs' uids (a daemon a pair left, should the harness have died before sweeping).
     pub fn kill(&mut self) {
         self.stdin = None;
         let pid = self.child.id() as i32;
@@ -142,19 +212,10 @@ impl Server {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-
-    /// Closes stdin (a `--once` harness then exits) and reaps, killing after `grace`.
-    pub fn finish(mut self, grace: Duration) {
-        self.stdin = None;
-        let end = Instant::now() + grace;
-        while Instant::now() < end {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        if let Some(uid) = self.pair_uid {
+            kill_uid(uid);
+            kill_uid(uid + 512);
         }
-        self.kill();
     }
 }
 
@@ -162,6 +223,24 @@ impl Drop for Server {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
+        }
+    }
+}
+
+/// Kills every process of `uid` (never execscope's own: only called as root for a sandbox uid),
+/// from a forked child that becomes that uid.
+fn kill_uid(uid: u32) {
+    // SAFETY: the child makes raw syscalls only and leaves with _exit.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            if libc::setresgid(uid, uid, uid) == 0 && libc::setresuid(uid, uid, uid) == 0 {
+                libc::kill(-1, libc::SIGKILL);
+            }
+            libc::_exit(0);
+        }
+        if pid > 0 {
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
         }
     }
 }
@@ -214,26 +293,6 @@ pub(crate) fn read_line(fd: i32, buf: &mut Vec<u8>, deadline: Instant) -> Result
     }
 }
 
-/// The result for a pair during which the harness died or stopped answering.
-pub fn failed_result(
-    n: usize,
-    fail: &Fail,
-    isolation: IsolationLevel,
-    wall: Duration,
-) -> SuiteResult {
-    let outcome = match fail {
-        Fail::Timeout => Outcome::Timeout,
-        _ => HARNESS_KILLED.parse().expect("valid outcome"),
-    };
-    SuiteResult {
-        outcomes: vec![outcome; n],
-        observed: vec![None; n],
-        isolation,
-        wall_ms: wall.as_millis() as u64,
-        test_ms: Vec::new(),
-    }
-}
-
 /// What a request may spend: each test's wall budget, the hang detector's wall backstop (zero:
 /// no detection) and the address-space limit.
 #[derive(Clone, Copy, Debug)]
@@ -243,60 +302,15 @@ pub struct Limits {
     pub mem: u64,
 }
 
-impl Limits {
-    /// The longest a suite of `n` tests can take in the harness: every test running out of its
-    /// budget and then the detector's, plus a second per test for the forks and the sweeps.
-    pub fn longest(&self, n: usize) -> Duration {
-        (self.budget + self.detect + Duration::from_secs(1)) * n.max(1) as u32
-    }
-}
-
-/// What a harness returns for one pair.
+/// A line of the harness about the current pair.
 #[derive(Debug)]
-pub struct Reply {
-    /// Per test: a unit-value record, the code's own exception, or a status (see the judge).
-    pub results_json: String,
-    pub wall_ms: u64,
-    /// Per test, its wall milliseconds as the harness measured them.
-    pub test_ms: Vec<u32>,
-}
-
-enum Mismatch {
-    Nonce,
-    Bad(String),
-}
-
-fn parse_reply(line: &str, nonce: &str) -> Result<Reply, Mismatch> {
-    #[derive(serde::Deserialize)]
-    struct Raw {
-        nonce: String,
-        results_json: String,
-        wall_ms: u64,
-        #[serde(default)]
-        test_ms: Vec<u32>,
-    }
-    if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-        if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
-            if v.get("nonce").and_then(|n| n.as_str()) != Some(nonce) {
-                return Err(Mismatch::Nonce);
-            }
-            return Err(Mismatch::Bad(format!(
-                "harness rejected the request: {}",
-                super::outcome::escape_text(e, 200)
-            )));
-        }
-    }
-    let r: Raw = match serde_json::from_str(line) {
-        Ok(r) => r,
-        // Not a reply at all: text that reached the pipe from elsewhere.
-        Err(_) => return Err(Mismatch::Nonce),
-    };
-    if r.nonce != nonce {
-        return Err(Mismatch::Nonce);
-    }
-    Ok(Reply {
-        results_json: r.results_json,
-        wall_ms: r.wall_ms,
-        test_ms: r.test_ms,
-    })
+pub enum ServerLine {
+    /// A new pair child is ready; its token.
+    Forked(String),
+    /// A self-test run ended in the sandbox without a verdict: `TIMEOUT`, `ERROR:<signal>`, ...
+    Status(String),
+    /// A self-test run's verdict (`{"o": .., "obs": ..}`).
+    Verdict(String),
+    /// The pair is over.
+    Done,
 }

@@ -2,13 +2,11 @@
 //! that passes the start-up probe (or the refusal that says why none adequate could start).
 
 use super::error::stronger_levels;
-use super::judge::Judge;
 use super::sandbox::{self, Launcher};
 use super::scratch::Scratch;
-use super::server::{Limits, Server};
-use super::{
-    IsolationChoice, IsolationLevel, Oracle, OracleConfig, OracleError, Outcome, SuiteResult,
-};
+use super::session::{Ctx, PairRun, Worker};
+use super::{IsolationChoice, IsolationLevel, Oracle, OracleConfig, OracleError};
+use execscope_record::Job;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU32;
 use std::sync::{Condvar, Mutex};
@@ -77,11 +75,11 @@ impl Oracle {
         for &level in candidates {
             let handle = harness.try_clone().map_err(io(harness_path.clone()))?;
             let attempt = Launcher::new(level, python.clone(), handle, work)
-                .and_then(|l| probe(&l, &cfg, base).map(|s| (l, s)));
+                .and_then(|l| probe(&l, &cfg, base).map(|(w, i)| (l, w, i)));
             match attempt {
-                Ok((_, server))
+                Ok((_, _, info))
                     if cfg.isolation == IsolationChoice::Auto
-                        && !server.drops_uid
+                        && !info.drops_uid
                         && level < IsolationLevel::Bubblewrap =>
                 {
                     // Same uid as execscope and no pid namespace: a pair could signal, read and
@@ -96,17 +94,18 @@ impl Oracle {
                         stronger: why.clone(),
                     });
                 }
-                Ok((launcher, server)) => {
-                    let workers = cfg.workers.clamp(1, (UID_BLOCK / 2) as usize);
-                    let mut slots: Vec<Mutex<Option<Server>>> =
-                        (0..workers).map(|_| Mutex::new(None)).collect();
-                    let python_version = if server.python.is_empty() {
+                Ok((launcher, worker, info)) => {
+                    let workers = cfg.workers.clamp(1, (UID_BLOCK / 4) as usize);
+                    let mut slots: Vec<Mutex<Worker>> = (0..workers)
+                        .map(|_| Mutex::new(Worker::default()))
+                        .collect();
+                    let python_version = if info.python.is_empty() {
                         launcher.python.version.clone()
                     } else {
-                        server.python.clone()
+                        info.python.clone()
                     };
-                    let (drops_uid, readcap) = (server.drops_uid, server.readcap);
-                    slots[0] = Mutex::new(Some(server));
+                    let (drops_uid, readcap) = (info.drops_uid, info.readcap);
+                    slots[0] = Mutex::new(worker);
                     return Ok(Oracle {
                         cfg: OracleConfig { workers, ..cfg },
                         launcher,
@@ -120,7 +119,6 @@ impl Oracle {
                         readcap,
                         naive_seq: AtomicU32::new(0),
                         uid_base: base,
-                        judges: Mutex::new(Vec::new()),
                     });
                 }
                 Err(e) => {
@@ -142,9 +140,20 @@ impl Oracle {
     }
 }
 
-/// Starts a server at the launcher's level and checks it: a trivial test must pass, and above
+/// What the probe's harness said about itself.
+struct ServerInfo {
+    python: String,
+    drops_uid: bool,
+    readcap: bool,
+}
+
+/// Starts a worker at the launcher's level and checks it: a trivial test must pass, and above
 /// `Rlimits` a connection to a listener on the host's loopback must fail.
-fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, OracleError> {
+fn probe(
+    launcher: &Launcher,
+    cfg: &OracleConfig,
+    uid: u32,
+) -> Result<(Worker, ServerInfo), OracleError> {
     let level = launcher.level;
     let unavailable = |reason: String| OracleError::Unavailable { level, reason };
     let listener = std::net::TcpListener::bind("127.0.0.1:0")
@@ -153,44 +162,44 @@ fn probe(launcher: &Launcher, cfg: &OracleConfig, uid: u32) -> Result<Server, Or
         .local_addr()
         .map_err(|e| unavailable(e.to_string()))?
         .port();
-    let mut server =
-        Server::spawn(launcher, "--server", uid).map_err(|e| unavailable(e.to_string()))?;
+    let probe_cfg = OracleConfig {
+        timeout: cfg.timeout.max(Duration::from_secs(3)),
+        detect: Duration::ZERO,
+        ..cfg.clone()
+    };
+    let ctx = Ctx {
+        launcher,
+        cfg: &probe_cfg,
+    };
+    let mut worker = Worker::start(ctx, "--server", uid).map_err(|e| unavailable(e.to_string()))?;
+    let server = worker.server.as_ref().expect("started");
+    let info = ServerInfo {
+        python: server.python.clone(),
+        drops_uid: server.drops_uid,
+        readcap: server.readcap,
+    };
     let code = format!(
         "import socket\ndef net():\n    socket.create_connection(('127.0.0.1', {port}), \
          timeout=2).close()\n    return 1\n"
     );
-    let tests = [
-        "assert 1 + 1 == 2".to_string(),
-        "assert net() == 1".to_string(),
-    ];
-    let units = [serde_json::json!([]), serde_json::json!([["e", "net()"]])];
-    let limits = Limits {
-        budget: cfg.timeout.max(Duration::from_secs(3)),
-        detect: Duration::ZERO,
-        mem: cfg.mem_bytes,
-    };
-    let reply = server
-        .request(&code, &units, &limits)
-        .map_err(|f| unavailable(format!("probe run failed: {f:?}")))?;
-    let mut judge = Judge::spawn(&launcher.python.exe)?;
-    let (outcomes, _) = judge.judge(&code, &tests, &reply.results_json)?;
-    let r = SuiteResult {
-        outcomes: outcomes
-            .iter()
-            .map(|s| s.parse::<Outcome>().map_err(OracleError::Protocol))
-            .collect::<Result<Vec<_>, _>>()?,
-        observed: Vec::new(),
-        isolation: level,
-        wall_ms: reply.wall_ms,
-        test_ms: Vec::new(),
-    };
+    let job = Job::new(
+        code,
+        vec![
+            "assert 1 + 1 == 2".to_string(),
+            "assert net() == 1".to_string(),
+        ],
+    )
+    .entry("net");
+    let r = PairRun::new(ctx, &mut worker, &job, uid, false)
+        .run()
+        .map_err(|e| unavailable(format!("probe run failed: {e}")))?;
     if !r.outcomes[0].is_pass() {
         return Err(unavailable(format!("probe test gave {}", r.outcomes[0])));
     }
     if level > IsolationLevel::Rlimits && r.outcomes[1].is_pass() {
         return Err(unavailable("a pair reached the host's loopback".into()));
     }
-    Ok(server)
+    Ok((worker, info))
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ enum Entry {
     BindDir { src: CString, dst: CString },
     /// A host device file at `/dev/<name>`, writable, no exec.
     BindDev { src: CString, dst: CString },
+    /// A read-only copy of one host file (of `/etc`) at the same path.
+    BindFile { src: CString, dst: CString },
 }
 
 /// The paths a new root is built from, prepared before the fork.
@@ -55,9 +57,9 @@ fn inside(p: &Path) -> CString {
 }
 
 impl RootPlan {
-    /// The system directories that exist here (as directories or as links) plus the interpreter's
-    /// prefix when it lies elsewhere.
-    pub fn new(system_dirs: &[&str], prefix: &Path) -> RootPlan {
+    /// The system directories that exist here (as directories or as links), the interpreter's
+    /// prefix when it lies elsewhere, and the listed files (of `/etc`) that exist, alone.
+    pub fn new(system_dirs: &[&str], files: &[&str], prefix: &Path) -> RootPlan {
         let mut entries = Vec::new();
         let mut made: Vec<PathBuf> = Vec::new();
         for d in system_dirs {
@@ -94,6 +96,22 @@ impl RootPlan {
             entries.push(Entry::BindDir {
                 src: c(prefix),
                 dst: inside(prefix),
+            });
+        }
+        let mut parents: Vec<PathBuf> = Vec::new();
+        for f in files {
+            let p = Path::new(f);
+            // Only regular files (a link is followed: /etc/localtime names a zone file).
+            if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) {
+                continue;
+            }
+            if let Some(parent) = p.parent().filter(|d| !parents.iter().any(|q| q == d)) {
+                parents.push(parent.to_path_buf());
+                entries.push(Entry::Dir(inside(parent)));
+            }
+            entries.push(Entry::BindFile {
+                src: c(p),
+                dst: inside(p),
             });
         }
         entries.push(Entry::Dir(inside(Path::new("/dev"))));
@@ -274,6 +292,31 @@ pub unsafe fn private_mounts() -> io::Result<()> {
     Ok(())
 }
 
+/// Makes every mount of this (private) mount namespace read-only, recursively (`mount_setattr`;
+/// on a kernel without it, the root mount alone).
+///
+/// # Safety
+/// Called between fork and exec: raw syscalls only, no allocation.
+pub unsafe fn read_only_everywhere() -> io::Result<()> {
+    match setattr(libc::AT_FDCWD, c"/", AT_RECURSIVE, MOUNT_ATTR_RDONLY) {
+        Ok(()) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(libc::ENOSYS) => {
+            if libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
+                std::ptr::null(),
+            ) != 0
+            {
+                return Err(err());
+            }
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Most bind sources a plan may hold (system dirs, prefix, devices).
 const MAX_BINDS: usize = 32;
 
@@ -296,6 +339,11 @@ pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
                 AT_RECURSIVE,
             ),
             Entry::BindDev { src, .. } => (src, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, 0),
+            Entry::BindFile { src, .. } => (
+                src,
+                MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+                0,
+            ),
             _ => continue,
         };
         if n == MAX_BINDS {
@@ -331,8 +379,10 @@ pub unsafe fn build_root(plan: &RootPlan) -> io::Result<()> {
                     return Err(err());
                 }
             }
-            Entry::BindDir { dst, .. } | Entry::BindDev { dst, .. } => {
-                if matches!(e, Entry::BindDev { .. }) {
+            Entry::BindDir { dst, .. }
+            | Entry::BindDev { dst, .. }
+            | Entry::BindFile { dst, .. } => {
+                if !matches!(e, Entry::BindDir { .. }) {
                     let f = libc::open(
                         dst.as_ptr(),
                         libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
@@ -397,9 +447,9 @@ mod tests {
         plan.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::BindDir { dst, .. } | Entry::BindDev { dst, .. } => {
-                    Some(dst.to_string_lossy().to_string())
-                }
+                Entry::BindDir { dst, .. }
+                | Entry::BindDev { dst, .. }
+                | Entry::BindFile { dst, .. } => Some(dst.to_string_lossy().to_string()),
                 _ => None,
             })
             .collect()
@@ -407,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_prefix_outside_the_system_dirs_is_bound_under_traversable_parents() {
-        let plan = RootPlan::new(&["/usr", "/etc"], Path::new("/opt/py/3.11"));
+        let plan = RootPlan::new(&["/usr", "/etc"], &[], Path::new("/opt/py/3.11"));
         let d = dsts(&plan);
         assert!(d.contains(&"/tmp/usr".to_string()), "{d:?}");
         assert!(d.contains(&"/tmp/opt/py/3.11".to_string()), "{d:?}");
@@ -432,15 +482,26 @@ mod tests {
 
     #[test]
     fn a_prefix_inside_a_system_dir_is_not_bound_twice() {
-        let plan = RootPlan::new(&["/usr"], Path::new("/usr"));
+        let plan = RootPlan::new(
+            &["/usr"],
+            &["/etc/passwd", "/etc/no-such-file"],
+            Path::new("/usr"),
+        );
         let d = dsts(&plan);
         assert_eq!(
             d.iter().filter(|p| p.starts_with("/tmp/usr")).count(),
             1,
             "{d:?}"
         );
-        // Only the host's devices that exist, each under the new /dev.
+        // Only the host's devices that exist, each under the new /dev; of /etc only the listed
+        // files that exist.
         assert!(d.iter().any(|p| p == "/tmp/dev/null"), "{d:?}");
+        assert!(d.iter().any(|p| p == "/tmp/etc/passwd"), "{d:?}");
+        assert!(
+            !d.iter()
+                .any(|p| p.contains("no-such-file") || p == "/tmp/etc"),
+            "{d:?}"
+        );
         assert!(!d.iter().any(|p| p.contains("tty")), "{d:?}");
     }
 }

@@ -9,9 +9,11 @@
 //! without knowing the sandbox, [`BatchError`], and the workspace [`version`].
 
 pub mod atomic;
+pub mod job;
 pub mod keys;
 pub mod outcome;
 
+pub use job::{Job, SelfTest};
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 
 use serde::{Deserialize, Serialize};
@@ -40,7 +42,7 @@ pub trait Runner: Sync {
     /// Runs every pair (results in input order); `progress` gets the number finished so far.
     fn run_pairs(
         &self,
-        jobs: &[(String, Vec<String>)],
+        jobs: &[Job],
         progress: &(dyn Fn(usize) + Sync),
     ) -> Vec<Result<SuiteResult, String>>;
     /// The cache's `runner` field for the rows this runner produces.

@@ -80,7 +80,7 @@ fn audit_with(
     runner: &RefCell<Runner<'_>>,
 ) -> Result<PoolSet, AuditError> {
     let phase = Cell::new(0usize);
-    let run: &PairRunner<'_> = &|jobs: &[(String, Vec<String>)]| {
+    let run: &PairRunner<'_> = &|jobs: &[execscope_oracle::Job]| {
         let mut r = runner.borrow_mut();
         let name = PHASES[phase.get().min(PHASES.len() - 1)];
         phase.set(phase.get() + 1);

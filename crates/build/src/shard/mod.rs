@@ -200,7 +200,9 @@ pub fn build_shard(
     );
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_manifest(out, &m)?;
+    let seeded = crate::seed_oracles(oracle, &opts.hash_seeds)?;
     let mut runner = Runner::new(oracle, opts.progress.clone());
+    runner.set_seed_oracles(seeded.iter().collect());
     crate::prepare(&mut runner, out, opts)?;
     let source = m.source.clone();
     crate::build_with(tasks, &source, out, &mut runner, opts, oracle.privileges())?;
@@ -554,11 +556,8 @@ pub fn verify_shard(
     let key = execscope_core::bundle::model::tests_key_fn(b.tests_key_encoding);
     let mine: Vec<usize> = (0..c.pairs.len())
         .filter(|&i| {
-            let (code, tests) = &c.pairs[i];
-            shard.owns(
-                &execscope_core::bundle::code_sha256(code),
-                &execscope_core::bundle::model::tests_sha256(tests),
-            )
+            let (code, tests) = c.pairs[i].key();
+            shard.owns(&code, &tests)
         })
         .collect();
     std::fs::create_dir_all(out).map_err(io(out))?;
@@ -568,7 +567,7 @@ pub fn verify_shard(
     runner
         .open_journal(out, true)
         .map_err(io(&out.join(MEMO_FILE)))?;
-    let jobs: Vec<(String, Vec<String>)> = mine.iter().map(|&i| c.pairs[i].clone()).collect();
+    let jobs: Vec<execscope_oracle::Job> = mine.iter().map(|&i| c.pairs[i].clone()).collect();
     let results = runner.run("re-executing", &jobs);
     runner.finish();
     if let Some(e) = &runner.journal_error {
@@ -579,7 +578,7 @@ pub fn verify_shard(
     }
     let mut rows = Vec::with_capacity(mine.len());
     for (&i, r) in mine.iter().zip(results) {
-        let (code, tests) = &c.pairs[i];
+        let (code, tests) = (&c.pairs[i].code, &c.pairs[i].tests);
         let rec = c.cache.get_pair(code, tests).expect("a cached pair");
         let now = match r {
             Ok(r) => r.outcomes.iter().map(|o| o.to_string()).collect(),

@@ -11,7 +11,7 @@ use super::selftest::{self, Screen};
 use super::AuditError;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use execscope_record::BatchError;
-use execscope_record::{Outcome, SuiteResult};
+use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -115,7 +115,7 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             return Err(AuditError::input(at(), msg));
         }
         out.push(TaskSpec {
-            task_id: r.task_id,
+            task_id: safe(&r.task_id),
             function_name: r.function_name,
             base,
             plus: r.plus_tests.unwrap_or_default(),
@@ -129,6 +129,12 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
         ));
     }
     Ok(out)
+}
+
+/// A field of a pool or task file as execscope shows it: control and invisible formatting
+/// characters escaped (`\u{1b}`), at most 200 characters.
+fn safe(s: &str) -> String {
+    execscope_record::outcome::escape_text(s, 200)
 }
 
 /// Reads the pool file; errors name the file and line. A pool without rows is an error.
@@ -147,12 +153,14 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
                 format!("bad candidate row: {e}"),
             )
         })?;
-        let cohort = match (r.cohort, r.profile) {
+        // Untrusted text that every report prints: terminal escapes and invisible characters
+        // are neutralised where it enters (stdout, .txt/.md/.csv/.tex tables alike).
+        let cohort = safe(&match (r.cohort, r.profile) {
             (Some(c), Some(p)) => format!("{c}/{p}"),
             (Some(c), None) => c,
             (None, Some(p)) => p,
             (None, None) => "all".to_string(),
-        };
+        });
         let key = (cohort.clone(), r.task_id.clone(), r.sample_index);
         if let Some(first) = seen.insert(key, n) {
             return Err(AuditError::input(
@@ -165,7 +173,7 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
         }
         out.push(PoolRow {
             line: n,
-            task_id: r.task_id,
+            task_id: safe(&r.task_id),
             sample_index: r.sample_index,
             code: r.code,
             self_tests: r.self_tests,
@@ -181,13 +189,13 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
     Ok(out)
 }
 
-/// Runs pairs through the oracle (or anything equivalent), results in input order.
-pub type Runner<'a> = dyn Fn(&[(String, Vec<String>)]) -> Result<Vec<SuiteResult>, BatchError> + 'a;
+/// Runs jobs through the oracle (or anything equivalent), results in input order.
+pub type Runner<'a> = dyn Fn(&[Job]) -> Result<Vec<SuiteResult>, BatchError> + 'a;
 
 /// Runs `jobs`, checking the runner answered each one.
 pub(crate) fn run_checked(
     runner: &Runner<'_>,
-    jobs: &[(String, Vec<String>)],
+    jobs: &[Job],
 ) -> Result<Vec<SuiteResult>, BatchError> {
     if jobs.is_empty() {
         return Ok(Vec::new());
@@ -199,26 +207,27 @@ pub(crate) fn run_checked(
             want: jobs.len(),
         });
     }
-    for (r, (_, tests)) in out.iter().zip(jobs) {
-        if r.outcomes.len() != tests.len() || r.observed.len() != tests.len() {
+    for (r, job) in out.iter().zip(jobs) {
+        let want = job.tests.len();
+        if r.outcomes.len() != want || r.observed.len() != want {
             return Err(BatchError::Outcomes {
                 got: r.outcomes.len(),
-                want: tests.len(),
+                want,
             });
         }
     }
     Ok(out)
 }
 
-/// Deduplicated job list: identical (code, tests) pairs run once.
+/// Deduplicated job list: identical jobs run once.
 #[derive(Default)]
 struct Jobs {
-    jobs: Vec<(String, Vec<String>)>,
-    index: HashMap<(String, Vec<String>), usize>,
+    jobs: Vec<Job>,
+    index: HashMap<Job, usize>,
 }
 
 impl Jobs {
-    fn add(&mut self, job: (String, Vec<String>)) -> usize {
+    fn add(&mut self, job: Job) -> usize {
         if let Some(&i) = self.index.get(&job) {
             return i;
         }
@@ -239,7 +248,7 @@ fn suite_reason(outcomes: &[Outcome], suite: &str, offset: usize) -> (bool, Stri
     }
 }
 
-/// The evidence vector of one candidate from its three executions.
+/// The evidence vector of one candidate from its executions.
 fn evidence(
     screen: &Result<Screen, String>,
     inline: &SuiteResult,
@@ -263,7 +272,7 @@ fn evidence(
             Verdict::new(false, e.clone()),
         ),
     };
-    let (e_ok, e_why) = selftest::run_from(inline, 1);
+    let (e_ok, e_why) = selftest::run_from(inline);
     let e = Verdict::new(e_ok, e_why.clone());
     let aliases = screen
         .as_ref()
@@ -271,7 +280,7 @@ fn evidence(
         .unwrap_or_default();
     let e_star = match supply {
         Some(r) => {
-            let (ok, why) = selftest::run_from(r, 0);
+            let (ok, why) = selftest::run_from(r);
             Verdict::new(ok, format!("{why} (served {})", aliases.join(", ")))
         }
         None => Verdict::new(e_ok, format!("{e_why} (no candidate-named import: = E)")),
@@ -349,28 +358,32 @@ pub fn build(
     let mut idx = Vec::with_capacity(rows.len());
     for (r, t) in rows.iter().zip(&specs) {
         let code = t.program(&r.code);
-        let a = first.add(selftest::inline_pair(
+        let f = &t.function_name;
+        let sc = first.add(selftest::screen_job(&code, &r.self_tests, f));
+        let a = first.add(selftest::selftest_job(
             &code,
             &r.self_tests,
-            &t.function_name,
+            f,
+            SelfTest::Inline,
         ));
         let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
-        let s = first.add((code, all));
-        idx.push((a, s));
+        let s = first.add(Job::new(code, all).entry(f));
+        idx.push((sc, a, s));
     }
     let res1 = run_checked(runner, &first.jobs)?;
     let screens: Vec<Result<Screen, String>> = idx
         .iter()
-        .map(|&(a, _)| selftest::screen_from(&res1[a]))
+        .map(|&(sc, _, _)| selftest::screen_from(&res1[sc]))
         .collect();
     let mut second = Jobs::default();
     let mut sidx = Vec::with_capacity(rows.len());
     for ((r, t), sc) in rows.iter().zip(&specs).zip(&screens) {
         sidx.push(match sc {
-            Ok(s) if !s.aliases.is_empty() => Some(second.add(selftest::supply_pair(
+            Ok(s) if !s.aliases.is_empty() => Some(second.add(selftest::selftest_job(
                 &t.program(&r.code),
                 &r.self_tests,
                 &t.function_name,
+                SelfTest::Supply,
             ))),
             _ => None,
         });
@@ -403,7 +416,7 @@ pub fn build(
                 .into_iter()
                 .map(|i| {
                     let r = &rows[i];
-                    let (a, s) = idx[i];
+                    let (_, a, s) = idx[i];
                     let suite = &res1[s];
                     let ev = evidence(
                         &screens[i],
@@ -458,7 +471,7 @@ pub fn build(
         contrasts: vec![(0, 3), (3, 5)],
         cohorts: out,
         provenance: vec![format!(
-            "{} candidates; {n_pairs} oracle pairs run ({} screen+inline / suite, {} module supply)",
+            "{} candidates; {n_pairs} oracle jobs run ({} screen / inline / suite, {} module supply)",
             rows.len(),
             first.jobs.len(),
             second.jobs.len()

@@ -116,7 +116,7 @@ pub fn build_with_ties(
         })
         .collect();
     // Per (query, rank): cached outcomes, or the index of a job to run.
-    let mut jobs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut jobs: Vec<execscope_record::Job> = Vec::new();
     let mut job_of: HashMap<(usize, u32), usize> = HashMap::new();
     let mut outcomes: HashMap<(usize, u32), Vec<Outcome>> = HashMap::new();
     let mut hits = 0usize;
@@ -138,7 +138,7 @@ pub fn build_with_ties(
                 }
                 _ => {
                     job_of.insert((q, c), jobs.len());
-                    jobs.push((bundle.corpus[c as usize].code.clone(), query.tests.clone()));
+                    jobs.push(bundle.job(q, c as usize));
                 }
             }
         }

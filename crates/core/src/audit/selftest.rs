@@ -1,18 +1,19 @@
-//! Self-test execution inside the oracle's sandbox, without a second harness.
+//! Self-tests of generated candidates, run by the oracle.
 //!
-//! `crates/core/assets/selftest_driver.py` is sent as the *code* of an ordinary oracle pair; the pair's tests
-//! are single asserts calling the driver with the candidate's texts as string literals. The
-//! oracle reports the compared value's repr in `observed`, which carries the driver's answer back.
-//! So the screen, the inline contract and restricted module supply all run in a fresh forked child
-//! under the same rlimits, uid, namespaces and timeout as every suite execution.
+//! The structural screen (`crates/core/assets/selftest_driver.py`) is sent as the *code* of an
+//! ordinary oracle pair whose one test calls it with the candidate's texts as string literals;
+//! the oracle reports the compared value's repr in `observed`, which carries its answer back. It
+//! only parses. A model-written self-test is untrusted code, so it runs as a self-test job
+//! ([`execscope_record::SelfTest`]): in the sandbox, in a process of its own, against the
+//! candidate's process, which can only return values to it (docs/threat-model.md, "Self-tests").
 //!
-//! Pairs per candidate: `[screen, inline]` (the screen only parses, so it reports before the
-//! candidate runs), and `[supply]` only when the screen found a candidate-named import (with no
-//! alias the restricted module-supply contract is the inline contract, so E* = E).
+//! Jobs per candidate: the screen, the inline run, and the module-supply run only when the screen
+//! found a candidate-named import (with no alias the restricted module-supply contract is the
+//! inline contract, so E* = E).
 
-use execscope_record::{Outcome, SuiteResult};
+use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
 
-/// The driver source (the pair's code).
+/// The screen's source (the screen job's code).
 pub const DRIVER: &str = include_str!("../../assets/selftest_driver.py");
 
 /// Assertions the structural screen needs.
@@ -23,25 +24,22 @@ fn py_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "''".into())
 }
 
-/// The screen-then-inline pair: `(code, tests)`.
-pub fn inline_pair(code: &str, self_tests: &str, function: &str) -> (String, Vec<String>) {
+/// The screen job: parses the candidate's code and self-tests, executes neither.
+pub fn screen_job(code: &str, self_tests: &str, function: &str) -> Job {
     let (c, t, f) = (py_str(code), py_str(self_tests), py_str(function));
-    (
-        DRIVER.to_string(),
-        vec![
-            format!("assert __es_screen({c}, {t}, {f}) == ''"),
-            format!("assert __es_run({c}, {t}, {f}, False) == 'ok'"),
-        ],
+    Job::new(
+        DRIVER,
+        vec![format!("assert __es_screen({c}, {t}, {f}) == ''")],
     )
+    .entry("__es_screen")
 }
 
-/// The restricted module-supply pair.
-pub fn supply_pair(code: &str, self_tests: &str, function: &str) -> (String, Vec<String>) {
-    let (c, t, f) = (py_str(code), py_str(self_tests), py_str(function));
-    (
-        DRIVER.to_string(),
-        vec![format!("assert __es_run({c}, {t}, {f}, True) == 'ok'")],
-    )
+/// The self-test job of `program` (the task's prelude and the candidate) under a contract.
+pub fn selftest_job(program: &str, self_tests: &str, function: &str, contract: SelfTest) -> Job {
+    Job {
+        selftest: Some(contract),
+        ..Job::new(program, vec![self_tests.to_string()]).entry(function)
+    }
 }
 
 /// The structural screen's findings (C and S with their reasons).
@@ -179,18 +177,27 @@ pub fn screen_from(result: &SuiteResult) -> Result<Screen, String> {
     parse_screen(&answer)
 }
 
-/// A contract's verdict from the run test at `i`: completed, and the reason (`pass`,
-/// `tests:AssertionError`, `code:ModuleNotFoundError`, `TIMEOUT`, `ERROR:SIGKILL`, …).
-pub fn run_from(result: &SuiteResult, i: usize) -> (bool, String) {
-    let outcome = &result.outcomes[i];
-    if outcome.is_pass() {
-        return (true, "pass".into());
-    }
-    let answer = unrepr(result.observed.get(i).and_then(|o| o.as_deref()));
-    match (outcome, answer) {
-        (Outcome::Fail, Some(a)) => (false, a),
-        (o, _) => (false, o.to_string()),
-    }
+/// A contract's verdict from a self-test job's result: completed, and the reason (`pass`,
+/// `tests:AssertionError`, `code:ModuleNotFoundError`, `compile-tests:SyntaxError`, `TIMEOUT`,
+/// `ERROR:SIGKILL`, …).
+pub fn run_from(result: &SuiteResult) -> (bool, String) {
+    let Some(outcome) = result.outcomes.first() else {
+        return (false, "no outcome".into());
+    };
+    let compile = |e: &str| matches!(e, "SyntaxError" | "IndentationError" | "TabError");
+    let why = match outcome {
+        Outcome::Pass => return (true, "pass".into()),
+        Outcome::Fail => "tests:AssertionError".to_string(),
+        Outcome::FailExc(e) if compile(e) => format!("compile-tests:{e}"),
+        Outcome::FailExc(e) => format!("tests:{e}"),
+        Outcome::Error(e) if compile(e) => format!("compile-code:{e}"),
+        Outcome::Error(e) if e.starts_with("SIG") || e == "ProcessExit" || e == "OracleKilled" => {
+            outcome.to_string()
+        }
+        Outcome::Error(e) => format!("code:{e}"),
+        o => o.to_string(),
+    };
+    (false, why)
 }
 
 #[cfg(test)]

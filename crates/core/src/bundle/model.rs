@@ -368,6 +368,15 @@ pub struct Bundle {
 }
 
 impl Bundle {
+    /// The oracle job of snippet row `c` against query row `q`: its code, the query's tests, and
+    /// the query's function under test as the entry point (so a test's use of that name reaches
+    /// the snippet even where it is a builtin's, and no other builtin does).
+    pub fn job(&self, q: usize, c: usize) -> execscope_record::Job {
+        let query = &self.queries[q];
+        execscope_record::Job::new(self.corpus[c].code.clone(), query.tests.clone())
+            .entry(&query.function_name)
+    }
+
     /// Row of a corpus id, by linear search (use a map for bulk lookups).
     pub fn corpus_row(&self, id: &str) -> Option<usize> {
         self.corpus.iter().position(|s| s.id == id)

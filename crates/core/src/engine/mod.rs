@@ -475,10 +475,7 @@ impl Engine {
             .into_iter()
             .filter(|&(q, c)| self.truth.source(q, c) == PassSource::Label)
             .collect();
-        let jobs: Vec<(String, Vec<String>)> = missing
-            .iter()
-            .map(|&(q, c)| (b.corpus[c].code.clone(), b.queries[q].tests.clone()))
-            .collect();
+        let jobs: Vec<execscope_record::Job> = missing.iter().map(|&(q, c)| b.job(q, c)).collect();
         let total = jobs.len();
         let results = oracle.run_pairs(&jobs, &|done| progress(done, total));
         let runner = oracle.runner_string();
