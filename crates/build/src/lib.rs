@@ -17,6 +17,7 @@
 pub mod assemble;
 pub mod ast;
 pub mod exec;
+pub mod formats;
 pub mod fuzz;
 pub mod gates;
 pub mod health;
@@ -54,6 +55,11 @@ pub struct BuildOptions {
     pub shard: Option<exec::Shard>,
     /// Further memo files to reuse results from (read-only), e.g. a merge of earlier rounds.
     pub memos: Vec<std::path::PathBuf>,
+    /// The task file's format (`--from`); `None`: found from its content.
+    pub from: Option<formats::Format>,
+    /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
+    /// `None`: the format's default (`formats::tasks::default_tests`).
+    pub tests: Option<task::TestRange>,
 }
 
 impl std::fmt::Debug for BuildOptions {
@@ -66,6 +72,8 @@ impl std::fmt::Debug for BuildOptions {
             .field("reuse", &self.reuse)
             .field("shard", &self.shard)
             .field("memos", &self.memos)
+            .field("from", &self.from)
+            .field("tests", &self.tests)
             .finish()
     }
 }
@@ -80,6 +88,8 @@ impl Default for BuildOptions {
             reuse: true,
             shard: None,
             memos: Vec::new(),
+            from: None,
+            tests: None,
         }
     }
 }
@@ -168,7 +178,11 @@ pub fn build_with(
 ) -> Result<Option<BuildReport>, BuildError> {
     let io = io_err;
     let source = source.to_string();
-    let (read, refusals) = task::read_task_file(tasks)?;
+    let Some(input) = formats::tasks::read_for_build(tasks, opts.from, opts.tests, runner)? else {
+        runner.finish();
+        return Ok(None);
+    };
+    let (read, refusals) = (input.tasks, input.refusals);
     let tasks_read = read.len() + refusals.len();
     if tasks_read == 0 {
         return Err(BuildError::Empty(format!(
@@ -255,11 +269,18 @@ pub fn build_with(
                 .filter_map(|r| r["code"].as_str().map(execscope_core::bundle::code_sha256))
         }))
         .collect();
+    // Only pairs of a query's suite: an EvalPlus reference job runs the canonical's code too,
+    // against tests of its own that no query has.
+    let suites: std::collections::HashSet<String> = bundle
+        .queries
+        .iter()
+        .map(|q| execscope_record::keys::tests_sha256(&q.tests))
+        .collect();
     bundle.cache = runner
         .cache
         .records()
         .iter()
-        .filter(|r| shipped.contains(&r.code_sha256))
+        .filter(|r| shipped.contains(&r.code_sha256) && suites.contains(&r.tests_sha256))
         .cloned()
         .collect();
 
@@ -291,6 +312,9 @@ pub fn build_with(
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
+        format: input.format.to_string(),
+        tests_rule: input.tests.to_string(),
+        reader_notes: input.notes,
         seed: opts.seed,
         tasks_read,
         tasks_kept: bundle.queries.len(),
