@@ -12,6 +12,10 @@
 # asserted value).
 
 import ast as _ast
+import os
+import select
+import signal
+import time
 import copy as _copy
 import types as _types
 
@@ -46,8 +50,14 @@ class _Asserts(_ast.NodeTransformer):
         return out
 
 
+COMPILED = {}  # (source, filename) -> instrument(): filled by the zygote before it forks
+
+
 def instrument(src, filename):
     """The code object of `src` with its asserts rewritten, or the exception compiling it."""
+    got = COMPILED.get((src, filename))
+    if got is not None:
+        return got
     try:
         tree = _ast.parse(src, filename)
         tree = _ast.fix_missing_locations(_Asserts().visit(tree))
@@ -160,6 +170,8 @@ class Pair:
         self.setup = setup or ""
         self.main = main  # the namespace is `__main__` (the self-test contract)
         self.compiled = {}
+        self.predicted = None  # see Pair.run
+        self.inferred = []
         self.setup_code = None
         if self.setup.strip():
             self.setup_code, self.setup_err = instrument(self.setup, "<setup>")
@@ -176,6 +188,7 @@ class Pair:
         if self.main:
             ns["__name__"] = "__main__"
         entries = self.entry or infer_entries(names, self.tests)
+        self.inferred = entries
         for n in entries:
             if n in names:
                 ns[n] = names[n]
@@ -192,48 +205,177 @@ class Pair:
             sys.modules[alias] = m
         return ns
 
-    def run(self, i, names_msg, peer, modules=()):
-        """(outcome, observed) of test `i`; `names_msg` is the sandbox's answer to the test's
-        start: {"names": {name: value}} or {"code": exception word}."""
+    def run(self, i, link, peer, modules=()):
+        """(outcome, observed) of test `i`.
+
+        The test starts in the sandbox (the code executed anew) and the code's names come back.
+        When every entry point is known and none is a builtin's name, the test does not wait
+        for them: each entry is a stand-in addressing the code's object by name (as a plain
+        function, what an entry almost always is), so the start and the first call leave in one
+        write. The names are read when they arrive (before the first answer): a stand-in then
+        takes the class of the code's object (or stays by name when the code lacks it, so its
+        calls raise the code's NameError); any other name of the code waits for them. An entry
+        that turns out to be a plain value cannot be stood in for: such a test is never a pass."""
+        predict = None if modules else self.prediction()  # served modules need the names first
         S.reset(peer)
+        S.link = link
         S.observed = None
         Unjudged.raised = False
-        if type(names_msg) is not dict:
-            return "ERROR:Other", None
-        if "code" in names_msg:
-            lab = names_msg["code"]
-            return "ERROR:" + (lab if type(lab) is str and lab in VOCAB else "Other"), None
-        try:
-            raw = names_msg["names"]
-            dec = peer.dec()
-            names = {n: dec.dec(v) for n, v in raw.items() if type(n) is str}
-        except BaseException:
-            return "ERROR:Other", None
         code, err = self.code(i)
         if err is not None:
             return "FAIL:" + exc_label(err), None
-        ns = self.namespace(names, modules)
+        S.names_raw, S.names, S.predict, S.mispredicted = None, None, predict or {}, False
+        link.on_names = _take_names
+        link.begin(i)
+        if predict:
+            ns = SpecNs(self, modules)
+            ns.update(vars(builtins))
+            ns.update({"__builtins__": builtins, "_ES_obs": _observe, "_ES_fail": _Fail.fail})
+            if self.main:
+                ns["__name__"] = "__main__"
+            for name, meta in predict.items():
+                ns[name] = S.lazy[name] = _lazy_entry(name, meta)
+        else:
+            if not _await_names(link):
+                return _code_failure()
+            ns = self.namespace(S.names, modules)
         try:
             if self.setup_code is not None:
                 exec(self.setup_code, ns)
             elif self.setup.strip():
                 return "ERROR:" + exc_label(self.setup_err), None
-        except Abort:
-            raise
-        except BaseException as e:
-            return "ERROR:" + exc_label(e), S.observed
-        try:
             exec(code, ns)
             outcome = "pass"
-        except Abort:
+        except Gone:
             raise
+        except _SetupFailed as e:
+            outcome = "ERROR:" + exc_label(e.error)
         except AssertionError:
             outcome = "FAIL"
         except BaseException as e:
             outcome = "FAIL:" + exc_label(e)
-        if Unjudged.raised:
+        if not _await_names(link):
+            return _code_failure()
+        if Unjudged.raised or (S.mispredicted and outcome == "pass"):
             outcome = "FAIL:Unjudged"
+        if not self.entry:
+            self.predicted = entry_prediction(self, S.names_raw)
         return outcome, S.observed
+
+    def prediction(self):
+        """{entry: the description of a plain function's handle} when the entries are known
+        (given, or inferred from an earlier test) and none is a builtin's name, else None."""
+        entries = self.entry
+        if not entries:
+            return self.predicted
+        if any(e in BUILTIN_NAMES for e in entries):
+            return None
+        return {e: FUNCTION_META for e in entries}
+
+
+class _SetupFailed(Exception):
+    def __init__(self, error):
+        self.error = error
+
+
+class SpecNs(dict):
+    """A test's globals while the code's names are on their way: a name that is neither the
+    test's nor a builtin waits for them (then resolves as `Pair.namespace` says)."""
+
+    def __init__(self, pair, modules):
+        super().__init__()
+        self.pair, self.modules, self.filled = pair, modules, False
+
+    def __missing__(self, key):
+        if self.filled or type(key) is not str:
+            raise KeyError(key)
+        self.filled = True
+        if not _await_names(S.link):
+            raise _SetupFailed(NameError(key))
+        full = self.pair.namespace(S.names, self.modules)
+        for k, v in full.items():
+            if k not in self and not k.startswith("_ES_"):
+                dict.__setitem__(self, k, v)
+        if key in self:
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+
+def _lazy_entry(name, meta):
+    f = meta.get("f") if type(meta.get("f")) is str else ""
+    numeric = [n for n in meta.get("a", []) if type(n) is str]
+    obj = object.__new__(generic_class(clean_name(meta.get("n")), f, numeric))
+    object.__setattr__(obj, "_es_hid", "=" + name)
+    return obj
+
+
+def _take_names(body):
+    """The code's names arrived (possibly while an answer is awaited): decoded now, so the
+    answers that follow can refer to them; a predicted entry becomes the code's object."""
+    try:
+        msg = _json.loads(body)
+    except (ValueError, RecursionError):
+        msg = None
+    S.names_raw = msg
+    if type(msg) is not dict or "names" not in msg or type(msg["names"]) is not dict:
+        S.names = {}
+        return
+    try:
+        dec = S.peer.dec()
+        S.names = {n: dec.dec(v) for n, v in msg["names"].items() if type(n) is str}
+    except BaseException:
+        S.names_raw = {"code": "Other"}
+        S.names = {}
+        return
+    for name, lazy in S.lazy.items():
+        real = S.names.get(name, _MISSING)
+        if real is _MISSING:
+            continue  # the code lacks it: calls by name raise the code's NameError
+        if not isinstance(real, ProxyBase):
+            S.mispredicted = True
+            continue
+        hid = _hid(real)
+        object.__setattr__(lazy, "__class__", type(real))
+        object.__setattr__(lazy, "_es_hid", hid)
+        S.proxies[hid] = lazy
+        S.names[name] = lazy
+
+
+def _await_names(link):
+    """Waits for this test's names; False when the code itself failed (or sent nonsense)."""
+    if S.names_raw is None:
+        link.wait_names()
+    m = S.names_raw
+    return type(m) is dict and "names" in m and type(m["names"]) is dict
+
+
+def _code_failure():
+    m = S.names_raw
+    lab = m.get("code") if type(m) is dict else None
+    return "ERROR:" + (lab if type(lab) is str and lab in VOCAB else "Other"), None
+
+
+FUNCTION_META = {"n": "function", "f": "cr", "a": []}
+
+
+def entry_prediction(pair, raw):
+    """For inferred entry points: {entry: its handle's description} when every entry was a
+    plain function in the last test's names (`raw`) and none is a builtin's name, else None."""
+    entries = pair.inferred
+    if any(e in BUILTIN_NAMES for e in entries):
+        return None
+    if type(raw) is not dict or type(raw.get("names")) is not dict or not entries:
+        return None
+    out = {}
+    for e in entries:
+        x = raw["names"].get(e)
+        if not (type(x) is list and len(x) == 3 and type(x[2]) is dict):
+            return None
+        meta = x[2]
+        if meta.get("n") != "function" or "t" in meta or "C" in meta:
+            return None
+        out[e] = meta
+    return out
 
 
 class JudgeSide:
@@ -259,3 +401,155 @@ class JudgeSide:
 
     def commit(self, enc):
         pass
+
+
+class Overrun(BaseException):
+    """The test's own logic ran past its budget (the judge's alarm)."""
+
+
+LINE_MAX = 64 << 20
+
+
+class Link:
+    """The test side's pipes to the code's pair child: requests go out on `wfd` as `T <i>` (start
+    test i) and `M <json>`; the child answers on `rfd`, every line prefixed by the token the
+    harness gave that child (a line of an earlier child, or of anything else, is skipped). The
+    harness writes `<token> X <status>` there when the child dies; a detector child writes
+    `<token> H` when it proved a hang. The test's budget is enforced here while the code holds
+    the ball (`code_timed_out`); `renew(detect)` asks for a new child (None where impossible)."""
+
+    def __init__(self, rfd, wfd, token, renew=None):
+        self.rfd, self.wfd, self.token, self.renew_fn = rfd, wfd, token.encode(), renew
+        self.on_names = None  # called with the body of the names line when it arrives
+        self.buf = b""
+        self.deadline = None
+        self.gone = None
+        self.code_timed_out = False
+        self.waiting = False
+
+    def _write(self, data):
+        if self.gone is not None:
+            raise Gone(self.gone)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.wfd, view) :]
+        except OSError:
+            raise self._lost("ERROR:OracleKilled") from None
+
+    def _lost(self, status, code_timed_out=False):
+        self.gone = status
+        self.code_timed_out = code_timed_out
+        return Gone(status)
+
+    def _line(self):
+        """The current child's next line (its tag and body), before the deadline."""
+        prefix = self.token + b" "
+        self.waiting = True
+        try:
+            while True:
+                while b"\n" not in self.buf:
+                    if len(self.buf) > LINE_MAX:
+                        raise self._lost("ERROR:OutputLimit")
+                    left = None if self.deadline is None else self.deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise self._lost("TIMEOUT", code_timed_out=True)
+                    ready, _, _ = select.select([self.rfd], [], [], left)
+                    if not ready:
+                        continue
+                    chunk = os.read(self.rfd, 1 << 20)
+                    if not chunk:
+                        raise self._lost("ERROR:OracleKilled")
+                    self.buf += chunk
+                line, self.buf = self.buf.split(b"\n", 1)
+                if line.startswith(prefix):
+                    rest = line[len(prefix) :]
+                    return rest[:1], rest[2:]
+        finally:
+            self.waiting = False
+
+    def send(self, obj):
+        self._write(b"M " + dumps(obj).encode() + b"\n")
+
+    def recv(self):
+        while True:
+            tag, body = self._line()
+            if tag == b"R":
+                try:
+                    return _json.loads(body)
+                except (ValueError, RecursionError):
+                    return None
+            self._other(tag, body)
+
+    def _other(self, tag, body):
+        if tag == b"N" and self.on_names is not None:
+            self.on_names(body)
+        elif tag == b"X":
+            st = body.decode("ascii", "replace")
+            raise self._lost(st, code_timed_out=st == "TIMEOUT")
+        elif tag == b"H":
+            raise self._lost("HANG")
+
+    def begin(self, i):
+        """Test i starts in the child: the code executed anew (its names follow)."""
+        self._write(b"T " + str(i).encode() + b"\n")
+
+    def wait_names(self):
+        """Reads up to this test's names line (handed to `on_names`)."""
+        while True:
+            tag, body = self._line()
+            if tag == b"N":
+                self.on_names(body)
+                return
+            self._other(tag, body)
+
+    def renew(self, detect=0.0):
+        """A fresh child (a detector child when `detect` > 0) in place of the current one."""
+        token = self.renew_fn(detect) if self.renew_fn is not None else None
+        if token is None:
+            return False
+        self.token = token.encode()
+        self.buf = b""
+        self.gone = None
+        self.code_timed_out = False
+        return True
+
+
+def attempt(pair, link, peer, i, budget):
+    """(outcome, observed) of one run of test i within `budget` seconds: the code's side is
+    bounded by the link's deadline, the test's own logic by an alarm just after it."""
+    link.deadline = time.monotonic() + budget
+
+    def alarm(signum, frame):
+        if not link.waiting:
+            raise Overrun()
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, budget + 0.05, 0.05)
+    try:
+        try:
+            outcome, observed = pair.run(i, link, peer)
+        except Gone:
+            outcome, observed = link.gone or "ERROR:Other", None
+        except Overrun:
+            outcome, observed = "TIMEOUT", None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        link.deadline = None
+    if link.gone is not None:
+        return link.gone, None
+    return outcome, observed
+
+
+def run_test(pair, link, peer, i, budget, detect):
+    """Test i's outcome: run once; if the code ran out of time, once more under the hang
+    detector (HANG when it proves the test never ends, else TIMEOUT)."""
+    if link.gone is not None and not link.renew(0.0):
+        return link.gone, None
+    outcome, observed = attempt(pair, link, peer, i, budget)
+    if outcome == "TIMEOUT" and link.code_timed_out and detect > 0 and link.renew(detect):
+        again, _ = attempt(pair, link, peer, i, detect)
+        outcome, observed = ("HANG" if again == "HANG" else "TIMEOUT"), None
+        link.gone = link.gone or "detected"  # a detector child serves no further test
+    return outcome, observed

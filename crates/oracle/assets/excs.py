@@ -58,7 +58,7 @@ def exc_dec(x, dec, d):
         cls = dec.dec(x[2], d)
     except (BadWire, TooBig):
         cls = None
-    if not (isinstance(cls, type) and issubclass(cls, BaseException)) or cls.__name__ in ("Abort", "Unjudged"):
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)) or cls.__name__ in ("Gone", "Unjudged"):
         cls = getattr(builtins, label, None) if label in _BUILTIN_EXC else Exception
         if not (isinstance(cls, type) and issubclass(cls, BaseException)):
             cls = Exception

@@ -1,28 +1,30 @@
 # execscope execution harness (Python stdlib only; embedded in the execscope binary after
-# codec.py, excs.py, peer.py, proxy.py, engine.py, pytest_shim.py, detector.py and sandbox.py).
+# codec.py, decode.py, excs.py, peer.py, proxy.py, engine.py, pytest_shim.py, detector.py and
+# sandbox.py).
 #
 # Usage: python3 -s -P /dev/fd/3 (--server | --once) CONFIG_JSON   (PYTHONHASHSEED fixed)
 #   CONFIG_JSON: {"uid": <sandbox uid or -1>, "tmp": <dir for per-pair work dirs>,
 #                 "wipe": [dirs emptied after each pair], "close_fd": 3}
+# Descriptors: 0/1 control lines with execscope; 5 the pipe from the judge (its requests) and 6
+# the pipe to it, which execscope set up for this worker: the harness hands them to each pair
+# child, so requests and answers go judge <-> child directly, never through this process.
 #
-# The server half inside the sandbox: it runs no code itself. Per pair it forks a child that runs
-# the code (sandbox.py) and relays, line by line, between that child and execscope, which relays
-# to the judge. Each test has its own wall budget, enforced here while the child holds the ball;
-# a child that dies, floods, or runs past the budget is replaced by a fresh one for the next test.
-# Lines from execscope (every line this harness writes during a pair starts with its nonce):
-#   "P " {"nonce", "code", "mem", "n", "main"}   a pair begins (its child is forked on demand)
-#   "T " {"i", "budget", "detect"}   test i starts: the child executes the code -> "N " names
-#   "C " json                        a message of the judge for the child -> "R " json (its answer)
-#   "K"                              drop the child (the judge ran out of time)
-#   "Q " {"tests", "entry", "supply", "budget"}  a self-test run: a second, separate child runs
-#                                    the self-tests against the code's child -> "V " verdict
-#   "E"                              the pair is over -> "D " {"wall_ms"}
-# Statuses: "X TIMEOUT" | "X HANG" | "X ERROR:<SIGNAL>" | "X ERROR:ProcessExit" | "X ERROR:OutputLimit"
+# The server half inside the sandbox: it runs no code itself. It forks the pair child (sandbox.py)
+# that runs the code, watches it, and when it dies writes `<token> X <status>` to the judge's pipe
+# (the test's outcome). Every pair child gets a fresh token, and its every line carries it, so the
+# judge never takes a line of an earlier child for the current one's. Control lines (every line
+# this harness writes during a pair starts with the pair's nonce):
+#   "P " {"nonce", "code", "mem", "n", "budget", "main", "token"}  a pair: fork its child under
+#                     `token` (execscope chose it; no answer: the judge may write at once)
+#   "F " {"detect"}   replace the child (a detector child when detect > 0) -> "F <token>"
+#   "Q " {"tests", "entry", "supply", "budget"}  a self-test run: a second, separate child runs the
+#                     self-tests against the code's child (pipes of their own) -> "V " | "X " ...
+#   "E"               the pair is over: kill, sweep, empty the scratch space -> "D {}"
+# Statuses: TIMEOUT | HANG | ERROR:<SIGNAL> | ERROR:ProcessExit | ERROR:OutputLimit | ERROR:Other
 
 import json as _json_mod
-import select
+import secrets
 import shutil
-import time
 
 PRELOAD = (
     "math cmath re collections collections.abc itertools functools heapq bisect string datetime "
@@ -30,21 +32,18 @@ PRELOAD = (
     "numbers enum dataclasses textwrap unicodedata ipaddress base64 binascii zlib difflib pprint "
     "abc contextlib io csv uuid urllib.parse time queue types weakref ctypes reprlib"
 ).split()
-LINE_MAX = 64 << 20
+FROM_JUDGE, TO_JUDGE = 5, 6
 
 
 class Child:
-    """A forked pair child and the two pipes to it."""
+    """A forked child, its pidfd (readable when it exits) and its token."""
 
-    def __init__(self, pid, rfd, wfd, workdir):
-        self.pid, self.rfd, self.wfd, self.workdir, self.buf = pid, rfd, wfd, workdir, b""
-
-
-class Gone(Exception):
-    """The child can answer no more: `status` says why (the test's outcome)."""
-
-    def __init__(self, status):
-        self.status = status
+    def __init__(self, pid, token, workdir, detect):
+        self.pid, self.token, self.workdir, self.detect = pid, token, workdir, detect
+        try:
+            self.pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.pidfd = None
 
 
 def children_of(ppid):
@@ -68,6 +67,28 @@ def children_of(ppid):
     return out
 
 
+def uid_alive(uid):
+    """Whether any process of `uid` is in view (cheap in a pid namespace of our own)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return True
+    want = str(uid).encode()
+    for n in names:
+        if not n.isdigit():
+            continue
+        try:
+            with open("/proc/" + n + "/status", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Uid:"):
+                        if want in line.split()[1:]:  # real, effective, saved, filesystem
+                            return True
+                        break
+        except OSError:
+            continue
+    return False
+
+
 def close_fds_except(*keep):
     """Closes every descriptor above 2 but `keep` (nothing the harness holds reaches a pair)."""
     try:
@@ -82,15 +103,31 @@ def close_fds_except(*keep):
                 pass
 
 
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def drain(fd):
+    """Discards what is waiting in a pipe (lines meant for a child that is gone)."""
+    os.set_blocking(fd, False)
+    try:
+        while os.read(fd, 1 << 20):
+            pass
+    except (BlockingIOError, OSError):
+        pass
+    finally:
+        os.set_blocking(fd, True)
+
+
 class Harness:
     def __init__(self, uid, tmp, readcap, wipe):
         self.uid, self.tmp, self.readcap, self.wipe = uid, tmp, readcap, wipe
         self.inbuf = b""
         self.child = None
         self.pair = None
-        self.deadline = 0.0
-        self.detecting = False
-        self.ended = set()
+        self.tester_used = False
         try:
             import ctypes
 
@@ -98,7 +135,6 @@ class Harness:
         except BaseException:
             pass
 
-    # -- execscope's side ---------------------------------------------------------------------
     def host_line(self):
         while b"\n" not in self.inbuf:
             chunk = os.read(0, 1 << 20)
@@ -110,32 +146,31 @@ class Harness:
 
     def say(self, data):
         nonce = self.pair["nonce"].encode() if self.pair else b"-"
-        view = memoryview(nonce + b" " + data + b"\n")
-        while view:
-            view = view[os.write(1, view) :]
+        write_all(1, nonce + b" " + data + b"\n")
 
     # -- children -----------------------------------------------------------------------------
-    def fork_child(self, role, detect=False):
-        """A confined child: the code's (`role` "code") or the self-tests' ("tester")."""
+    def fork_child(self, role, rfd, wfd, extra=(), detect=False, token=None):
+        """A confined child: the code's (`role` "code") or the self-tests' ("tester"), reading
+        `rfd` and writing `wfd` (and the fds in `extra`)."""
         p = self.pair
-        to_r, to_w = os.pipe()
-        from_r, from_w = os.pipe()
+        token = token or secrets.token_hex(12)
         workdir = tempfile.mkdtemp(prefix="pair-", dir=self.tmp)
         uid = self.uid
         if uid >= 0 and role == "tester":
             uid += 512  # never the uid of the code it tests
+            self.tester_used = True
         if uid >= 0:
             os.chown(workdir, uid, uid)
-        n_left = max(1, p["n"] - p.get("done", 0))
+        n_left = max(1, p["n"])
         cpu = int(math.ceil(p["budget"] * (1 if detect else n_left))) + 1
         pid = os.fork()
         if pid == 0:
             try:
-                close_fds_except(to_r, from_w)
+                close_fds_except(rfd, wfd, *extra)
                 confine(workdir, cpu, p["mem"], uid, self.readcap)
-                lines = Lines(to_r, from_w)
+                lines = Lines(rfd, wfd, token)
                 if role == "tester":
-                    tester_child(lines, p)
+                    tester_child(rfd, wfd, extra[0], p)
                 else:
                     det = None
                     if detect:
@@ -143,28 +178,21 @@ class Harness:
                             sys.settrace(None)
                             sys.setprofile(None)
                             lines.write(b"H\n")
-                            os._exit(0)
+                            while True:  # stay until the harness ends it: no status follows
+                                signal.pause()
 
                         det = Detector(hang, lambda: os._exit(0))
                     pair_child(lines, p["code"], p.get("main", False), det)
             finally:
                 os._exit(0)
-        os.close(to_r)
-        os.close(from_w)
         try:
             os.setpgid(pid, pid)
         except OSError:
             pass
-        return Child(pid, from_r, to_w, workdir)
+        return Child(pid, token, workdir, detect)
 
     def end_child(self, c):
         """Kills a child's process group and everything it left; its wait status."""
-        self.ended.add(c.pid)
-        for fd in (c.rfd, c.wfd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
         try:
             os.killpg(c.pid, signal.SIGKILL)
         except OSError:
@@ -174,6 +202,8 @@ class Harness:
             _, status = os.waitpid(c.pid, 0)
         except ChildProcessError:
             pass
+        if c.pidfd is not None:
+            os.close(c.pidfd)
         self.sweep(c.pid)
         shutil.rmtree(c.workdir, ignore_errors=True)
         return status
@@ -187,7 +217,9 @@ class Harness:
         except OSError:
             pass
         if self.uid >= 0:
-            for uid in (self.uid, self.uid + 512):
+            for uid in (self.uid, self.uid + 512) if self.tester_used else (self.uid,):
+                if os.getpid() == 1 and not uid_alive(uid):
+                    continue  # the pid namespace is ours: nothing of that uid is left
                 pid = os.fork()
                 if pid == 0:
                     try:
@@ -215,16 +247,10 @@ class Harness:
             if not orphans:
                 break
 
-    def drop(self, why_status=None):
-        """Ends the current child; the status its end gives a test (None: no status)."""
-        c, self.child = self.child, None
-        if c is None:
-            return why_status
-        st = self.end_child(c)
-        if why_status is not None:
-            return why_status
-        if self.detecting:
-            return "TIMEOUT"
+    @staticmethod
+    def status_of(st, detect):
+        if detect:
+            return "TIMEOUT"  # a detector child that ends without a proof
         if os.WIFSIGNALED(st):
             sig = os.WTERMSIG(st)
             if sig == signal.SIGXCPU:
@@ -232,149 +258,128 @@ class Harness:
             return "ERROR:" + signal.Signals(sig).name
         return "ERROR:ProcessExit"
 
-    def child_line(self, c):
-        """The child's next line before the test's deadline (raises Gone with the status)."""
-        while b"\n" not in c.buf:
-            if len(c.buf) > LINE_MAX:
-                raise Gone(self.drop("ERROR:OutputLimit"))
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                raise Gone(self.drop("TIMEOUT"))
-            ready, _, _ = select.select([c.rfd], [], [], left)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(c.rfd, 1 << 20)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                raise Gone(self.drop())
-            c.buf += chunk
-        line, c.buf = c.buf.split(b"\n", 1)
-        if line == b"H" and self.detecting:
-            raise Gone(self.drop("HANG"))
-        return line
+    def replace(self, detect):
+        """Ends the current child (no status: the judge asked) and forks the next one."""
+        if self.child is not None:
+            self.end_child(self.child)
+            self.child = None
+        drain(FROM_JUDGE)
+        write_all(TO_JUDGE, b"\n")  # ends any half line the old child left
+        self.child = self.fork_child("code", FROM_JUDGE, TO_JUDGE, detect=detect)
+        self.say(b"F " + self.child.token.encode())
 
-    def to_child(self, c, data):
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(c.wfd, view) :]
-        except OSError:
-            raise Gone(self.drop()) from None
+    def begin(self, token):
+        """A pair's first child, under the token execscope chose (the judge already has it, and
+        may already have written the first test's start: the pipe holds it for the child)."""
+        write_all(TO_JUDGE, b"\n")
+        self.child = self.fork_child("code", FROM_JUDGE, TO_JUDGE, token=token)
 
-    def relay(self, c, data, want):
-        """Sends `data` to the child and forwards its answer (a line tagged `want`)."""
-        try:
-            self.to_child(c, data)
-            while True:
-                line = self.child_line(c)
-                if line[:2] in want:
-                    self.say(line)
-                    return
-        except Gone as g:
-            self.say(b"X " + g.status.encode())
+    def child_exited(self):
+        """The child died on its own: its status goes to the judge as the test's outcome."""
+        c, self.child = self.child, None
+        st = self.end_child(c)
+        write_all(TO_JUDGE, b"\n" + c.token.encode() + b" X " + self.status_of(st, c.detect).encode() + b"\n")
 
     # -- requests -----------------------------------------------------------------------------
-    def test(self, req):
-        p = self.pair
-        detect = float(req.get("detect") or 0)
-        if detect > 0 or self.detecting:
-            self.drop(None)
-        self.detecting = detect > 0
-        p["budget"] = float(req["budget"])
-        p["done"] = int(req["i"])
-        if self.child is None:
-            self.child = self.fork_child("code", detect=self.detecting)
-        self.deadline = time.monotonic() + (detect if self.detecting else p["budget"])
-        self.relay(self.child, b"T " + str(int(req["i"])).encode() + b"\n", (b"N ",))
-
-    def message(self, payload):
-        if self.child is None:
-            self.say(b"X ERROR:ProcessExit")
-            return
-        self.relay(self.child, b"M " + payload + b"\n", (b"R ",))
-
-    def selftest(self, req):
-        """The self-tests in a child of their own, the code in another; lines relayed here."""
-        p = self.pair
-        p["budget"] = float(req["budget"])
-        p.update(tests=req["tests"], entry=req.get("entry") or [], supply=bool(req.get("supply")))
-        p["main"] = True
-        self.deadline = time.monotonic() + p["budget"]
-        code = self.fork_child("code")
-        tester = self.fork_child("tester")
-        try:
-            self.child = code
-            self.to_child(code, b"T 0\n")
-            names = self.child_line(code)
-            if not names.startswith(b"N "):
-                raise Gone("ERROR:Other")
-            self.child = tester
-            self.to_child(tester, b"T 0 " + names[2:] + b"\n")
-            while True:
-                line = self.child_line(tester)
-                if line.startswith(b"V "):
-                    self.say(line)
-                    return
-                if not line.startswith(b"S "):
-                    continue
-                self.child = code
-                self.to_child(code, b"M " + line[2:] + b"\n")
-                ans = self.child_line(code)
-                while not ans.startswith(b"R "):
-                    ans = self.child_line(code)
-                self.child = tester
-                self.to_child(tester, b"R " + ans[2:] + b"\n")
-        except Gone as g:
-            st = g.status
-            if self.child is tester and st.startswith("ERROR:"):
-                st = "FAIL:Unjudged"  # the self-tests' own process died: no verdict
-            self.say(b"X " + st.encode())
-        finally:
-            self.child = None
-            for c in (code, tester):
-                if c.pid not in self.ended:
-                    self.end_child(c)
-
-    def end(self, t0):
-        self.drop(None)
-        self.detecting = False
-        for d in self.wipe:
-            _empty(d, keep=self.tmp)
-        self.say(b"D " + dumps({"wall_ms": int((time.monotonic() - t0) * 1000)}).encode())
-        self.pair = None
-
     def serve(self, once):
-        t0 = time.monotonic()
         while True:
+            fds = [0]
+            if self.child is not None and self.child.pidfd is not None:
+                fds.append(self.child.pidfd)
+            if b"\n" in self.inbuf:
+                ready = [0]  # a line already read ahead
+            else:
+                ready, _, _ = select.select(fds, [], [], None if len(fds) > 1 or self.child is None else 0.05)
+            if self.child is not None and (
+                (self.child.pidfd is not None and self.child.pidfd in ready)
+                or (self.child.pidfd is None and os.waitpid(self.child.pid, os.WNOHANG)[0] != 0)
+            ):
+                self.child_exited()
+            if 0 not in ready:
+                continue
             line = self.host_line()
             tag, _, rest = line.partition(b" ")
             try:
                 if tag == b"P":
-                    self.ended = set()
                     self.pair = _json_mod.loads(rest)
                     self.pair.setdefault("n", 1)
                     self.pair.setdefault("budget", 2.0)
-                    t0 = time.monotonic()
+                    self.tester_used = False
+                    if "token" in self.pair:
+                        self.begin(str(self.pair["token"]))
                 elif self.pair is None:
                     continue
-                elif tag == b"T":
-                    self.test(_json_mod.loads(rest))
-                elif tag == b"C":
-                    self.message(rest)
-                elif tag == b"K":
-                    self.drop(None)
+                elif tag == b"F":
+                    self.replace(float(_json_mod.loads(rest).get("detect") or 0) > 0)
                 elif tag == b"Q":
                     self.selftest(_json_mod.loads(rest))
                 elif tag == b"E":
-                    self.end(t0)
+                    self.end()
                     if once:
                         return
-            except (ValueError, KeyError, TypeError) as e:
-                self.drop(None)
+            except (ValueError, KeyError, TypeError, OSError):
+                import traceback
+
+                traceback.print_exc()  # stderr: nowhere unless EXECSCOPE_ORACLE_DEBUG
                 self.say(b"X ERROR:Other")
-                del e
+
+    def end(self):
+        if self.child is not None:
+            self.end_child(self.child)
+            self.child = None
+        drain(FROM_JUDGE)  # the pair's judge is gone: nothing on this pipe is for anyone
+        for d in self.wipe:
+            _empty(d, keep=self.tmp)
+        self.say(b"D {}")
+        self.pair = None
+
+    def selftest(self, req):
+        """The self-tests in a child of their own, the code in another: they talk over pipes of
+        their own (the code's answers reach the self-test runner directly, its verdict reaches
+        only this process); the harness watches the code's child and the budget."""
+        p = self.pair
+        p.update(tests=req["tests"], entry=req.get("entry") or [], supply=bool(req.get("supply")))
+        p["budget"], p["main"], p["n"] = float(req["budget"]), True, 1
+        if self.child is not None:
+            self.end_child(self.child)
+            self.child = None
+        to_code, from_code, verdict = os.pipe(), os.pipe(), os.pipe()
+        code = self.fork_child("code", to_code[0], from_code[1])
+        p["token"] = code.token
+        tester = self.fork_child("tester", from_code[0], to_code[1], extra=(verdict[1],))
+        for fd in (to_code[0], to_code[1], from_code[0], verdict[1]):
+            os.close(fd)
+        live = [code, tester]
+        deadline = time.monotonic() + p["budget"]
+        buf, out = b"", None
+        try:
+            while out is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    out = b"X TIMEOUT"
+                    break
+                watch = [verdict[0]] + ([code.pidfd] if code in live and code.pidfd is not None else [])
+                ready, _, _ = select.select(watch, [], [], left)
+                if verdict[0] in ready:
+                    chunk = os.read(verdict[0], 1 << 20)
+                    buf += chunk
+                    if b"\n" in buf:
+                        out = buf.split(b"\n", 1)[0]
+                    elif not chunk or len(buf) > LINE_MAX:
+                        out = b"X FAIL:Unjudged"  # the self-tests' own process died: no verdict
+                if out is None and code in live and code.pidfd is not None and code.pidfd in ready:
+                    live.remove(code)
+                    st = self.status_of(self.end_child(code), False)
+                    try:  # the self-tests learn the code's process is gone (its status ends them)
+                        write_all(from_code[1], b"\n" + code.token.encode() + b" X " + st.encode() + b"\n")
+                    except OSError:
+                        pass  # the runner is gone too: its verdict, or none, is on its pipe
+        finally:
+            for c in live:
+                self.end_child(c)
+            for fd in (from_code[1], verdict[0]):
+                os.close(fd)
+        self.say(out if out.startswith((b"V ", b"X ")) else b"X FAIL:Unjudged")
 
 
 def _empty(d, keep):
@@ -398,8 +403,9 @@ def _empty(d, keep):
             pass
 
 
-def tester_child(lines, p):
-    """The self-test runner: the engine on the self-tests, its requests to the code's child.
+def tester_child(rfd, wfd, vfd, p):
+    """The self-test runner: the engine on the self-tests, its requests to the code's child over
+    `wfd`/`rfd`, its verdict to the harness on `vfd` (a pipe the code's process never holds).
     Not dumpable: the code's process (the same uid when execscope is not root) can neither trace
     it nor open its pipes through /proc."""
     try:
@@ -408,37 +414,19 @@ def tester_child(lines, p):
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
     except BaseException:
         pass
-    side = JudgeSide()
-
-    def send(obj):
-        lines.write(b"S " + dumps(obj).encode() + b"\n")
-
-    def recv():
-        line = lines.line()
-        if not line.startswith(b"R "):
-            raise Unjudged()
-        try:
-            return _json.loads(line[2:])
-        except (ValueError, RecursionError):
-            raise Unjudged() from None
-
-    peer = Peer(send, recv, side)
-    line = lines.line()
-    names = None
-    if line.startswith(b"T 0 "):
-        try:
-            names = _json.loads(line[4:])
-        except (ValueError, RecursionError):
-            names = None
+    link = Link(rfd, wfd, p["token"])
+    peer = Peer(link.send, link.recv, JudgeSide())
     pair = Pair([p["tests"]], p["entry"], "", main=True)
-    mods = []
-    if p.get("supply"):
-        mods = sorted(selftest_aliases(p["tests"], p["code"], p["entry"]))
+    mods = sorted(selftest_aliases(p["tests"], p["code"], p["entry"])) if p.get("supply") else []
     try:
-        outcome, observed = pair.run(0, names, peer, modules=mods)
+        outcome, observed = pair.run(0, link, peer, modules=mods)
+    except Gone:
+        outcome, observed = link.gone or "ERROR:Other", None
     except BaseException as e:
         outcome, observed = "FAIL:" + exc_label(e), None
-    lines.write(b"V " + dumps({"o": outcome, "obs": observed}).encode() + b"\n")
+    if link.gone is not None:
+        outcome, observed = link.gone, None
+    write_all(vfd, b"V " + dumps({"o": outcome, "obs": observed}).encode() + b"\n")
 
 
 ALIASES = ("solution", "your_module", "total_match_module")
@@ -499,7 +487,7 @@ def main():
         os.close(int(cfg.get("close_fd", -1)))
     except OSError:
         pass
-    close_fds_except()  # nothing inherited beyond stdin/stdout/stderr
+    close_fds_except(FROM_JUDGE, TO_JUDGE)  # nothing inherited but stdio and the judge's pipes
     try:
         import ctypes
 
@@ -524,7 +512,8 @@ def main():
     except EOFError:
         pass
     finally:
-        h.drop(None)
+        if h.child is not None:
+            h.end_child(h.child)
 
 
 if __name__ == "__main__":

@@ -1,33 +1,34 @@
-# execscope judge (Python stdlib only; embedded after codec.py, peer.py, proxy.py, engine.py and
-# pytest_shim.py in the execscope binary).
+# execscope judge (Python stdlib only; embedded after codec.py, decode.py, excs.py, peer.py,
+# proxy.py, engine.py and pytest_shim.py in the execscope binary).
 #
 # The trusted half of the oracle. It never runs the code under test: it runs the *tests*, with
 # its own builtins and standard library, and every operation on the code's objects is a request
-# to the sandbox, relayed by execscope (docs/threat-model.md "Who decides a verdict").
+# to the sandbox's pair child (docs/threat-model.md "Who decides a verdict").
 #
 # Usage: python3 -s -P -c <judge> (PYTHONHASHSEED fixed, environment cleared). A zygote: it
 # imports everything once, then forks one child per pair, so no test's side effects reach another
-# pair and no pair pays an interpreter start. Lines on stdin/stdout:
-#   zygote <- "P " {"tests": [str], "entry": [str], "setup": str}   a pair: fork its child
-#   child  <- "T <i> " names      test i starts; names: the sandbox's {"names": {..}} | {"code": w}
-#   child  -> "S " {"q"|"r": ..}  a request to the code, or the answer to one of its requests
-#   child  <- "R " {"q"|"r": ..}  the code's reply or request;  "A": the test was ended (abort)
-#   child  -> "V " {"o": outcome, "obs": str|null}               test i's verdict
-#   child  <- "E"                 the pair is over: the child exits
-#   zygote -> "Z"                 (on its own line) the child is gone; ready for the next pair
+# pair and no pair pays an interpreter start. Descriptors: 0/1 control lines with execscope, 3 the
+# pipe to the sandbox (requests), 4 the pipe from it (answers, each line tagged by the child's
+# token). Control lines:
+#   zygote <- "P " {"tests", "entry", "setup", "token", "budget", "detect", "start"}  fork a child
+#   child  -> "V " {"i", "o": outcome, "obs": str|null, "ms": int}   test i's verdict (verdicts are
+#                                    written together, before an "F" and at the pair's end)
+#   child  -> "F <detect seconds>"   the sandbox child is gone: ask for a new one (a detector child
+#   child  <- "G <token>"            when detect > 0); execscope answers with its token
+#   zygote -> "Z"                    (on its own line) the pair's child is gone: next pair
 
 import os as _os
 
 
 class Wire:
-    """Line I/O on stdin/stdout (raw descriptors: the zygote and its child share them in turn)."""
+    """Control lines on stdin/stdout (raw descriptors: the zygote and its child take turns)."""
 
     def __init__(self):
         self.buf = b""
 
     def line(self):
         while b"\n" not in self.buf:
-            chunk = _os.read(0, 1 << 20)
+            chunk = _os.read(0, 1 << 16)
             if not chunk:
                 raise EOFError()
             self.buf += chunk
@@ -37,47 +38,76 @@ class Wire:
     def write(self, data):
         view = memoryview(data)
         while view:
-            n = _os.write(1, view)
-            view = view[n:]
+            view = view[_os.write(1, view) :]
+
+    def later(self, data):
+        """Verdicts wait for the next write (execscope needs them only at the pair's end or
+        when it is asked for a new sandbox child): one wake-up of execscope per pair."""
+        self.pending = getattr(self, "pending", b"") + data
+
+    def flush(self):
+        data, self.pending = getattr(self, "pending", b""), b""
+        if data:
+            self.write(data)
 
 
-def child(wire, pair):
-    side = JudgeSide()
+def child(wire, req):
+    pair = Pair(list(req["tests"]), list(req.get("entry") or []), req.get("setup") or "")
+    budget, detect = float(req["budget"]), float(req.get("detect") or 0)
 
-    def send(obj):
-        wire.write(b"S " + dumps(obj).encode() + b"\n")
+    def renew(secs):
+        wire.flush()
+        wire.write(b"F " + repr(float(secs)).encode() + b"\n")
+        while True:
+            line = wire.line()
+            if line.startswith(b"G "):
+                return line[2:].decode("ascii", "replace")
 
-    def recv():
-        line = wire.line()
-        if line == b"A":
-            raise Abort()
-        if not line.startswith(b"R "):
-            raise Unjudged()
+    link = Link(4, 3, str(req["token"]), renew)
+    peer = Peer(link.send, link.recv, JudgeSide())
+    for i in range(int(req.get("start") or 0), len(pair.tests)):
+        t0 = time.monotonic()
         try:
-            return _json.loads(line[2:])
-        except (ValueError, RecursionError):
-            raise Unjudged() from None
+            outcome, observed = run_test(pair, link, peer, i, budget, detect)
+        except BaseException as e:  # the judge's own failure: the test's, never a pass
+            outcome, observed = "ERROR:" + exc_label(e), None
+        ms = int((time.monotonic() - t0) * 1000)
+        wire.later(b"V " + dumps({"i": i, "o": outcome, "obs": observed, "ms": ms}).encode() + b"\n")
+    wire.flush()
 
-    peer = Peer(send, recv, side)
-    while True:
-        line = wire.line()
-        if line == b"E":
-            return
-        if not line.startswith(b"T "):
-            continue
-        head, _, rest = line[2:].partition(b" ")
-        try:
-            i = int(head)
-            names = _json.loads(rest)
-        except (ValueError, RecursionError):
-            i, names = int(head) if head.isdigit() else 0, None
-        try:
-            outcome, observed = pair.run(i, names, peer)
-        except Abort:
-            outcome, observed = "FAIL:Unjudged", None  # execscope records its own outcome
-        except BaseException as e:
-            outcome, observed = "FAIL:" + exc_label(e), None
-        wire.write(b"V " + dumps({"o": outcome, "obs": observed}).encode() + b"\n")
+
+def precompile(req):
+    """Compiles the pair's tests here, before the fork, once per distinct text: the tests of a
+    query recur for every snippet it is paired with, and each child starts with them ready."""
+    if len(COMPILED) > 20_000:
+        COMPILED.clear()
+    for src, name in [(t, "<test>") for t in req.get("tests") or []] + [(req.get("setup") or "", "<setup>")]:
+        if type(src) is str and src.strip() and (src, name) not in COMPILED:
+            COMPILED[(src, name)] = instrument(src, name)
+
+
+def warm_up():
+    """Runs the engine's common paths once in the zygote (a call of a function of the code,
+    its answer, the rendering of `observed`), so the classes and caches they create are
+    inherited by every child instead of being built again per pair."""
+    replies = iter([{"r": {"v": 3}}])
+    peer = Peer(lambda obj: None, lambda: next(replies), JudgeSide())
+    pair = Pair(["assert f(1) == 3"], ["f"], "")
+
+    class Warm:
+        on_names = None
+
+        def begin(self, i):
+            self.on_names(dumps({"names": {"f": ["h", 0, {"n": "function", "f": "cr", "a": []}]}}))
+
+        def wait_names(self):
+            pass
+
+    try:
+        pair.run(0, Warm(), peer)
+    except BaseException:
+        pass
+    S.reset(None)
 
 
 def main():
@@ -94,6 +124,7 @@ def main():
             pass
     sys.modules["pytest"] = pytest_module()
     sys.setrecursionlimit(10000)
+    warm_up()
     wire = Wire()
     wire.write(b"ready\n")
     while True:
@@ -105,7 +136,7 @@ def main():
             continue
         try:
             req = _json.loads(line[2:])
-            pair = Pair(list(req["tests"]), list(req.get("entry") or []), req.get("setup") or "")
+            precompile(req)
         except BaseException:
             wire.write(b"\nZ\n")
             continue
@@ -113,11 +144,12 @@ def main():
         if pid == 0:
             code = 0
             try:
-                child(wire, pair)
+                child(wire, req)
             except BaseException:
                 code = 1
             finally:
                 _os._exit(code)
+        wire.buf = b""  # what it read ahead belongs to the child
         try:
             _os.waitpid(pid, 0)
         except ChildProcessError:

@@ -32,9 +32,13 @@ def dumps(obj):
     return _json.dumps(obj, separators=(",", ":"))
 
 
-class Abort(BaseException):
-    """execscope ended the test while a request was pending (the other side ran out of time or
-    died): unwinds the test; its outcome is execscope's."""
+class Gone(BaseException):
+    """The other side can answer no more (it ran out of time, died, or proved a hang): unwinds
+    the test, whose outcome is `status` -- even if the test catches it."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
 
 
 class Peer:
@@ -133,7 +137,6 @@ class Peer:
             op = q.get("op") if type(q) is dict else None
             if op not in side.ops:
                 raise TypeError("operation not allowed")
-            target = side.obj(q.get("h"))
             args = [dec.dec(a) for a in q.get("a", ())]
             kwargs = {}
             for k, v in q.get("k", ()):
@@ -153,8 +156,9 @@ class Peer:
                     pass
         side.enter()
         try:
+            target = side.obj(q.get("h"))  # by name: the code's NameError when it lacks it
             result = ("v", perform(op, target, args, kwargs, operand, q))
-        except Abort:
+        except Gone:
             raise
         except BaseException as e:
             result = ("x", e)
@@ -276,7 +280,7 @@ def _next_chunk(it, n):
         except StopIteration:
             end = True
             break
-        except Abort:
+        except Gone:
             raise
         except BaseException as e:
             err = e

@@ -24,10 +24,16 @@ class Session:
     jobjs = []  # the test's objects the code holds handles to
     jids = {}
     rendering = False  # rendering `observed`: stand-ins show their type, never ask the code
+    link = None
+    lazy = {}  # entry name -> its stand-in while the names are on their way (engine.Pair.run)
+    names_raw = names = None
+    predict = {}
+    mispredicted = False
 
     def reset(self, peer):
         self.peer = peer
-        self.proxies, self.buffers, self.jobjs, self.jids = {}, {}, [], {}
+        self.link = getattr(peer, "link", None)
+        self.proxies, self.buffers, self.jobjs, self.jids, self.lazy = {}, {}, [], {}, {}
 
 
 S = Session()
@@ -38,7 +44,7 @@ def _judge_unjudged():
 
 
 def _ask(op, target, args=(), kwargs=None, **fields):
-    q = {"op": op, "h": target._es_hid if not isinstance(target, int) else target}
+    q = {"op": op, "h": target}
     values = {}
     for k, v in fields.items():
         if k == "o":
@@ -357,7 +363,15 @@ def judge_foreign_enc(v, enc, d):
     """A value of the test with no plain form: a proxy goes back as its handle; anything else
     (a function of the test, an iterator) becomes a judge handle the code may call or iterate."""
     if isinstance(v, ProxyBase):
-        return ["h", _hid(v)]
+        h = _hid(v)
+        if type(h) is str:  # a predicted entry: its handle comes with the names
+            from_names = S.link.wait_names if S.names_raw is None else None
+            if from_names is not None:
+                from_names()
+            h = _hid(v)
+            if type(h) is str:
+                raise Unjudged()
+        return ["h", h]
     if isinstance(v, ProxyMeta) and v.__dict__.get("_es_chid") is not None:
         return ["h", v._es_chid]
     jid = S.jids.get(id(v))

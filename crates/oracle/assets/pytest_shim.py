@@ -178,7 +178,7 @@ class RaisesContext:
     def __exit__(self, et, ev, tb):
         if et is None:
             raise AssertionError("DID NOT RAISE {}".format(self.expected))
-        if issubclass(et, (Abort,)):
+        if issubclass(et, Gone):
             return False
         if not issubclass(et, self.expected):
             return False

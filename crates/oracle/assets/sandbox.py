@@ -9,8 +9,9 @@
 # here (these functions, `json`, the pipes) can forge a pass: a lie can at most misstate what the
 # code returned, which the code could do by returning it.
 #
-# Lines from the harness: "T <i>" (test i: exec the code), "M " {"q"|"r": ..} (a request of the
-# judge, or its answer to one of ours). Lines to the harness: "N " {"names": {..}} | {"code": w},
+# Lines from the test's side (the judge, through a pipe execscope set up; or the sandboxed
+# self-test runner): "T <i>" (test i: exec the code), "M " {"q"|"r": ..} (a request, or the answer
+# to one of ours). Lines back, each after this child's token: "N " {"names": {..}} | {"code": w},
 # "R " {"q"|"r": ..}, and "H" from a detector child that proved a hang.
 
 import io
@@ -141,8 +142,16 @@ class SandboxSide:
 
     def reset(self):
         self.objs, self.ids, self.described, self.stand = [], {}, set(), {}
+        self.ns = {}
 
     def obj(self, n):
+        """The object a request names: by handle, or (`=name`, a call sent with the test's
+        start) by its top-level name in this test's namespace."""
+        if type(n) is str and n.startswith("="):
+            try:
+                return self.ns[n[1:]]
+            except KeyError:
+                raise NameError("name {!r} is not defined".format(n[1:])) from None
         if type(n) is not int or not 0 <= n < len(self.objs):
             raise TypeError("no such object")
         return self.objs[n]
@@ -304,10 +313,12 @@ def _judge_next(self):
 
 
 class Lines:
-    """Line I/O on the pipes to the harness."""
+    """Line I/O on the child's pipes: it reads the test side's lines, and prefixes every line it
+    writes with its token (how the test side tells this child's lines from any other's)."""
 
-    def __init__(self, rfd, wfd):
+    def __init__(self, rfd, wfd, token):
         self.rfd, self.wfd, self.buf = rfd, wfd, b""
+        self.prefix = token.encode() + b" "
 
     def line(self):
         while b"\n" not in self.buf:
@@ -319,7 +330,7 @@ class Lines:
         return line
 
     def write(self, data):
-        view = memoryview(data)
+        view = memoryview(self.prefix + data)
         while view:
             view = view[os.write(self.wfd, view) :]
 
@@ -329,7 +340,7 @@ def start_test(code_obj, code_err, main):
     SIDE.reset()
     if code_err is not None:
         return {"code": code_err}
-    ns = {"__name__": "__main__"} if main else {}
+    ns = SIDE.ns = {"__name__": "__main__"} if main else {}
     SIDE.enter()
     try:
         exec(code_obj, ns)

@@ -58,13 +58,24 @@ impl Default for OracleConfig {
             timeout: TEST_BUDGET,
             detect: DETECT_BACKSTOP,
             mem_bytes: 1 << 30,
-            workers: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
+            workers: default_workers(),
             isolation: IsolationChoice::Auto,
             hash_seed: 0,
         }
     }
+}
+
+/// Workers by default: two per core. A pair spends much of its time waiting on pipes between
+/// the judge and the sandbox (each test is a few requests and answers), so a second pair per
+/// core keeps the core busy while the first waits. `EXECSCOPE_ORACLE_WORKERS` overrides it.
+fn default_workers() -> usize {
+    if let Some(n) = std::env::var("EXECSCOPE_ORACLE_WORKERS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return n.max(1);
+    }
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }
 
 #[cfg(test)]

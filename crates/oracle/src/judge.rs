@@ -1,8 +1,9 @@
 //! The trusted half of the oracle: a warm Python "zygote" (`crates/oracle/assets/judge.py` and
 //! the engine it embeds) that forks one child per pair. The child runs the pair's tests — all
 //! their logic, with its own builtins and standard library — and sends every operation on the
-//! code's objects to the sandbox as a request, which [`super::session`] relays. It never runs the
-//! code under test. See docs/threat-model.md.
+//! code's objects as a request to the sandbox's pair child, over the pipe pair execscope set up
+//! between them for this worker; execscope only sees each test's verdict and its requests for a
+//! new sandbox child. It never runs the code under test. See docs/threat-model.md.
 
 use super::server::{read_line, Fail};
 use super::OracleError;
@@ -13,6 +14,9 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// How long the zygote may take to start.
+const STARTUP: Duration = Duration::from_secs(30);
 
 /// The judge, embedded so the binary is self-contained (the value codec, the RPC peer, the
 /// stand-ins for the code's objects, the test engine, the pytest shim, then the zygote).
@@ -27,16 +31,15 @@ pub const JUDGE: &str = concat!(
     include_str!("../assets/judge.py"),
 );
 
-/// How long the zygote may take to start, and to reap a pair's child.
-const STARTUP: Duration = Duration::from_secs(30);
-const REAP: Duration = Duration::from_secs(10);
-
 /// A line from the judge's child.
 pub enum JudgeLine {
-    /// A message for the code's side (`S ...`): relayed as is.
-    ToCode(String),
-    /// The test's verdict (`V {...}`).
+    /// A test's verdict (`V {"i", "o", "obs", "ms"}`).
     Verdict(String),
+    /// The sandbox child is gone: a new one is needed (a detector child when the seconds are
+    /// above zero).
+    Renew(f64),
+    /// The pair's child exited (after its last verdict, or because it failed).
+    Done,
 }
 
 pub struct Judge {
@@ -44,8 +47,6 @@ pub struct Judge {
     stdin: ChildStdin,
     stdout: ChildStdout,
     buf: Vec<u8>,
-    /// A pair's child is running (between `begin` and `end`).
-    busy: bool,
 }
 
 fn protocol(e: impl std::fmt::Display) -> OracleError {
@@ -54,8 +55,14 @@ fn protocol(e: impl std::fmt::Display) -> OracleError {
 
 impl Judge {
     /// Starts the zygote: `python -s -P -c <judge>` with only `PATH` and the hash seed in its
-    /// environment, its own session and process group, no inherited descriptor but the pipes.
-    pub fn spawn(python: &Path, flags: &[&str], seed: u32) -> Result<Judge, OracleError> {
+    /// environment, its own session and process group, no inherited descriptor but its control
+    /// pipes and `sandbox` (the write end to the sandbox, the read end from it: fds 3 and 4).
+    pub fn spawn(
+        python: &Path,
+        flags: &[&str],
+        seed: u32,
+        sandbox: (i32, i32),
+    ) -> Result<Judge, OracleError> {
         let mut cmd = Command::new(python);
         cmd.args(flags)
             .args(["-c", JUDGE])
@@ -68,9 +75,9 @@ impl Judge {
             .stderr(super::sandbox::debug_stderr());
         // SAFETY: async-signal-safe syscalls only.
         unsafe {
-            cmd.pre_exec(|| {
+            cmd.pre_exec(move || {
                 libc::setsid();
-                super::sandbox::close_fds_from(3);
+                super::sandbox::place_fds(&[(sandbox.0, 3), (sandbox.1, 4)])?;
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
                 Ok(())
             });
@@ -84,7 +91,6 @@ impl Judge {
             stdin,
             stdout,
             buf: Vec::new(),
-            busy: false,
         };
         match j.line(Instant::now() + STARTUP) {
             Ok(l) if l == "ready" => Ok(j),
@@ -106,49 +112,35 @@ impl Judge {
             .map_err(|_| Fail::Died)
     }
 
-    /// Forks the pair's child: its tests, entry points and setup.
-    pub fn begin(&mut self, job: &Job) -> Result<(), Fail> {
-        let req = serde_json::json!({"tests": job.tests, "entry": job.entry, "setup": job.setup});
-        self.busy = true;
+    /// Forks the pair's child: its tests (from `start`), entry points, setup and limits, and
+    /// the token of the sandbox child it talks to.
+    pub fn begin(
+        &mut self,
+        job: &Job,
+        token: &str,
+        limits: &super::server::Limits,
+        start: usize,
+    ) -> Result<(), Fail> {
+        let req = serde_json::json!({
+            "tests": job.tests, "entry": job.entry, "setup": job.setup, "token": token,
+            "budget": limits.budget.as_secs_f64(), "detect": limits.detect.as_secs_f64(),
+            "start": start,
+        });
         self.send(format!("P {req}").as_bytes())
     }
 
-    /// The child's next message before `deadline` (blank and unknown lines skipped).
+    /// The child's next line before `deadline` (blank and unknown lines skipped).
     pub fn next(&mut self, deadline: Instant) -> Result<JudgeLine, Fail> {
         loop {
             let l = self.line(deadline)?;
-            if let Some(rest) = l.strip_prefix("S ") {
-                return Ok(JudgeLine::ToCode(rest.to_string()));
-            }
             if let Some(rest) = l.strip_prefix("V ") {
                 return Ok(JudgeLine::Verdict(rest.to_string()));
             }
-            if l == "Z" {
-                // The child is gone (it failed outside any test).
-                self.busy = false;
-                return Err(Fail::Died);
+            if let Some(rest) = l.strip_prefix("F ") {
+                return Ok(JudgeLine::Renew(rest.trim().parse().unwrap_or(0.0)));
             }
-        }
-    }
-
-    /// Ends the pair: the child exits and the zygote says so. `false` when the zygote did not
-    /// answer (it must then be replaced).
-    pub fn end(&mut self) -> bool {
-        if !self.busy {
-            return true;
-        }
-        if self.send(b"E").is_err() {
-            return false;
-        }
-        let deadline = Instant::now() + REAP;
-        loop {
-            match self.line(deadline) {
-                Ok(l) if l == "Z" => {
-                    self.busy = false;
-                    return true;
-                }
-                Ok(_) => continue,
-                Err(_) => return false,
+            if l == "Z" {
+                return Ok(JudgeLine::Done);
             }
         }
     }

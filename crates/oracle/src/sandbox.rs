@@ -240,7 +240,7 @@ impl Launcher {
 
     /// The command that starts a harness in `mode` (`--server` or `--once`) that runs its pairs
     /// as `uid` (ignored unless root). Stdin/stdout are piped; stderr is discarded.
-    pub fn command(&self, mode: &str, uid: u32, seed: u32) -> Command {
+    pub fn command(&self, mode: &str, uid: u32, seed: u32, judge_fds: (i32, i32)) -> Command {
         let uid: i64 = if self.root { uid as i64 } else { -1 };
         let cfg = serde_json::json!({
             "uid": uid, "tmp": self.tmp, "close_fd": 3, "wipe": self.wipe_dirs(),
@@ -350,34 +350,15 @@ impl Launcher {
         unsafe {
             cmd.pre_exec(move || {
                 let _keep = &ruleset; // open until the fork
-                                      // The ruleset's descriptor goes to 4, out of the way of 3 first.
-                let ll = match ruleset_fd {
-                    Some(r) => {
-                        let high = libc::fcntl(r, libc::F_DUPFD, 10);
-                        if high < 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                        high
-                    }
-                    None => -1,
-                };
-                if fd == 3 {
-                    if libc::fcntl(3, libc::F_SETFD, 0) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                } else if libc::dup2(fd, 3) != 3 {
-                    return Err(std::io::Error::last_os_error());
+                                      // The harness source at 3, the Landlock ruleset at 4, the judge's pipes at 5 and
+                                      // 6; nothing else the shell that started execscope left open reaches the harness
+                                      // (or bwrap, which would pass it on).
+                let mut fds = [(fd, 3), (-1, 4), (judge_fds.0, 5), (judge_fds.1, 6)];
+                if let Some(r) = ruleset_fd {
+                    fds[1].0 = r;
                 }
-                // Nothing the shell that started execscope left open reaches the harness (or
-                // bwrap, which would pass it on), and no controlling terminal: a new session.
-                if ll >= 0 {
-                    if libc::dup2(ll, 4) != 4 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    close_fds_from(5);
-                } else {
-                    close_fds_from(4);
-                }
+                place_fds(&fds)?;
+                // No controlling terminal: a new session.
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -410,7 +391,7 @@ impl Launcher {
                     if let Some(plan) = &plan {
                         userns::build_root(plan)?;
                     }
-                    if let (Some(l), true) = (&landlock, ll >= 0) {
+                    if let (Some(l), true) = (&landlock, ruleset_fd.is_some()) {
                         confine::apply_landlock(l, 4, 3)?;
                     }
                 }
@@ -469,6 +450,37 @@ pub(crate) fn spawn(mut cmd: Command) -> std::io::Result<std::process::Child> {
             cmd.spawn()
         }
     }
+}
+
+/// Between fork and exec: puts each `(src, dst)` descriptor at `dst` (inheritable; a `src` of -1
+/// leaves `dst` closed) and closes every other descriptor from 3 up. The sources are first moved
+/// out of the way, so a source already sitting on another's target is not clobbered.
+///
+/// # Safety
+/// Raw syscalls only, no allocation.
+pub(crate) unsafe fn place_fds(fds: &[(i32, i32)]) -> std::io::Result<()> {
+    let mut high = [-1i32; 8];
+    for (k, &(src, _)) in fds.iter().enumerate().take(high.len()) {
+        if src >= 0 {
+            high[k] = libc::fcntl(src, libc::F_DUPFD_CLOEXEC, 100);
+            if high[k] < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    let mut top = 2;
+    for (k, &(_, dst)) in fds.iter().enumerate().take(high.len()) {
+        top = top.max(dst);
+        if high[k] >= 0 {
+            if libc::dup2(high[k], dst) != dst {
+                return Err(std::io::Error::last_os_error());
+            }
+        } else {
+            libc::close(dst);
+        }
+    }
+    close_fds_from(top as u32 + 1);
+    Ok(())
 }
 
 /// Closes every descriptor from `low` up (between fork and exec: one syscall, or a bounded loop

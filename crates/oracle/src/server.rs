@@ -10,8 +10,9 @@ use std::os::fd::AsRawFd;
 use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
-/// Grace on top of a test's budget before the host gives up on the harness itself (the harness
-/// enforces each test's budget; this only catches a harness that stopped answering).
+/// Grace on top of a test's budget (and hang detection) before the host gives up on the judge or
+/// the harness itself (the judge enforces each test's budget; this only catches a process that
+/// stopped answering).
 pub const BACKSTOP: Duration = Duration::from_secs(10);
 /// How long a harness may take to start and say it is ready (the machine may be loaded).
 pub const STARTUP: Duration = Duration::from_secs(30);
@@ -52,8 +53,9 @@ impl Server {
         mode: &str,
         uid: u32,
         seed: u32,
+        judge_fds: (i32, i32),
     ) -> Result<Server, OracleError> {
-        let mut child = super::sandbox::spawn(launcher.command(mode, uid, seed))
+        let mut child = super::sandbox::spawn(launcher.command(mode, uid, seed, judge_fds))
             .map_err(|e| OracleError::Spawn(format!("{}: {e}", launcher.level)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -102,14 +104,50 @@ impl Server {
     }
 
     /// Starts a pair: its code, the test count and limits, and a fresh nonce that every line of
-    /// the harness about this pair carries (a line forged by a pair for a later one cannot match).
-    pub fn begin(&mut self, job: &Job, limits: &Limits) -> Result<(), Fail> {
+    /// the harness about this pair carries (a line forged by a pair for a later one cannot
+    /// match). The harness forks the pair's child under the token returned here, without
+    /// answering: the judge may write the first test's start at once (the pipe holds it).
+    pub fn begin(&mut self, job: &Job, limits: &Limits) -> Result<String, Fail> {
         self.nonce = format!("{:032x}", rand::random::<u128>());
-        let req = serde_json::json!({
+        let token = format!("{:024x}", rand::random::<u128>() >> 32);
+        let mut req = serde_json::json!({
             "nonce": self.nonce, "code": job.code, "mem": limits.mem, "n": job.tests.len(),
             "budget": limits.budget.as_secs_f64(), "main": job.selftest.is_some(),
         });
-        self.send(format!("P {req}").as_bytes())
+        if job.selftest.is_none() {
+            req["token"] = serde_json::Value::String(token.clone());
+        }
+        self.send(format!("P {req}").as_bytes())?;
+        Ok(token)
+    }
+
+    /// Replaces the pair's child (a detector child when `detect` is above zero); its token.
+    pub fn replace(&mut self, detect: f64) -> Result<String, Fail> {
+        let req = serde_json::json!({ "detect": detect });
+        self.send(format!("F {req}").as_bytes())?;
+        self.token()
+    }
+
+    fn token(&mut self) -> Result<String, Fail> {
+        match self.next(Instant::now() + STARTUP)? {
+            ServerLine::Forked(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Ok(t)
+            }
+            other => Err(Fail::Protocol(format!(
+                "expected a new child, got {other:?}"
+            ))),
+        }
+    }
+
+    /// A self-test run (its self-tests and the code in two children of the harness); the
+    /// harness's answer: a verdict or a status.
+    pub fn selftest(
+        &mut self,
+        req: &serde_json::Value,
+        deadline: Instant,
+    ) -> Result<ServerLine, Fail> {
+        self.send(format!("Q {req}").as_bytes())?;
+        self.next(deadline)
     }
 
     /// Writes one line to the harness.
@@ -123,7 +161,7 @@ impl Server {
     }
 
     /// The harness's next line about the current pair, before `deadline`.
-    pub fn next(&mut self, deadline: Instant) -> Result<ServerLine, Fail> {
+    fn next(&mut self, deadline: Instant) -> Result<ServerLine, Fail> {
         loop {
             let line = self.read_line(deadline)?;
             let Some(rest) = line
@@ -135,8 +173,7 @@ impl Server {
             let (tag, payload) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
             let payload = payload.strip_prefix(' ').unwrap_or(payload).to_string();
             return Ok(match tag {
-                "N" => ServerLine::Names(payload),
-                "R" => ServerLine::Reply(payload),
+                "F" => ServerLine::Forked(payload),
                 "X" => ServerLine::Status(payload),
                 "V" => ServerLine::Verdict(payload),
                 "D" => ServerLine::Done,
@@ -242,11 +279,9 @@ pub struct Limits {
 /// A line of the harness about the current pair.
 #[derive(Debug)]
 pub enum ServerLine {
-    /// The code's top-level names at a test's start (`{"names": ..}` or `{"code": word}`).
-    Names(String),
-    /// The code's reply to a request of the judge, or a request of its own.
-    Reply(String),
-    /// How the test ended in the sandbox: `TIMEOUT`, `HANG`, `ERROR:<signal>`, ...
+    /// A new pair child is ready; its token.
+    Forked(String),
+    /// A self-test run ended in the sandbox without a verdict: `TIMEOUT`, `ERROR:<signal>`, ...
     Status(String),
     /// A self-test run's verdict (`{"o": .., "obs": ..}`).
     Verdict(String),

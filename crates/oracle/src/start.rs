@@ -4,7 +4,6 @@
 use super::error::stronger_levels;
 use super::sandbox::{self, Launcher};
 use super::scratch::Scratch;
-use super::server::Server;
 use super::session::{Ctx, PairRun, Worker};
 use super::{IsolationChoice, IsolationLevel, Oracle, OracleConfig, OracleError};
 use execscope_record::Job;
@@ -163,16 +162,21 @@ fn probe(
         .local_addr()
         .map_err(|e| unavailable(e.to_string()))?
         .port();
-    let server = Server::spawn(launcher, "--server", uid, cfg.hash_seed)
-        .map_err(|e| unavailable(e.to_string()))?;
+    let probe_cfg = OracleConfig {
+        timeout: cfg.timeout.max(Duration::from_secs(3)),
+        detect: Duration::ZERO,
+        ..cfg.clone()
+    };
+    let ctx = Ctx {
+        launcher,
+        cfg: &probe_cfg,
+    };
+    let mut worker = Worker::start(ctx, "--server", uid).map_err(|e| unavailable(e.to_string()))?;
+    let server = worker.server.as_ref().expect("started");
     let info = ServerInfo {
         python: server.python.clone(),
         drops_uid: server.drops_uid,
         readcap: server.readcap,
-    };
-    let mut worker = Worker {
-        server: Some(server),
-        judge: None,
     };
     let code = format!(
         "import socket\ndef net():\n    socket.create_connection(('127.0.0.1', {port}), \
@@ -186,15 +190,6 @@ fn probe(
         ],
     )
     .entry("net");
-    let probe_cfg = OracleConfig {
-        timeout: cfg.timeout.max(Duration::from_secs(3)),
-        detect: Duration::ZERO,
-        ..cfg.clone()
-    };
-    let ctx = Ctx {
-        launcher,
-        cfg: &probe_cfg,
-    };
     let r = PairRun::new(ctx, &mut worker, &job, uid, false)
         .run()
         .map_err(|e| unavailable(format!("probe run failed: {e}")))?;
