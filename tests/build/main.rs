@@ -6,11 +6,13 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agreement;
 mod audit_resume;
 mod build_bundle;
 mod build_gates;
 mod build_resume;
 mod embedded_tasks;
+mod formats;
 mod fuzz_smoke;
 mod mutate_cpython;
 mod mutate_humaneval;
