@@ -103,10 +103,7 @@ fn human_eval_programs(tasks: &std::path::Path) -> BTreeMap<String, (String, Str
 
 /// Our verdict (P_b, and the first failing outcome) for each completion, by index.
 fn judged_here(tasks: &std::path::Path, judged: &[Judged]) -> BTreeMap<i64, (bool, String)> {
-    let mut run = |_: &str, jobs: &[execscope::oracle::Job]| match common::oracle::run(jobs) {
-        Ok(v) => v.into_iter().map(Ok).collect(),
-        Err(e) => jobs.iter().map(|_| Err(e.to_string())).collect(),
-    };
+    let mut run = crate::formats::run;
     let specs = audit::read_audit_tasks(tasks, Some(formats::Format::HumanEval), &mut run)
         .unwrap()
         .specs;

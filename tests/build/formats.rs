@@ -17,7 +17,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 /// A reader's runner over the shared oracle (an oracle failure fails that job).
-fn run(_: &str, jobs: &[Job]) -> Vec<Result<SuiteResult, String>> {
+pub(crate) fn run(_: &str, jobs: &[Job]) -> Vec<Result<SuiteResult, String>> {
     match common::oracle::run(jobs) {
         Ok(v) => v.into_iter().map(Ok).collect(),
         Err(e) => jobs.iter().map(|_| Err(e.to_string())).collect(),

@@ -55,20 +55,25 @@ pub fn single_expression(src: &str) -> bool {
             && one.named_child_count() == 1)
 }
 
+/// The function a statement defines: the statement itself, or a decorated definition's
+/// function; `None` for any other statement (a decorated class included).
+pub fn function_of(stmt: Node<'_>) -> Option<Node<'_>> {
+    match stmt.kind() {
+        "function_definition" => Some(stmt),
+        "decorated_definition" => stmt
+            .child_by_field_name("definition")
+            .filter(|d| d.kind() == "function_definition"),
+        _ => None,
+    }
+}
+
 /// Names bound by top-level `def`s (decorated ones included), in source order.
 pub fn top_level_defs(src: &str) -> Vec<String> {
     let tree = parse(src);
     let root = tree.root_node();
     let mut out = Vec::new();
     for stmt in statements(root) {
-        let def = match stmt.kind() {
-            "function_definition" => Some(stmt),
-            "decorated_definition" => stmt
-                .child_by_field_name("definition")
-                .filter(|d| d.kind() == "function_definition"),
-            _ => None,
-        };
-        if let Some(name) = def.and_then(|d| d.child_by_field_name("name")) {
+        if let Some(name) = function_of(stmt).and_then(|d| d.child_by_field_name("name")) {
             if let Some(text) = src.get(name.byte_range()) {
                 out.push(text.to_string());
             }

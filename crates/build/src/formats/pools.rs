@@ -334,6 +334,13 @@ mod tests {
         }
     }
 
+    /// Each row as (task, sample index, whole program).
+    fn shape(rows: &[PoolRow]) -> Vec<(&str, i64, bool)> {
+        rows.iter()
+            .map(|r| (r.task_id.as_str(), r.sample_index, r.whole))
+            .collect()
+    }
+
     fn read(text: &str, specs: &[TaskSpec]) -> Result<(Vec<PoolRow>, PoolFormat), AuditError> {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("pool");
@@ -352,10 +359,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f, PoolFormat::Samples);
-        let got: Vec<(&str, i64, bool)> = rows
-            .iter()
-            .map(|r| (r.task_id.as_str(), r.sample_index, r.whole))
-            .collect();
+        let got = shape(&rows);
         assert_eq!(
             got,
             vec![
@@ -377,10 +381,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f, PoolFormat::Bigcode);
-        let got: Vec<(&str, i64, bool)> = rows
-            .iter()
-            .map(|r| (r.task_id.as_str(), r.sample_index, r.whole))
-            .collect();
+        let got = shape(&rows);
         assert_eq!(
             got,
             vec![
@@ -420,10 +421,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f, PoolFormat::LmEval);
-        let got: Vec<(&str, i64, bool)> = rows
-            .iter()
-            .map(|r| (r.task_id.as_str(), r.sample_index, r.whole))
-            .collect();
+        let got = shape(&rows);
         assert_eq!(
             got,
             vec![

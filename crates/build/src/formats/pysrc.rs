@@ -13,13 +13,7 @@ fn text<'s>(src: &'s str, n: Node<'_>) -> &'s str {
 fn top_def<'t>(root: Node<'t>, src: &str, name: &str) -> Option<(Node<'t>, Node<'t>)> {
     let mut cursor = root.walk();
     let found = root.named_children(&mut cursor).find_map(|stmt| {
-        let def = match stmt.kind() {
-            "function_definition" => Some(stmt),
-            "decorated_definition" => stmt
-                .child_by_field_name("definition")
-                .filter(|d| d.kind() == "function_definition"),
-            _ => None,
-        }?;
+        let def = crate::ast::function_of(stmt)?;
         let n = def.child_by_field_name("name")?;
         (text(src, n) == name).then_some((stmt, def))
     });
