@@ -1,7 +1,8 @@
 //! Reading the task file (docs/task-file.md) and gate 1, schema: fields and types, unique
 //! `task_id` and `function_name`, tests that parse as Python, as many as the [`TestRange`]
 //! allows (at least three by default). A benchmark file in another format (HumanEval, MBPP,
-//! EvalPlus) goes through the same gate once `crate::formats` has read it ([`from_problem`]).
+//! EvalPlus) goes through the same gate once `crate::formats` has read it
+//! (`formats::tasks::from_problem`).
 
 use super::ast;
 use execscope_core::bundle::model::DOMAINS;
@@ -168,7 +169,7 @@ impl fmt::Display for Refusal {
     }
 }
 
-fn is_identifier(s: &str) -> bool {
+pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
@@ -378,42 +379,6 @@ pub fn read_task_file_with(
     let bytes = execscope_core::bundle::files::read(path)?;
     let text = execscope_core::bundle::files::json_text(path, &bytes)?;
     Ok(read_tasks_with(text, range))
-}
-
-/// Gate 1 on a problem a benchmark reader made: the same rules as a task file line (an
-/// identifier entry point, a request, a canonical, tests within `range` that parse).
-pub fn from_problem(
-    p: &crate::formats::Problem,
-    range: TestRange,
-) -> Result<Task, (String, String)> {
-    let fail = |reason: String| (p.task_id.clone(), reason);
-    if p.task_id.trim().is_empty() {
-        return Err(fail("`task_id` is empty".into()));
-    }
-    if !is_identifier(&p.entry) {
-        return Err(fail(format!(
-            "the entry point {:?} is not a Python identifier",
-            p.entry
-        )));
-    }
-    if p.query.trim().is_empty() {
-        return Err(fail("the request (query) is empty".into()));
-    }
-    if p.canonical.trim().is_empty() {
-        return Err(fail("the canonical solution is empty".into()));
-    }
-    let tests = p.tests();
-    check_tests(&tests, range).map_err(fail)?;
-    Ok(Task {
-        line: p.line,
-        task_id: p.task_id.clone(),
-        function_name: p.entry.clone(),
-        query: p.query.clone(),
-        domain: String::new(),
-        canonical: p.canonical.clone(),
-        tests,
-        independent: None,
-    })
 }
 
 /// Gate 2, AST semantics: the canonical is within the size the builder mutates, parses, defines

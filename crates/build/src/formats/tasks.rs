@@ -3,7 +3,7 @@
 //! execscope's own task file goes through its own reader ([`crate::task`]); HumanEval and MBPP
 //! records become problems directly; EvalPlus records first need their reference outputs, which
 //! the build's runner computes (journaled and sharded like every other phase). Problems then pass
-//! the same schema rules as task file lines ([`crate::task::from_problem`]).
+//! the same schema rules as task file lines ([`from_problem`]).
 
 use super::{evalplus, problems, read_records, Format, Problem, Unread};
 use crate::exec::Runner;
@@ -44,7 +44,40 @@ pub fn refusals_of(unread: Vec<Unread>) -> Vec<Refusal> {
         .collect()
 }
 
-/// Gate 1 on problems: each checked by [`task::from_problem`], repeats refused.
+/// Gate 1 on a problem a benchmark reader made: the same rules as a task file line (an
+/// identifier entry point, a request, a canonical, tests within `range` that parse).
+pub fn from_problem(p: &Problem, range: TestRange) -> Result<Task, (String, String)> {
+    let fail = |reason: String| (p.task_id.clone(), reason);
+    if p.task_id.trim().is_empty() {
+        return Err(fail("`task_id` is empty".into()));
+    }
+    if !task::is_identifier(&p.entry) {
+        return Err(fail(format!(
+            "the entry point {:?} is not a Python identifier",
+            p.entry
+        )));
+    }
+    if p.query.trim().is_empty() {
+        return Err(fail("the request (query) is empty".into()));
+    }
+    if p.canonical.trim().is_empty() {
+        return Err(fail("the canonical solution is empty".into()));
+    }
+    let tests = p.tests();
+    task::check_tests(&tests, range).map_err(fail)?;
+    Ok(Task {
+        line: p.line,
+        task_id: p.task_id.clone(),
+        function_name: p.entry.clone(),
+        query: p.query.clone(),
+        domain: String::new(),
+        canonical: p.canonical.clone(),
+        tests,
+        independent: None,
+    })
+}
+
+/// Gate 1 on problems: each checked by [`from_problem`], repeats refused.
 pub fn gate_problems(ps: &[Problem], range: TestRange) -> (Vec<Task>, Vec<Refusal>, Vec<Note>) {
     let notes = ps
         .iter()
@@ -56,7 +89,7 @@ pub fn gate_problems(ps: &[Problem], range: TestRange) -> (Vec<Task>, Vec<Refusa
             })
         })
         .collect();
-    let (tasks, refusals) = task::admit(ps.iter().map(|p| (p.line, task::from_problem(p, range))));
+    let (tasks, refusals) = task::admit(ps.iter().map(|p| (p.line, from_problem(p, range))));
     (tasks, refusals, notes)
 }
 
