@@ -42,9 +42,17 @@ pub struct AuditArgs {
     /// Generated pool: candidates JSONL (task_id, sample_index, code, self_tests[, profile, cohort]).
     #[arg(long, requires = "tasks")]
     pub pool: Option<PathBuf>,
-    /// Task file for --pool (task_id, function_name, base_tests, plus_tests).
+    /// Task file for --pool: execscope's audit task file (task_id, function_name, base_tests,
+    /// plus_tests), or a benchmark file as published (HumanEval, MBPP, EvalPlus; docs/formats.md).
     #[arg(long, requires = "pool")]
     pub tasks: Option<PathBuf>,
+    /// The task file's format: humaneval, mbpp, evalplus or execscope (default: from its content).
+    #[arg(long, value_name = "FORMAT", requires = "tasks")]
+    pub from: Option<crate::build::formats::Format>,
+    /// The pool's format: samples (human-eval/EvalPlus samples.jsonl), bigcode
+    /// (generations.json), lm-eval (--log_samples jsonl) or execscope (default: from its content).
+    #[arg(long = "pool-from", value_name = "FORMAT", requires = "pool")]
+    pub pool_from: Option<crate::build::formats::pools::PoolFormat>,
     /// Output format on stdout.
     #[arg(long, default_value = "table", value_parser = parse_format)]
     pub format: Format,
@@ -122,17 +130,27 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             }
             let lazy = LazyOracle::new(cfg.clone());
             let runner: &Runner<'_> = &|jobs| lazy.run(jobs, &progress);
-            let specs = generated::read_tasks(tasks)?;
-            let rows = generated::read_pool(pool)?;
+            let mut run = |_: &str, jobs: &[crate::oracle::Job]| match runner(jobs) {
+                Ok(v) => v.into_iter().map(Ok).collect(),
+                Err(e) => jobs.iter().map(|_| Err(e.to_string())).collect(),
+            };
+            let input = crate::build::formats::audit::read_inputs(
+                tasks,
+                args.from,
+                pool,
+                args.pool_from,
+                &mut run,
+            )?;
             let mut pools = generated::build(
-                &specs,
-                &rows,
+                &input.specs,
+                &input.rows,
                 runner,
                 Mode::Generated {
                     pool: pool.display().to_string(),
                     tasks: tasks.display().to_string(),
                 },
             )?;
+            pools.provenance.extend(input.provenance);
             pools.provenance.extend(lazy.describe());
             AuditRun::new(pools, &table_cfg)
         }
@@ -207,10 +225,17 @@ fn journaled(
 ) -> anyhow::Result<ExitCode> {
     let oracle = Oracle::new(cfg).context("starting the execution oracle")?;
     let table_cfg = table_config(args);
+    let mut settings = settings_of(&table_cfg);
+    if let Some(f) = args.from {
+        settings.insert("from".into(), f.to_string());
+    }
+    if let Some(f) = args.pool_from {
+        settings.insert("pool_from".into(), f.to_string());
+    }
     let a = PoolAudit {
         pool: pool.to_path_buf(),
         tasks: tasks.to_path_buf(),
-        settings: settings_of(&table_cfg),
+        settings,
     };
     let progress: ProgressFn = std::sync::Arc::new(|p: &Progress| {
         if p.finished {

@@ -50,6 +50,8 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         })),
         shard: args.shard,
         memos: args.memo_from.clone(),
+        from: args.from,
+        tests: args.tests,
         ..BuildOptions::default()
     };
     if args.shard.is_some() {

@@ -245,8 +245,17 @@ pub struct CheckArgs {
 /// `execscope build`.
 #[derive(Args, Clone, Debug)]
 pub struct BuildArgs {
-    /// Task file (JSON lines, see docs/task-file.md).
+    /// Task file: execscope's own (docs/task-file.md), or a benchmark file as published —
+    /// HumanEval, MBPP, EvalPlus HumanEval+/MBPP+ (`.jsonl`, `.jsonl.gz`, `.json`; docs/formats.md).
     pub tasks: PathBuf,
+    /// The task file's format: humaneval, mbpp, evalplus or execscope (default: found from
+    /// its content).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<crate::build::formats::Format>,
+    /// How many tests a task must have, MIN..MAX or MIN.. (the paper's rule: 7..10; default
+    /// 3.. for execscope's own task file, 1.. for a benchmark's suite as it was written).
+    #[arg(long, value_name = "RANGE")]
+    pub tests: Option<crate::build::task::TestRange>,
     /// Output bundle directory.
     #[arg(long)]
     pub out: PathBuf,

@@ -40,6 +40,47 @@ fn exact(e: &Exact) -> TableCell {
     }
 }
 
+/// pass@k (Chen et al.'s unbiased estimator) per cohort, base suite and base + plus apart, as
+/// EvalPlus reports them; only for generated pools.
+pub fn passk_table(pools: &PoolSet) -> Option<Table> {
+    let rows = crate::audit::passk::table(pools);
+    if rows.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(
+        "audit-passk",
+        "pass@k (unbiased estimator), base and base + plus",
+    )
+    .column("cohort", "cohort", Align::Left)
+    .column("suite", "suite", Align::Left)
+    .column("k", "k", Align::Right)
+    .column("pass@k %", "pass_at_k", Align::Right)
+    .column("tasks", "tasks", Align::Right)
+    .column("samples/task", "samples_per_task", Align::Right)
+    .column("passing", "passing_samples", Align::Right);
+    for r in &rows {
+        let per_task = if r.min_samples == r.max_samples {
+            r.min_samples.to_string()
+        } else {
+            format!("{}–{}", r.min_samples, r.max_samples)
+        };
+        t.push(vec![
+            TableCell::text(&r.cohort),
+            TableCell::text(r.suite),
+            TableCell::int(r.k),
+            pct(Some(r.value)),
+            TableCell::int(r.tasks),
+            TableCell::text(per_task),
+            TableCell::int(r.passing),
+        ]);
+    }
+    Some(t.caption(
+        "pass@k = mean over tasks of 1 − C(n−c, k)/C(n, k) (n samples, c passing), for each k \
+         every task has samples for; base: the base suite passes (P_b); base + plus: both \
+         suites pass (P+), EvalPlus's HumanEval+/MBPP+ number.",
+    ))
+}
+
 /// Tables 3 / 6: admission counts and intervals per cohort and predicate.
 pub fn admission_table(pools: &PoolSet, audits: &[CohortAudit]) -> Table {
     let mut t = Table::new(
@@ -351,6 +392,9 @@ pub struct AuditTables {
     /// The summary of a retrieval audit (exec@1 beside exec-verified@1); none for generated
     /// pools.
     pub retrieval: Option<Table>,
+    /// pass@k by the unbiased estimator, base and base + plus apart; none for a retrieval
+    /// audit.
+    pub passk: Option<Table>,
     pub admission: Table,
     pub selection: Table,
     pub orders: Table,
@@ -362,6 +406,7 @@ impl AuditTables {
     pub fn build(pools: &PoolSet, audits: &[CohortAudit]) -> AuditTables {
         AuditTables {
             retrieval: retrieval_table(pools, audits),
+            passk: passk_table(pools),
             admission: admission_table(pools, audits),
             selection: selection_table(audits),
             orders: orders_table(audits),
@@ -381,7 +426,8 @@ impl AuditTables {
 
     /// Every table, in display order.
     pub fn all(&self) -> Vec<&Table> {
-        let mut v = self.summary();
+        let mut v: Vec<&Table> = self.retrieval.iter().chain(&self.passk).collect();
+        v.push(&self.admission);
         v.extend([
             &self.selection,
             &self.orders,

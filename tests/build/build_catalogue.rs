@@ -101,11 +101,13 @@ fn settled_mutants_are_counted_and_never_executed() {
     // every mutant appears once, in the family counts
     let mutants: usize = report.equivalence.by_family.iter().map(|r| r.mutants).sum();
     assert_eq!(mutants, report.mutants_generated);
-    // pairs: two canonicals, then every mutant not settled or refused before execution
+    // pairs: the two canonicals under the oracle's hash seed and again under each of the seed
+    // gate's, then every mutant not settled or refused before execution
     let unexecuted = n_settled + by_reason("signature_unstated");
+    let canonical_runs = 2 * (1 + BuildOptions::default().hash_seeds.len());
     assert_eq!(
         report.pairs_executed,
-        2 + report.mutants_generated - unexecuted
+        canonical_runs + report.mutants_generated - unexecuted
     );
     // families in report order: the paper's six first
     let order: Vec<&str> = report

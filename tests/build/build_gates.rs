@@ -38,7 +38,7 @@ fn every_gate_refuses_with_line_task_and_reason() {
     let expect: [(usize, &str, Gate, &str); 9] = [
         (2, "", Gate::Schema, "invalid JSON"),
         (3, "small_clamp", Gate::Schema, "duplicate task_id (first on line 1)"),
-        (4, "two_asserts", Gate::Schema, "test 1 is not a single assert statement: has 2 statements"),
+        (4, "unparsable", Gate::Schema, "test 1 does not parse as Python"),
         (5, "few_tests", Gate::Schema, "2 test(s); at least 3 are required"),
         (6, "no_def", Gate::AstSemantics, "canonical does not define `f4` at top level (defines: g4)"),
         (7, "no_call", Gate::AstSemantics, "test 2 does not call `f5`"),

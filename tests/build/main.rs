@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agreement;
 mod audit_resume;
 mod build_bundle;
 mod build_catalogue;
@@ -13,6 +14,7 @@ mod build_gates;
 mod build_resume;
 mod embedded_tasks;
 mod equivalence;
+mod formats;
 mod fuzz_smoke;
 mod mutate_catalogue;
 mod mutate_cpython;

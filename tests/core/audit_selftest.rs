@@ -73,6 +73,7 @@ fn pools() -> &'static PoolSet {
                 code,
                 self_tests: tests,
                 cohort: "all".into(),
+                whole: false,
             })
             .collect();
         generated::build(

@@ -1,7 +1,8 @@
-//! The tree-sitter questions the gates ask of task sources: is a test one single-line `assert`,
-//! which names does a source define at top level, does a test call the target function, and where
-//! is the first such call (for the negative control of `check --oracle`). One tree-sitter parser
-//! serves these and the mutation engine (`mutate::parse`).
+//! The tree-sitter questions the gates and the benchmark readers ask of Python source: does a test
+//! parse, which names does a source define at top level and which does it call, does a test call
+//! (or hand over) the target function, and where is the first such call (for the negative control
+//! of `check --oracle`). One tree-sitter parser serves these and the mutation engine
+//! (`mutate::parse`).
 
 use crate::mutate::parse::parse_tree as parse;
 use tree_sitter::Node;
@@ -14,24 +15,55 @@ fn statements(root: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// `Ok(())` when `test` is exactly one `assert` statement on a single line; else why not.
-pub fn single_assert(test: &str) -> Result<(), String> {
-    if test.trim().is_empty() {
-        return Err("empty test".into());
-    }
-    if test.trim_end_matches(['\n', '\r']).contains(['\n', '\r']) {
-        return Err("spans several lines".into());
-    }
+/// `Ok(())` when `test` is Python the judge can run: at least one statement, parsing without
+/// an error; else why not ("is empty", "does not parse as Python at line 2"). A single-line
+/// `assert` is the simplest case; a HumanEval `check` with its call is another.
+pub fn python_test(test: &str) -> Result<(), String> {
     let tree = parse(test);
     let root = tree.root_node();
-    if root.has_error() {
-        return Err("does not parse as Python".into());
+    if statements(root).is_empty() {
+        return Err("is empty".into());
     }
-    let stmts = statements(root);
-    match stmts.as_slice() {
-        [one] if one.kind() == "assert_statement" => Ok(()),
-        [one] => Err(format!("is a {} statement, not an assert", one.kind())),
-        many => Err(format!("has {} statements, not one assert", many.len())),
+    if root.has_error() {
+        let mut at = None;
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.is_error() || n.is_missing() {
+                at = Some(n.start_position().row + 1);
+                break;
+            }
+            let mut cursor = n.walk();
+            let children: Vec<Node> = n.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        return Err(match at {
+            Some(line) if test.contains('\n') => {
+                format!("does not parse as Python (line {line})")
+            }
+            _ => "does not parse as Python".into(),
+        });
+    }
+    Ok(())
+}
+
+/// True when `src` is exactly one expression statement (a value written as Python source).
+pub fn single_expression(src: &str) -> bool {
+    let tree = parse(src);
+    let root = tree.root_node();
+    !root.has_error()
+        && matches!(statements(root).as_slice(), [one] if one.kind() == "expression_statement"
+            && one.named_child_count() == 1)
+}
+
+/// The function a statement defines: the statement itself, or a decorated definition's
+/// function; `None` for any other statement (a decorated class included).
+pub fn function_of(stmt: Node<'_>) -> Option<Node<'_>> {
+    match stmt.kind() {
+        "function_definition" => Some(stmt),
+        "decorated_definition" => stmt
+            .child_by_field_name("definition")
+            .filter(|d| d.kind() == "function_definition"),
+        _ => None,
     }
 }
 
@@ -41,14 +73,7 @@ pub fn top_level_defs(src: &str) -> Vec<String> {
     let root = tree.root_node();
     let mut out = Vec::new();
     for stmt in statements(root) {
-        let def = match stmt.kind() {
-            "function_definition" => Some(stmt),
-            "decorated_definition" => stmt
-                .child_by_field_name("definition")
-                .filter(|d| d.kind() == "function_definition"),
-            _ => None,
-        };
-        if let Some(name) = def.and_then(|d| d.child_by_field_name("name")) {
+        if let Some(name) = function_of(stmt).and_then(|d| d.child_by_field_name("name")) {
             if let Some(text) = src.get(name.byte_range()) {
                 out.push(text.to_string());
             }
@@ -84,9 +109,59 @@ pub fn first_call_args(test: &str, name: &str) -> Option<String> {
     None
 }
 
+/// The names `src` calls directly (`name(...)`), each once, in document order (outermost
+/// first).
+pub fn called_names(src: &str) -> Vec<String> {
+    let tree = parse(src);
+    let mut out: Vec<String> = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "call" {
+            if let Some(f) = node
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "identifier")
+            {
+                if let Some(name) = src.get(f.byte_range()) {
+                    if !out.iter().any(|n| n == name) {
+                        out.push(name.to_string());
+                    }
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
 /// True when `test` calls `name(...)` directly somewhere.
 pub fn calls(test: &str, name: &str) -> bool {
     first_call_args(test, name).is_some()
+}
+
+/// True when `test` calls `name(...)` or passes `name` to a call (`check(name)`, HumanEval's
+/// way of handing the function under test to its `check`).
+pub fn calls_or_passes(test: &str, name: &str) -> bool {
+    if calls(test, name) {
+        return true;
+    }
+    let tree = parse(test);
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "argument_list" {
+            let mut cursor = node.walk();
+            if node
+                .named_children(&mut cursor)
+                .any(|a| a.kind() == "identifier" && test.get(a.byte_range()) == Some(name))
+            {
+                return true;
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    false
 }
 
 /// Where a byte range sits in the signature of a `def` (any depth; lambdas are not `def` lines).
@@ -152,21 +227,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn single_assert_accepts_only_one_line_assert() {
-        assert!(single_assert("assert f(1) == 2").is_ok());
-        assert!(single_assert("assert f(1) == 2  # note").is_ok());
-        assert!(single_assert("assert f(1) == 2\n").is_ok());
-        assert!(single_assert("x = f(1)")
-            .unwrap_err()
-            .contains("not an assert"));
-        assert!(single_assert("assert f(1); assert f(2)")
-            .unwrap_err()
-            .contains("2 statements"));
-        assert!(single_assert("assert f(1) ==\\\n 2")
-            .unwrap_err()
-            .contains("several lines"));
-        assert!(single_assert("assert f(1 == 2").is_err());
-        assert!(single_assert("  ").is_err());
+    fn python_tests_parse_and_are_not_empty() {
+        assert!(python_test("assert f(1) == 2").is_ok());
+        assert!(python_test("assert f(1) == 2  # note\n").is_ok());
+        assert!(python_test("x = f(1)\nassert x == 2").is_ok());
+        assert!(python_test(
+            "def check(c):\n    for i in range(3):\n        assert c(i)\n\ncheck(f)\n"
+        )
+        .is_ok());
+        assert!(python_test("assert f(1) ==\\\n 2").is_ok());
+        assert_eq!(python_test("  ").unwrap_err(), "is empty");
+        assert_eq!(python_test("# only a comment").unwrap_err(), "is empty");
+        assert_eq!(
+            python_test("assert f(1 == 2").unwrap_err(),
+            "does not parse as Python"
+        );
+        assert_eq!(
+            python_test("x = 1\nassert f(x ==\n").unwrap_err(),
+            "does not parse as Python (line 2)"
+        );
     }
 
     #[test]
@@ -181,6 +260,12 @@ mod tests {
         assert_eq!(first_call_args(t, "f").as_deref(), Some("(f(1), 2)"));
         assert!(calls(t, "g"));
         assert!(!calls("assert ff(1) == obj.f(2)", "f"));
+        assert!(calls_or_passes(
+            "def check(c):\n    assert c(1)\ncheck(f)\n",
+            "f"
+        ));
+        assert!(calls_or_passes(t, "f"));
+        assert!(!calls_or_passes("assert g(ff) == f", "f"));
     }
 
     #[test]

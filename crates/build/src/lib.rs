@@ -18,6 +18,7 @@ pub mod assemble;
 pub mod ast;
 pub mod equivalence;
 pub mod exec;
+pub mod formats;
 pub mod fuzz;
 pub mod gates;
 pub mod health;
@@ -60,6 +61,11 @@ pub struct BuildOptions {
     /// `PYTHONHASHSEED`s besides the oracle's own (0) every canonical must pass under
     /// ([`gates::seed_gate`]); empty skips the check.
     pub hash_seeds: Vec<u32>,
+    /// The task file's format (`--from`); `None`: found from its content.
+    pub from: Option<formats::Format>,
+    /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
+    /// `None`: the format's default (`formats::tasks::default_tests`).
+    pub tests: Option<task::TestRange>,
 }
 
 impl std::fmt::Debug for BuildOptions {
@@ -74,6 +80,8 @@ impl std::fmt::Debug for BuildOptions {
             .field("shard", &self.shard)
             .field("memos", &self.memos)
             .field("hash_seeds", &self.hash_seeds)
+            .field("from", &self.from)
+            .field("tests", &self.tests)
             .finish()
     }
 }
@@ -90,6 +98,8 @@ impl Default for BuildOptions {
             shard: None,
             memos: Vec::new(),
             hash_seeds: vec![1, 2],
+            from: None,
+            tests: None,
         }
     }
 }
@@ -201,7 +211,11 @@ pub fn build_with(
 ) -> Result<Option<BuildReport>, BuildError> {
     let io = io_err;
     let source = source.to_string();
-    let (read, refusals) = task::read_task_file(tasks)?;
+    let Some(input) = formats::tasks::read_for_build(tasks, opts.from, opts.tests, runner)? else {
+        runner.finish();
+        return Ok(None);
+    };
+    let (read, refusals) = (input.tasks, input.refusals);
     let tasks_read = read.len() + refusals.len();
     if tasks_read == 0 {
         return Err(BuildError::Empty(format!(
@@ -292,11 +306,18 @@ pub fn build_with(
                 .filter_map(|r| r["code"].as_str().map(execscope_core::bundle::code_sha256))
         }))
         .collect();
+    // Only pairs of a query's suite: an EvalPlus reference job runs the canonical's code too,
+    // against tests of its own that no query has.
+    let suites: std::collections::HashSet<String> = bundle
+        .queries
+        .iter()
+        .map(|q| execscope_record::keys::tests_sha256(&q.tests))
+        .collect();
     bundle.cache = runner
         .cache
         .records()
         .iter()
-        .filter(|r| shipped.contains(&r.code_sha256))
+        .filter(|r| shipped.contains(&r.code_sha256) && suites.contains(&r.tests_sha256))
         .cloned()
         .collect();
 
@@ -330,6 +351,9 @@ pub fn build_with(
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
+        format: input.format.to_string(),
+        tests_rule: input.tests.to_string(),
+        reader_notes: input.notes,
         seed: opts.seed,
         operators: opts.operators.to_string(),
         tasks_read,

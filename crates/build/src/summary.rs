@@ -15,6 +15,12 @@ use std::fmt;
 pub struct BuildReport {
     pub builder: String,
     pub source: String,
+    /// The task file's format (`execscope`, `humaneval`, `mbpp`, `evalplus`).
+    pub format: String,
+    /// Gate 1's rule on the number of tests per task (`3..`, or the paper's `7..10`).
+    pub tests_rule: String,
+    /// What the reader left out of kept tasks' suites, and why (EvalPlus inputs).
+    pub reader_notes: Vec<crate::formats::tasks::Note>,
     pub seed: u64,
     /// The mutation families (`paper`, `all` or their names, see `mutate::Operators`).
     pub operators: String,
@@ -321,6 +327,21 @@ impl fmt::Display for BuildReport {
             self.tasks_read,
             self.tasks_kept,
             self.refusals.len()
+        )?;
+        writeln!(
+            f,
+            "  read as {}; tests per task {}{}",
+            self.format,
+            self.tests_rule,
+            if self.reader_notes.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} inputs left out by the reader (reader_notes in {})",
+                    self.reader_notes.len(),
+                    crate::REPORT_FILE
+                )
+            }
         )?;
         for g in Gate::ALL {
             writeln!(

@@ -1,5 +1,8 @@
 //! Reading the task file (docs/task-file.md) and gate 1, schema: fields and types, unique
-//! `task_id` and `function_name`, tests that are single-line `assert` statements, at least three.
+//! `task_id` and `function_name`, tests that parse as Python, as many as the [`TestRange`]
+//! allows (at least three by default). A benchmark file in another format (HumanEval, MBPP,
+//! EvalPlus) goes through the same gate once `crate::formats` has read it
+//! (`formats::tasks::from_problem`).
 
 use super::ast;
 use execscope_core::bundle::model::DOMAINS;
@@ -8,8 +11,74 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
 
-/// Fewest tests a task may have (docs/task-file.md).
+/// Fewest tests a task may have by default (docs/task-file.md).
 pub const MIN_TESTS: usize = 3;
+
+/// How many tests a task must have to pass gate 1: `min..` or `min..max` (inclusive), written
+/// as on the command line (`--tests 7..10`, the paper's rule). The build report names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TestRange {
+    pub min: usize,
+    pub max: Option<usize>,
+}
+
+impl Default for TestRange {
+    fn default() -> Self {
+        TestRange {
+            min: MIN_TESTS,
+            max: None,
+        }
+    }
+}
+
+impl TestRange {
+    /// Why `n` tests are not allowed, if they are not.
+    pub fn refuses(&self, n: usize) -> Option<String> {
+        if n < self.min {
+            Some(format!("{n} test(s); at least {} are required", self.min))
+        } else if self.max.is_some_and(|m| n > m) {
+            Some(format!(
+                "{n} tests; at most {} are allowed (--tests {self})",
+                self.max.unwrap_or(n)
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for TestRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.max {
+            Some(m) => write!(f, "{}..{m}", self.min),
+            None => write!(f, "{}..", self.min),
+        }
+    }
+}
+
+impl std::str::FromStr for TestRange {
+    type Err = String;
+    /// `7..10`, `3..`, `..10` (at least one) or `5` (exactly five).
+    fn from_str(s: &str) -> Result<TestRange, String> {
+        let bad = || format!("--tests {s:?}: expected MIN..MAX, MIN.. or N, e.g. 7..10");
+        let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+        let (min, max) = match s.split_once("..") {
+            Some((a, b)) => (
+                if a.trim().is_empty() { 1 } else { num(a)? },
+                if b.trim().is_empty() {
+                    None
+                } else {
+                    Some(num(b)?)
+                },
+            ),
+            None => (num(s)?, Some(num(s)?)),
+        };
+        if min == 0 || max.is_some_and(|m| m < min) {
+            return Err(bad());
+        }
+        Ok(TestRange { min, max })
+    }
+}
 
 /// The five gates of the paper (§3.3), in the order they run, plus `IndependentExecution`: the
 /// task's optional `independent` implementation must pass every test.
@@ -100,7 +169,7 @@ impl fmt::Display for Refusal {
     }
 }
 
-fn is_identifier(s: &str) -> bool {
+pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
@@ -117,7 +186,7 @@ fn string_field(obj: &serde_json::Map<String, Value>, key: &str) -> Result<Strin
 use execscope_core::bundle::files::json_kind as kind;
 
 /// Parses one line into a task, or the schema problem (with whatever `task_id` was readable).
-fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
+fn parse_line(line: usize, text: &str, range: TestRange) -> Result<Task, (String, String)> {
     let v: Value =
         serde_json::from_str(text).map_err(|e| (String::new(), format!("invalid JSON: {e}")))?;
     let Value::Object(obj) = v else {
@@ -207,20 +276,7 @@ fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
             )))
         }
     };
-    if tests.len() < MIN_TESTS {
-        return Err(fail(format!(
-            "{} test(s); at least {MIN_TESTS} are required",
-            tests.len()
-        )));
-    }
-    for (i, t) in tests.iter().enumerate() {
-        ast::single_assert(t).map_err(|why| {
-            fail(format!(
-                "test {} is not a single assert statement: {why}",
-                i + 1
-            ))
-        })?;
-    }
+    check_tests(&tests, range).map_err(fail)?;
     Ok(Task {
         line,
         task_id: id,
@@ -233,16 +289,43 @@ fn parse_line(line: usize, text: &str) -> Result<Task, (String, String)> {
     })
 }
 
+/// The tests rule of gate 1: a count within `range`, each test Python that parses (a
+/// single-line `assert` is the simplest case; the judge runs any statements).
+pub fn check_tests(tests: &[String], range: TestRange) -> Result<(), String> {
+    if let Some(why) = range.refuses(tests.len()) {
+        return Err(why);
+    }
+    for (i, t) in tests.iter().enumerate() {
+        ast::python_test(t).map_err(|why| format!("test {} {why}", i + 1))?;
+    }
+    Ok(())
+}
+
 /// Gate 1 over a whole task file: the tasks that pass, in file order, and the refusals. Blank
 /// lines are skipped. A duplicate `task_id` or `function_name` refuses the later line (naming the
 /// earlier one).
 pub fn read_tasks(text: &str) -> (Vec<Task>, Vec<Refusal>) {
+    read_tasks_with(text, TestRange::default())
+}
+
+/// [`read_tasks`] with a tests rule other than the default.
+pub fn read_tasks_with(text: &str, range: TestRange) -> (Vec<Task>, Vec<Refusal>) {
+    let parsed = execscope_core::bundle::files::numbered_lines(text)
+        .map(|(line, raw)| (line, parse_line(line, raw, range)));
+    admit(parsed)
+}
+
+/// The tasks of gate 1 from each line's parse, in order: a duplicate `task_id` or
+/// `function_name` refuses the later line (naming the earlier one).
+pub fn admit(
+    parsed: impl IntoIterator<Item = (usize, Result<Task, (String, String)>)>,
+) -> (Vec<Task>, Vec<Refusal>) {
     let mut tasks = Vec::new();
     let mut refusals = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
-    for (line, raw) in execscope_core::bundle::files::numbered_lines(text) {
-        match parse_line(line, raw) {
+    for (line, parsed) in parsed {
+        match parsed {
             Err((task_id, reason)) => refusals.push(Refusal {
                 line,
                 task_id,
@@ -285,13 +368,22 @@ pub fn read_tasks(text: &str) -> (Vec<Task>, Vec<Refusal>) {
 pub fn read_task_file(
     path: &std::path::Path,
 ) -> Result<(Vec<Task>, Vec<Refusal>), execscope_core::bundle::BundleError> {
+    read_task_file_with(path, TestRange::default())
+}
+
+/// [`read_task_file`] with a tests rule other than the default.
+pub fn read_task_file_with(
+    path: &std::path::Path,
+    range: TestRange,
+) -> Result<(Vec<Task>, Vec<Refusal>), execscope_core::bundle::BundleError> {
     let bytes = execscope_core::bundle::files::read(path)?;
     let text = execscope_core::bundle::files::json_text(path, &bytes)?;
-    Ok(read_tasks(text))
+    Ok(read_tasks_with(text, range))
 }
 
 /// Gate 2, AST semantics: the canonical is within the size the builder mutates, parses, defines
-/// `function_name` at top level, and every test calls it.
+/// `function_name` at top level, and every test calls it (or hands it to a call, as
+/// HumanEval's `check(candidate)` is given the function).
 pub fn ast_gate(t: &Task) -> Result<(), String> {
     match crate::mutate::parse_problem(&t.canonical) {
         None => {}
@@ -321,7 +413,7 @@ pub fn ast_gate(t: &Task) -> Result<(), String> {
         ));
     }
     for (i, test) in t.tests.iter().enumerate() {
-        if !ast::calls(test, &t.function_name) {
+        if !ast::calls_or_passes(test, &t.function_name) {
             return Err(format!(
                 "test {} does not call `{}`: {test}",
                 i + 1,

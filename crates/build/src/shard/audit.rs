@@ -71,9 +71,32 @@ pub struct AuditRun {
     pub run: ShardRun,
 }
 
-/// Feeds the audit's batches to `runner`, naming the phases; other shards' pairs end the
-/// audit with [`BatchError::Pending`].
-fn audit_with(
+/// Reads the audit's task file and pool (in their formats, `from` and `pool_from` of the
+/// settings), then feeds the audit's batches to `runner`, naming the phases; other shards'
+/// pairs end the audit with [`BatchError::Pending`].
+fn audit_with(a: &PoolAudit, runner: &RefCell<Runner<'_>>) -> Result<PoolSet, AuditError> {
+    let from = a.settings.get("from").and_then(|f| f.parse().ok());
+    let pool_from = a.settings.get("pool_from").and_then(|f| f.parse().ok());
+    let before = runner.borrow().pending;
+    let input = crate::formats::audit::read_inputs(
+        &a.tasks,
+        from,
+        &a.pool,
+        pool_from,
+        &mut |phase, jobs| runner.borrow_mut().run(phase, jobs),
+    );
+    let pending = runner.borrow().pending - before;
+    if pending > 0 {
+        return Err(AuditError::Run(BatchError::Pending { pairs: pending }));
+    }
+    let input = input?;
+    let mut pools = audit_phases(a, &input.specs, &input.rows, runner)?;
+    pools.provenance.extend(input.provenance);
+    Ok(pools)
+}
+
+/// The audit's execution phases on read inputs.
+fn audit_phases(
     a: &PoolAudit,
     specs: &[generated::TaskSpec],
     rows: &[generated::PoolRow],
@@ -111,8 +134,6 @@ pub fn audit_pool(
     memos: &[PathBuf],
     progress: Option<ProgressFn>,
 ) -> Result<AuditRun, ShardError> {
-    let specs = generated::read_tasks(&a.tasks)?;
-    let rows = generated::read_pool(&a.pool)?;
     let mut m = Manifest::running(
         "audit",
         shard.unwrap_or(Shard { index: 0, count: 1 }),
@@ -145,7 +166,7 @@ pub fn audit_pool(
         .open_journal(out, true)
         .map_err(io(&out.join(MEMO_FILE)))?;
     let cell = RefCell::new(runner);
-    let result = audit_with(a, &specs, &rows, &cell);
+    let result = audit_with(a, &cell);
     let runner = cell.into_inner();
     runner.finish();
     if let Some(e) = &runner.journal_error {
@@ -205,10 +226,8 @@ pub(super) fn merge_audit(
     check_inputs_file(&a.tasks, &get("tasks_sha256"))?;
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_memo(out, &rows)?;
-    let specs = generated::read_tasks(&a.tasks)?;
-    let pool_rows = generated::read_pool(&a.pool)?;
     let cell = RefCell::new(super::replay_runner(m0, &ms[0].0, out)?);
-    let result = audit_with(&a, &specs, &pool_rows, &cell);
+    let result = audit_with(&a, &cell);
     let runner = cell.into_inner();
     match result {
         Ok(mut pools) => {

@@ -162,13 +162,20 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, ShardError> {
 }
 
 fn build_inputs(tasks: &Path, opts: &BuildOptions) -> Result<BTreeMap<String, String>, ShardError> {
-    Ok(BTreeMap::from([
+    let mut m = BTreeMap::from([
         ("tasks_sha256".to_string(), sha256_file(tasks)?),
         ("seed".to_string(), opts.seed.to_string()),
         ("stacked".to_string(), opts.stacked.to_string()),
         ("max_keep".to_string(), opts.max_keep.to_string()),
         ("operators".to_string(), opts.operators.to_string()),
-    ]))
+    ]);
+    if let Some(f) = opts.from {
+        m.insert("from".to_string(), f.to_string());
+    }
+    if let Some(t) = opts.tests {
+        m.insert("tests".to_string(), t.to_string());
+    }
+    Ok(m)
 }
 
 /// What a shard of `build` did (also in its manifest).
@@ -475,6 +482,8 @@ fn merge_build(
         // A manifest of a build before `--operators` existed used the paper's six.
         operators: get("operators").parse().unwrap_or_default(),
         reuse: true,
+        from: get("from").parse().ok(),
+        tests: get("tests").parse().ok(),
         ..BuildOptions::default()
     };
     let mut runner = replay_runner(m0, &ms[0].0, out)?;

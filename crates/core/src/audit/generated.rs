@@ -44,6 +44,20 @@ pub struct PoolRow {
     pub code: String,
     pub self_tests: String,
     pub cohort: String,
+    /// `code` is the whole program (an EvalPlus `solution`, a harness's joined generation): the
+    /// task's prelude is not put in front of it.
+    pub whole: bool,
+}
+
+impl PoolRow {
+    /// The program the oracle runs for this row of task `t`.
+    pub fn program(&self, t: &TaskSpec) -> String {
+        if self.whole {
+            self.code.clone()
+        } else {
+            t.program(&self.code)
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -178,6 +192,7 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
             code: r.code,
             self_tests: r.self_tests,
             cohort,
+            whole: false,
         });
     }
     if out.is_empty() {
@@ -251,7 +266,7 @@ fn suite_reason(outcomes: &[Outcome], suite: &str, offset: usize) -> (bool, Stri
 /// The evidence vector of one candidate from its executions.
 fn evidence(
     screen: &Result<Screen, String>,
-    inline: &SuiteResult,
+    inline: Option<&SuiteResult>,
     supply: Option<&SuiteResult>,
     suite: &SuiteResult,
     n_base: usize,
@@ -272,7 +287,12 @@ fn evidence(
             Verdict::new(false, e.clone()),
         ),
     };
-    let (e_ok, e_why) = selftest::run_from(inline);
+    // A candidate without self-tests (a pool in a harness's own format) has nothing to run:
+    // E and E* do not hold, rather than hold vacuously.
+    let (e_ok, e_why) = match inline {
+        Some(r) => selftest::run_from(r),
+        None => (false, NO_SELF_TESTS.to_string()),
+    };
     let e = Verdict::new(e_ok, e_why.clone());
     let aliases = screen
         .as_ref()
@@ -300,6 +320,9 @@ fn evidence(
         Verdict::new(pp, pp_why),
     ]
 }
+
+/// Why E and E* do not hold for a candidate that comes without self-tests.
+pub const NO_SELF_TESTS: &str = "no self-tests";
 
 /// Evidence names of generated pools.
 pub const EVIDENCE: [&str; 6] = ["C", "S", "E", "E*", "P_b", "P+"];
@@ -357,15 +380,17 @@ pub fn build(
     let mut first = Jobs::default();
     let mut idx = Vec::with_capacity(rows.len());
     for (r, t) in rows.iter().zip(&specs) {
-        let code = t.program(&r.code);
+        let code = r.program(t);
         let f = &t.function_name;
         let sc = first.add(selftest::screen_job(&code, &r.self_tests, f));
-        let a = first.add(selftest::selftest_job(
-            &code,
-            &r.self_tests,
-            f,
-            SelfTest::Inline,
-        ));
+        let a = (!r.self_tests.trim().is_empty()).then(|| {
+            first.add(selftest::selftest_job(
+                &code,
+                &r.self_tests,
+                f,
+                SelfTest::Inline,
+            ))
+        });
         let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
         let s = first.add(Job::new(code, all).entry(f));
         idx.push((sc, a, s));
@@ -379,12 +404,14 @@ pub fn build(
     let mut sidx = Vec::with_capacity(rows.len());
     for ((r, t), sc) in rows.iter().zip(&specs).zip(&screens) {
         sidx.push(match sc {
-            Ok(s) if !s.aliases.is_empty() => Some(second.add(selftest::selftest_job(
-                &t.program(&r.code),
-                &r.self_tests,
-                &t.function_name,
-                SelfTest::Supply,
-            ))),
+            Ok(s) if !s.aliases.is_empty() && !r.self_tests.trim().is_empty() => {
+                Some(second.add(selftest::selftest_job(
+                    &r.program(t),
+                    &r.self_tests,
+                    &t.function_name,
+                    SelfTest::Supply,
+                )))
+            }
             _ => None,
         });
     }
@@ -420,7 +447,7 @@ pub fn build(
                     let suite = &res1[s];
                     let ev = evidence(
                         &screens[i],
-                        &res1[a],
+                        a.map(|a| &res1[a]),
                         sidx[i].map(|j| &res2[j]),
                         suite,
                         spec.base.len(),

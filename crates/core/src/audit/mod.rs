@@ -18,6 +18,7 @@ pub mod account;
 mod error;
 pub mod generated;
 pub mod orders;
+pub mod passk;
 pub mod retrieval;
 pub mod selftest;
 
