@@ -167,6 +167,7 @@ impl App {
             bm25: None,
             sig: None,
             audit: AuditSlot::Idle,
+            suites: None,
             gen,
         });
     }
@@ -180,6 +181,9 @@ impl App {
         self.jobs.push(Job::Bm25 {
             engine: engine.clone(),
         });
+        self.jobs.push(Job::Suites {
+            engine: engine.clone(),
+        });
         self.data = Some(Data {
             engine,
             index,
@@ -188,6 +192,7 @@ impl App {
             bm25: None,
             sig: None,
             audit: AuditSlot::Idle,
+            suites: None,
             gen,
         });
         self.queue_evaluation_jobs();
@@ -329,6 +334,12 @@ impl App {
                 self.done("score rows");
                 if let Err(e) = res {
                     self.status = Some(format!("score rows: {e}"));
+                }
+            }
+            JobResult::Suites(s) => {
+                self.done("suite strength");
+                if let Some(d) = self.data.as_mut() {
+                    d.suites = Some(s);
                 }
             }
             JobResult::Bm25(idx) => {

@@ -5,11 +5,11 @@
 
 use crate::common::{self, tui::keys, tui::screen};
 use execscope::analysis::significance::SigConfig;
-use execscope::view::AnatomyView;
 use execscope::cli::{open_engine, EvalArgs};
 use execscope::plot::{self, Figure, PlotInputs};
 use execscope::report::anatomy::bugtypes_table;
 use execscope::tui::{App, Theme, ThemeKind};
+use execscope::view::AnatomyView;
 
 /// The relabelled fixture's bug types, in the documented order: the paper's (off_by_one,
 /// swap_arguments, wrong_comparison), the catalogue's (negate_condition, value_to_none,
