@@ -160,15 +160,8 @@ impl App {
             engine: engine.clone(),
         });
         self.data = Some(Data {
-            engine,
-            index,
             lb,
-            anatomy: None,
-            bm25: None,
-            sig: None,
-            audit: AuditSlot::Idle,
-            suites: None,
-            gen,
+            ..Data::new(engine, index, gen)
         });
     }
 
@@ -184,17 +177,7 @@ impl App {
         self.jobs.push(Job::Suites {
             engine: engine.clone(),
         });
-        self.data = Some(Data {
-            engine,
-            index,
-            lb: None,
-            anatomy: None,
-            bm25: None,
-            sig: None,
-            audit: AuditSlot::Idle,
-            suites: None,
-            gen,
-        });
+        self.data = Some(Data::new(engine, index, gen));
         self.queue_evaluation_jobs();
     }
 

@@ -58,6 +58,23 @@ pub struct Data {
     pub gen: u64,
 }
 
+impl Data {
+    /// The data of a freshly loaded engine: every result still to come.
+    pub fn new(engine: Arc<Engine>, index: Arc<CorpusIndex>, gen: u64) -> Data {
+        Data {
+            engine,
+            index,
+            lb: None,
+            anatomy: None,
+            bm25: None,
+            sig: None,
+            audit: AuditSlot::Idle,
+            suites: None,
+            gen,
+        }
+    }
+}
+
 /// Selection shared by the panes: which system, which query, which cutoff.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shared {
