@@ -72,6 +72,8 @@ pub enum Action {
     CycleMetric,
     /// Audit: next number of visible tests (1..5).
     CycleVisible,
+    /// Deception: switch between deception by bug type and test-suite strength.
+    ToggleSuites,
     /// Toggle the selected item (e.g. a system's line in the density chart).
     ToggleSelect,
     /// Write the current pane as SVG (colours kept) and markdown, for slides.

@@ -160,14 +160,8 @@ impl App {
             engine: engine.clone(),
         });
         self.data = Some(Data {
-            engine,
-            index,
             lb,
-            anatomy: None,
-            bm25: None,
-            sig: None,
-            audit: AuditSlot::Idle,
-            gen,
+            ..Data::new(engine, index, gen)
         });
     }
 
@@ -180,16 +174,10 @@ impl App {
         self.jobs.push(Job::Bm25 {
             engine: engine.clone(),
         });
-        self.data = Some(Data {
-            engine,
-            index,
-            lb: None,
-            anatomy: None,
-            bm25: None,
-            sig: None,
-            audit: AuditSlot::Idle,
-            gen,
+        self.jobs.push(Job::Suites {
+            engine: engine.clone(),
         });
+        self.data = Some(Data::new(engine, index, gen));
         self.queue_evaluation_jobs();
     }
 
@@ -329,6 +317,12 @@ impl App {
                 self.done("score rows");
                 if let Err(e) = res {
                     self.status = Some(format!("score rows: {e}"));
+                }
+            }
+            JobResult::Suites(s) => {
+                self.done("suite strength");
+                if let Some(d) = self.data.as_mut() {
+                    d.suites = Some(s);
                 }
             }
             JobResult::Bm25(idx) => {

@@ -117,6 +117,9 @@ pub static COMMANDS: &[Command] = &[
     cmd(P(PaneId::Browser), &[C('e')], "e", Action::Edit, "edit", "Edit inline the query text (query list focused) or the selected snippet (ranking focused): every system's score, rank and the tests' verdict before → after.", true),
     cmd(P(PaneId::Browser), &[C('E')], "E", Action::ExternalEdit, "$EDITOR", "Edit the selected snippet in $EDITOR (or $VISUAL) instead.", false),
     cmd(P(PaneId::Browser), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
+    // Deception.
+    cmd(P(PaneId::Deception), &[C('v')], "v", Action::ToggleSuites, "suites", "Deception by bug type ↔ test-suite strength: per family killed / survived, tasks weakest first (⚑ suite gap), every surviving mutant with its diff (from build_report.json).", true),
+    cmd(P(PaneId::Deception), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Suite strength: open the selected survivor's query in the browser.", false),
     // Density.
     cmd(P(PaneId::Density), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
     // Domains.

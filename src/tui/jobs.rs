@@ -1,6 +1,7 @@
 //! Heavy work off the UI thread: loading the engine, building the leaderboard, its bootstrap
 //! intervals and the failure anatomy, indexing the corpus for live BM25 queries, and the
-//! retrieval audit of one system (which may start the oracle).
+//! retrieval audit of one system (which may start the oracle), and the test-suite strength its
+//! build report records.
 //!
 //! The app only *asks* for work (it queues [`Job`]s); `run.rs` executes each on its own thread and
 //! sends the [`JobResult`] back through a channel, while tests execute them inline. Results carry
@@ -8,6 +9,7 @@
 //! policy changed again is dropped instead of shown.
 
 use crate::analysis::significance::{SigConfig, Significance};
+use crate::analysis::suites::SuiteStrength;
 use crate::audit::account::AuditConfig;
 use crate::audit::retrieval::RetrievalSpec;
 use crate::audit::view::AuditView;
@@ -15,7 +17,7 @@ use crate::engine::{Engine, EngineOptions};
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
 use crate::report::audit as audit_tables;
-use crate::report::{anatomy as atab, leaderboard, Table};
+use crate::report::{anatomy as atab, leaderboard, suites as stab, Table};
 use crate::store::Store;
 use crate::view::{AnatomyView, Leaderboard};
 use std::collections::HashMap;
@@ -59,6 +61,35 @@ pub struct AnatomyTables {
     pub density: Table,
     pub difficulty: Table,
     pub misses: Table,
+}
+
+/// Test-suite strength of the bundle, read from its build report with the core's constructor
+/// (`analysis::suites::from_bundle`, what `Snapshot::suites` and `report --table suites` read),
+/// and the report's three tables of it.
+#[derive(Clone, Debug)]
+pub struct SuitesView {
+    pub strength: SuiteStrength,
+    pub families: Table,
+    pub tasks: Table,
+    pub survivors: Table,
+}
+
+/// What the suite-strength job found: the rows, no build report (`Ok(None)`), or why the report
+/// could not be read.
+pub type SuitesResult = Result<Option<SuitesView>, String>;
+
+/// The suite strength of `engine`'s bundle (see [`SuitesView`]).
+pub fn suites_of(engine: &Engine) -> SuitesResult {
+    match crate::analysis::suites::from_bundle(engine.bundle()) {
+        Ok(Some(strength)) => Ok(Some(SuitesView {
+            families: stab::suites_table(&strength),
+            tasks: stab::suite_tasks_table(&strength),
+            survivors: stab::survivors_table(&strength),
+            strength,
+        })),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Pairs executed so far by a running audit (read by the status bar while the job runs).
@@ -128,6 +159,11 @@ pub enum Job {
     Bm25 {
         engine: Arc<Engine>,
     },
+    /// Read the bundle's test-suite strength (its build report); once per bundle, as it does
+    /// not depend on the evaluation.
+    Suites {
+        engine: Arc<Engine>,
+    },
     /// Bring every system's score matrix into memory (from the rank cache, or computed again
     /// from the bundle where a headless report stored none), so the first browser view does
     /// not wait for them on the UI thread.
@@ -189,6 +225,7 @@ impl Job {
             Job::Audit { .. } => "retrieval audit",
             Job::Anatomy { .. } => "failure anatomy",
             Job::Bm25 { .. } => "BM25 index",
+            Job::Suites { .. } => "suite strength",
             Job::Rows { .. } => "score rows",
         }
     }
@@ -290,6 +327,7 @@ impl Job {
                     .collect();
                 JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
             }
+            Job::Suites { engine } => JobResult::Suites(Arc::new(suites_of(&engine))),
             Job::Rows { engine } => JobResult::Rows(engine.load_rows().map_err(|e| e.to_string())),
         }
     }
@@ -329,6 +367,7 @@ pub enum JobResult {
         anatomy: Box<(AnatomyView, AnatomyTables)>,
     },
     Bm25(Arc<Bm25Index>),
+    Suites(Arc<SuitesResult>),
     /// Every score matrix of the engine is in memory, or why not.
     Rows(Result<(), String>),
     Significance {

@@ -5,7 +5,9 @@
 //! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
 use super::actions::Hit;
-use super::jobs::{AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress};
+use super::jobs::{
+    AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult,
+};
 use super::theme::Theme;
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
@@ -50,8 +52,27 @@ pub struct Data {
     /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
     pub sig: Option<Arc<Significance>>,
     pub audit: AuditSlot,
+    /// Test-suite strength from the bundle's build report (read once per bundle).
+    pub suites: Option<Arc<SuitesResult>>,
     /// Evaluation generation (bumped by every re-evaluation).
     pub gen: u64,
+}
+
+impl Data {
+    /// The data of a freshly loaded engine: every result still to come.
+    pub fn new(engine: Arc<Engine>, index: Arc<CorpusIndex>, gen: u64) -> Data {
+        Data {
+            engine,
+            index,
+            lb: None,
+            anatomy: None,
+            bm25: None,
+            sig: None,
+            audit: AuditSlot::Idle,
+            suites: None,
+            gen,
+        }
+    }
 }
 
 /// Selection shared by the panes: which system, which query, which cutoff.

@@ -83,6 +83,17 @@ fn check(bundle: &Path, policy: TiePolicy) {
         "the edit-size ρ is defined here: {}",
         dec[1].caption
     );
+    // The Deception pane's suite-strength view (`v`) exports the report's three suite tables,
+    // where the bundle has a build report (the report skips them where it has none).
+    keys(&mut a, "3v");
+    let suites = pane(&a, PaneId::Deception);
+    let files = ["suites", "suite-tasks", "survivors"];
+    let has_report = dir.join("suites.csv").exists();
+    assert_eq!(suites.len(), if has_report { 3 } else { 0 });
+    for (t, file) in suites.iter().zip(files) {
+        same_as_report(t, &dir, file);
+    }
+    keys(&mut a, "v");
     let dens = pane(&a, PaneId::Density);
     assert_eq!(dens.len(), 1);
     same_as_report(&dens[0], &dir, "density");

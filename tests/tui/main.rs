@@ -12,3 +12,4 @@ mod export_numbers;
 mod panes;
 mod probe;
 mod stats;
+mod suites;

@@ -2,8 +2,10 @@
 //! by bug type (dense systems pooled, and the current system), by edit size, and the
 //! canonical-vs-best-distractor gap histogram of the current system. Every number is a cell of
 //! the report's `bugtypes`, `editsize` and `gaps` tables, drawn from the same typed rows
-//! (the core's `AnatomyView::bugtypes`, `editsize`, `gaps`) and the same formatter.
+//! (the core's `AnatomyView::bugtypes`, `editsize`, `gaps`) and the same formatter. `v`
+//! switches to the test-suite strength of the same families ([`super::suites`]).
 
+use super::suites::SuitesPanel;
 use super::{message, step, Cx, Pane, PaneId};
 use crate::report::anatomy::pct_text;
 use crate::tui::actions::Action;
@@ -24,6 +26,9 @@ pub struct DeceptionPane {
     /// Scroll position of the bug-type list.
     pub scroll: usize,
     page: Cell<usize>,
+    /// Showing test-suite strength instead of deception.
+    pub suites: bool,
+    pub suites_panel: SuitesPanel,
 }
 
 impl Pane for DeceptionPane {
@@ -32,6 +37,9 @@ impl Pane for DeceptionPane {
     }
 
     fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
+        if self.suites {
+            return self.suites_panel.export_tables(v);
+        }
         match v.data.and_then(|d| d.anatomy.as_ref()) {
             Some((_, t)) => vec![t.bugtypes.clone(), t.editsize.clone(), t.gaps.clone()],
             None => Vec::new(),
@@ -39,6 +47,13 @@ impl Pane for DeceptionPane {
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
+        if *action == Action::ToggleSuites {
+            self.suites = !self.suites;
+            return true;
+        }
+        if self.suites {
+            return self.suites_panel.handle(action, cx);
+        }
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
@@ -53,6 +68,9 @@ impl Pane for DeceptionPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
+        if self.suites {
+            return self.suites_panel.draw(f, area, v);
+        }
         let th = v.theme;
         let Some((a, _)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("failure anatomy"), th.accent);

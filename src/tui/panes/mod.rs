@@ -10,6 +10,7 @@ pub mod density;
 pub mod domains;
 pub mod leaderboard;
 pub mod pairs;
+pub mod suites;
 
 use super::actions::Action;
 use super::view::{Data, Shared, View};
