@@ -153,9 +153,10 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
     let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
     let results = runner.run("canonicals", &jobs);
     let budget = runner.test_budget();
-    let mut out = Vec::new();
-    for (t, r) in tasks.into_iter().zip(results) {
-        let reason = match r {
+    let reasons: Vec<Option<String>> = tasks
+        .iter()
+        .zip(results)
+        .map(|(t, r)| match r {
             Err(e) => Some(format!("oracle error: {e}")),
             Ok(r) if r.passes_all() => too_slow(&r.test_ms, budget),
             Ok(r) => {
@@ -173,18 +174,9 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
                     failing.join(", ")
                 ))
             }
-        };
-        match reason {
-            Some(reason) => log.refusals.push(Refusal {
-                line: t.line,
-                task_id: t.task_id.clone(),
-                gate: Gate::CanonicalExecution,
-                reason,
-            }),
-            None => out.push(t),
-        }
-    }
-    out
+        })
+        .collect();
+    keep_or_refuse(tasks, reasons, log)
 }
 
 /// Gate 3, continued: every canonical that passed runs again under each of `seeds` as
@@ -231,6 +223,11 @@ pub fn seed_gate(
             };
         }
     }
+    keep_or_refuse(tasks, reasons, log)
+}
+
+/// Gate 3's verdict on each task: kept without a reason, refused with it.
+fn keep_or_refuse(tasks: Vec<Task>, reasons: Vec<Option<String>>, log: &mut GateLog) -> Vec<Task> {
     let mut out = Vec::new();
     for (t, why) in tasks.into_iter().zip(reasons) {
         match why {

@@ -18,18 +18,10 @@ use std::time::{Duration, Instant};
 /// How long the zygote may take to start.
 const STARTUP: Duration = Duration::from_secs(30);
 
-/// The judge, embedded so the binary is self-contained (the value codec, the RPC peer, the
-/// stand-ins for the code's objects, the test engine, the pytest shim, then the zygote).
-pub const JUDGE: &str = concat!(
-    include_str!("../assets/codec.py"),
-    include_str!("../assets/decode.py"),
-    include_str!("../assets/excs.py"),
-    include_str!("../assets/peer.py"),
-    include_str!("../assets/proxy.py"),
-    include_str!("../assets/engine.py"),
-    include_str!("../assets/pytest_shim.py"),
-    include_str!("../assets/judge.py"),
-);
+/// The judge, embedded so the binary is self-contained: the shared runtime (the value codec,
+/// the RPC peer, the stand-ins for the code's objects, the test engine, the pytest shim), then
+/// the zygote.
+pub const JUDGE: &str = with_runtime!("judge.py");
 
 /// A line from the judge's child.
 pub enum JudgeLine {

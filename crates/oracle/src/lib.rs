@@ -15,6 +15,25 @@
 //! and their confinement); `judge` (the trusted side that runs the tests); `cache` and `lazy` (the
 //! execution cache, and an oracle started only when a pair is missing from it).
 
+/// The Python both halves of the oracle share, in load order (the value codec, the decoder, the
+/// exception names, the RPC peer, the stand-ins for the other side's objects, the test engine,
+/// the pytest shim), followed by each half's own files: `with_runtime!("x.py", …)` is the
+/// embedded source of the shared files then `assets/x.py`, ….
+macro_rules! with_runtime {
+    ($($own:literal),*) => {
+        concat!(
+            include_str!("../assets/codec.py"),
+            include_str!("../assets/decode.py"),
+            include_str!("../assets/excs.py"),
+            include_str!("../assets/peer.py"),
+            include_str!("../assets/proxy.py"),
+            include_str!("../assets/engine.py"),
+            include_str!("../assets/pytest_shim.py"),
+            $(include_str!(concat!("../assets/", $own))),*
+        )
+    };
+}
+
 pub mod cache;
 mod config;
 mod confine;
@@ -47,20 +66,9 @@ use std::sync::atomic::AtomicU32;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-/// The harness, embedded so the binary is self-contained: the value codec, the RPC peer, the
-/// engine (for the sandboxed self-test runner), the hang detector, the pair child, the server.
-const HARNESS: &str = concat!(
-    include_str!("../assets/codec.py"),
-    include_str!("../assets/decode.py"),
-    include_str!("../assets/excs.py"),
-    include_str!("../assets/peer.py"),
-    include_str!("../assets/proxy.py"),
-    include_str!("../assets/engine.py"),
-    include_str!("../assets/pytest_shim.py"),
-    include_str!("../assets/detector.py"),
-    include_str!("../assets/sandbox.py"),
-    include_str!("../assets/harness.py"),
-);
+/// The harness, embedded so the binary is self-contained: the shared runtime (the engine serves
+/// the sandboxed self-test runner), the hang detector, the pair child, the server.
+const HARNESS: &str = with_runtime!("detector.py", "sandbox.py", "harness.py");
 
 /// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
 /// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.
