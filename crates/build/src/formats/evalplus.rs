@@ -4,7 +4,7 @@
 //! EvalPlus stores inputs, not expected outputs: its evaluator computes them by running the
 //! reference solution (`prompt + canonical_solution`) and compares a candidate's output with
 //! them by its own rules. Here the reference runs in the sandbox like any code, its outputs come
-//! back as data ([`reference`]), and each input becomes one trusted judge-side test that calls
+//! back as data ([`reference`](mod@reference)), and each input becomes one trusted judge-side test that calls
 //! the function and compares as EvalPlus does ([`compare_test`]): `==`, then, for floats,
 //! `numpy.allclose` with `rtol=1e-07` and the task's `atol` (1e-6 once an expected output of the
 //! suite was a float, as EvalPlus's loop leaves it), and EvalPlus's per-task oracles (MBPP's
