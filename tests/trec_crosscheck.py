@@ -7,7 +7,8 @@
   trec_crosscheck.py trec DIR
       Reads DIR/manifest.json and evaluates every system's runs with pytrec_eval (trec_eval's
       own code): success.k, P.k and recip_rank on the pass qrels, ndcg_cut.k on the relevant
-      qrels. Prints {system: {query: {measure: value}}} as JSON.
+      qrels, and success.k, P.k and recip_rank again on the graded qrels at relevance_level=2
+      (named graded_<measure>). Prints {system: {query: {measure: value}}} as JSON.
 """
 import json
 import sys
@@ -58,11 +59,19 @@ def trec(d):
     relq = read_qrels(f"{d}/{m['qrels']['relevant']}")
     ev_pass = pytrec_eval.RelevanceEvaluator(passq, {f"success.{ks}", f"P.{ks}", "recip_rank"})
     ev_rel = pytrec_eval.RelevanceEvaluator(relq, {f"ndcg_cut.{ks}"})
+    # Graded qrels read at relevance level 2: only passing snippets count as relevant.
+    gradedq = read_qrels(f"{d}/{m['qrels']['graded']}")
+    ev_graded = pytrec_eval.RelevanceEvaluator(
+        gradedq, {f"success.{ks}", f"P.{ks}", "recip_rank"}, relevance_level=2
+    )
     out = {}
     for s in m["systems"]:
         res = {}
-        for qid, vals in ev_pass.evaluate(read_run(f"{d}/{s['run']}")).items():
+        run = read_run(f"{d}/{s['run']}")
+        for qid, vals in ev_pass.evaluate(run).items():
             res.setdefault(qid, {}).update(vals)
+        for qid, vals in ev_graded.evaluate(run).items():
+            res.setdefault(qid, {}).update({f"graded_{k}": v for k, v in vals.items()})
         for qid, vals in ev_rel.evaluate(read_run(f"{d}/{s['ndcg_run']}")).items():
             res.setdefault(qid, {}).update(vals)
         out[s["id"]] = res

@@ -158,6 +158,20 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
         ],
         &cache,
     );
+    // The graded qrels grade every passing pair 2 and the tasks' own near misses 1.
+    let count = |file: &str, rel: &str| {
+        std::fs::read_to_string(out_dir.join(file))
+            .unwrap()
+            .lines()
+            .filter(|l| l.rsplit(' ').next() == Some(rel))
+            .count()
+    };
+    assert_eq!(
+        count("qrels.graded.txt", "2"),
+        count("qrels.pass.txt", "1"),
+        "grade 2 is exactly the passing pairs"
+    );
+    assert!(count("qrels.graded.txt", "1") > 0, "no near miss graded 1");
     let got: Value = serde_json::from_str(&python(py, &["trec", out_dir.to_str().unwrap()]))
         .expect("python prints JSON");
     let e = engine(root, policy);
@@ -196,6 +210,8 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
                     (format!("success_{k}"), mine.exec[ki]),
                     (format!("P_{k}"), mine.execp[ki]),
                     (format!("ndcg_cut_{k}"), mine.ndcg[ki]),
+                    (format!("graded_success_{k}"), mine.exec[ki]),
+                    (format!("graded_P_{k}"), mine.execp[ki]),
                 ] {
                     let t = tool(m.clone());
                     assert!(
@@ -207,14 +223,16 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
                     compared += 1;
                 }
             }
-            let t = tool("recip_rank".into());
-            assert!(
-                (t - mine.mrr).abs() <= 1e-9,
-                "{policy} {} {} mrr: pytrec_eval {t}, execscope {}",
-                s.id,
-                query.id,
-                mine.mrr
-            );
+            for m in ["recip_rank", "graded_recip_rank"] {
+                let t = tool(m.into());
+                assert!(
+                    (t - mine.mrr).abs() <= 1e-9,
+                    "{policy} {} {} {m}: pytrec_eval {t}, execscope {}",
+                    s.id,
+                    query.id,
+                    mine.mrr
+                );
+            }
         }
     }
     if bounds.is_none() {

@@ -7,8 +7,14 @@
 //! every snippet gets its own (n, n − 1, …, in the policy's order), so any reader sees exactly
 //! execscope's order; under `expected` every tie group shares one integer (groups numbered in
 //! score order), leaving the groups open as the policy does.
+//!
+//! Graded qrels (`qrels.graded.txt`) follow execution-labelled code-retrieval benchmarks: 2 for a
+//! snippet that passes the query's tests, 1 for a failing distractor of the query's own task (a
+//! paired distractor, or a snippet built from the same task entry), 0 for any other judged pair.
+//! Read with pytrec_eval's `relevance_level=2`, the binary measures see exactly the pass qrels;
+//! graded measures (nDCG) credit a near miss above an unrelated snippet.
 
-use crate::bundle::Bundle;
+use crate::bundle::{Bundle, Query, Snippet};
 use crate::metrics::{EvalConfig, PassSource, TiePolicy, Truth};
 use crate::rank::{full_order, ties::snap_row, SystemScores};
 use anyhow::{bail, Context};
@@ -20,6 +26,7 @@ use std::path::Path;
 /// File names inside the export directory.
 pub const QRELS_PASS: &str = "qrels.pass.txt";
 pub const QRELS_RELEVANT: &str = "qrels.relevant.txt";
+pub const QRELS_GRADED: &str = "qrels.graded.txt";
 pub const LABEL_FALLBACKS: &str = "label-fallbacks.tsv";
 pub const MANIFEST: &str = "manifest.json";
 pub const RUNS: &str = "runs";
@@ -84,6 +91,13 @@ pub fn policy_run(row: &[f32], targets: &[u32], policy: TiePolicy) -> Vec<(u32, 
     }
 }
 
+/// Whether corpus row `c` belongs to the query's own task: one of its paired distractors, or a
+/// snippet built from the same task entry.
+fn same_task(query: &Query, snippet: &Snippet, c: usize) -> bool {
+    query.paired.contains(&c)
+        || (!query.entry_id.is_empty() && snippet.source_entry_id == query.entry_id)
+}
+
 fn ids_are_plain(bundle: &Bundle) -> anyhow::Result<()> {
     let bad = |s: &str| s.is_empty() || s.chars().any(char::is_whitespace);
     if let Some(q) = bundle.queries.iter().find(|q| bad(&q.id)) {
@@ -134,12 +148,21 @@ pub fn export_trec(
 
     // qrels: every pair with a verdict (cache rows, and label-fallback passes).
     let (mut pass, mut relevant, mut fallback) = (String::new(), String::new(), String::new());
+    let mut graded = String::new();
     fallback.push_str("query_id\tcorpus_id\tverdict\n");
     let (mut judged, mut fallbacks) = (0usize, 0usize);
     for (q, query) in bundle.queries.iter().enumerate() {
         for c in 0..nc {
             let cached = truth.source(q, c) == PassSource::Cache;
             let passes = truth.passes(q, c);
+            let grade = match (passes, same_task(query, &bundle.corpus[c], c)) {
+                (true, _) => Some(2),
+                (false, true) => Some(1),
+                (false, false) => cached.then_some(0),
+            };
+            if let Some(g) = grade {
+                let _ = writeln!(graded, "{} 0 {} {g}", query.id, bundle.corpus[c].id);
+            }
             if cached || passes {
                 let _ = writeln!(
                     pass,
@@ -165,6 +188,7 @@ pub fn export_trec(
     }
     write(dir, QRELS_PASS, &pass, &mut files)?;
     write(dir, QRELS_RELEVANT, &relevant, &mut files)?;
+    write(dir, QRELS_GRADED, &graded, &mut files)?;
     write(dir, LABEL_FALLBACKS, &fallback, &mut files)?;
 
     let cut = depth.unwrap_or(nc).min(nc);
@@ -223,6 +247,13 @@ pub fn export_trec(
         "qrels": {
             "pass": QRELS_PASS,
             "relevant": QRELS_RELEVANT,
+            "graded": QRELS_GRADED,
+        },
+        "graded_levels": {
+            "2": "passes the query's tests",
+            "1": "a failing distractor of the query's own task (paired, or built from the same task entry)",
+            "0": "any other judged pair",
+            "binary_measures": "read with relevance_level=2, qrels.graded.txt gives the same success, P and recip_rank as qrels.pass.txt",
         },
         "label_fallbacks": {
             "file": LABEL_FALLBACKS,
@@ -327,5 +358,58 @@ mod tests {
         assert_eq!(read("qrels.pass.txt"), "q 0 a 0\nq 0 b 1\n");
         assert_eq!(read("qrels.relevant.txt"), "q 0 a 1\n");
         assert_eq!(sum.label_fallbacks, 0);
+    }
+
+    /// Graded qrels by hand: a passes (2); b is the task's own failing mutant and e its paired
+    /// distractor with no verdict (1); c is another task's judged failure (0); d has no verdict
+    /// and is not of the task (absent).
+    #[test]
+    fn graded_qrels_grade_passes_near_misses_and_the_rest() {
+        use crate::bundle::Label;
+        use std::collections::HashMap;
+        let snippet = |id: &str, entry: &str| Snippet {
+            id: id.into(),
+            code: String::new(),
+            label: Label::Correct,
+            bug_type: None,
+            source_entry_id: entry.into(),
+            extra: Default::default(),
+        };
+        let bundle = Bundle {
+            queries: vec![Query {
+                id: "q".into(),
+                text: String::new(),
+                tests: vec![],
+                correct: vec![0],
+                paired: vec![4],
+                entry_id: "t".into(),
+                domain: String::new(),
+                function_name: String::new(),
+                metadata: serde_json::Value::Null,
+                extra: Default::default(),
+            }],
+            corpus: vec![
+                snippet("a", "t"),
+                snippet("b", "t"),
+                snippet("c", "u"),
+                snippet("d", "u"),
+                snippet("e", "v"),
+            ],
+            ..Bundle::default()
+        };
+        let verdicts = HashMap::from([(0, true), (1, false), (2, false)]);
+        let truth = Truth::from_parts(vec![verdicts], vec![vec![0]]);
+        let scores = SystemScores {
+            id: "s".into(),
+            similarity: crate::rank::Scoring::Bundle(crate::bundle::Similarity::Score),
+            scores: ndarray::array![[0.5f32, 0.4, 0.3, 0.2, 0.1]].into(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = EvalConfig::default();
+        let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
+        assert!(sum.files.contains(&QRELS_GRADED.to_string()));
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert_eq!(read(QRELS_GRADED), "q 0 a 2\nq 0 b 1\nq 0 c 0\nq 0 e 1\n");
+        assert_eq!(read(QRELS_PASS), "q 0 a 1\nq 0 b 0\nq 0 c 0\n");
     }
 }
