@@ -67,12 +67,24 @@ def instrument(src, filename):
 
 
 def called_names(src):
-    """Names the test calls directly (`f(...)`), for inferring the entry point."""
+    """Names the test calls directly (`f(...)`) or hands to a call as a bare argument
+    (`check(f)`, HumanEval's form, or `map(f, xs)`), for inferring the entry point. Without the
+    second kind, `check(f)` beside `abs(...)` would make a builtin-named function of the code the
+    only candidate, and the code's own `abs` would decide the test."""
     try:
         tree = _ast.parse(src)
     except BaseException:
         return set()
-    return {n.func.id for n in _ast.walk(tree) if isinstance(n, _ast.Call) and isinstance(n.func, _ast.Name)}
+    out = set()
+    for n in _ast.walk(tree):
+        if not isinstance(n, _ast.Call):
+            continue
+        if isinstance(n.func, _ast.Name):
+            out.add(n.func.id)
+        for a in list(n.args) + [k.value for k in n.keywords]:
+            if isinstance(a, _ast.Name):
+                out.add(a.id)
+    return out
 
 
 def infer_entries(code_names, tests):
