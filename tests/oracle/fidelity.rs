@@ -179,3 +179,21 @@ fn wrong_values_still_fail_with_the_same_semantics() {
         ["FAIL", "FAIL"]
     );
 }
+
+/// With no entry point named, the judge infers it from the names a test calls or hands to a
+/// call: in HumanEval's form (`check(f)`) beside `abs(...)`, the entry is `f`, so `abs` is the
+/// judge's own and the code's `abs` decides nothing.
+#[test]
+fn an_inferred_entry_counts_the_function_handed_to_check() {
+    let test = "def check(candidate):\n    assert abs(candidate(1) - 1) < 1e-6\ncheck(f)";
+    let run = |code: &str| {
+        let job = Job::new(code, vec![test.to_string()]);
+        let r = oracle().run_job(&job).expect("oracle answers");
+        r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("def abs(x):\n    return 0\ndef f(x):\n    return x + 1\n"),
+        ["FAIL"]
+    );
+    assert_eq!(run("def f(x):\n    return x\n"), ["pass"]);
+}
