@@ -284,7 +284,7 @@ fn check_form(c: &Case) -> Option<Case> {
         .lines()
         .filter_map(|l| l.strip_prefix("def ")?.split_once('(').map(|(n, _)| n))
         .filter(|n| c.tests.iter().any(|t| t.contains(&format!("{n}("))))
-        .last()?
+        .next_back()?
         .to_string();
     let call = format!("{entry}(");
     let rewrite = |t: &str| {
