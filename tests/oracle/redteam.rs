@@ -283,8 +283,7 @@ fn check_form(c: &Case) -> Option<Case> {
         .code
         .lines()
         .filter_map(|l| l.strip_prefix("def ")?.split_once('(').map(|(n, _)| n))
-        .filter(|n| c.tests.iter().any(|t| t.contains(&format!("{n}("))))
-        .next_back()?
+        .rfind(|n| c.tests.iter().any(|t| t.contains(&format!("{n}("))))?
         .to_string();
     let call = format!("{entry}(");
     let rewrite = |t: &str| {
