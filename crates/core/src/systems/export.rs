@@ -303,42 +303,53 @@ mod tests {
         assert_eq!(expected, vec![3, 2, 2, 2, 1]);
     }
 
-    /// A tie between a relevant snippet that fails and a passing one that is not relevant:
-    /// the pessimistic order differs by target set, so an nDCG run of its own is written.
-    #[test]
-    fn a_separate_ndcg_run_where_the_orders_differ() {
-        use crate::bundle::{Label, Query, Snippet};
-        use std::collections::HashMap;
-        let snippet = |id: &str| Snippet {
-            id: id.into(),
+    /// A one-query bundle: snippets `(id, source entry)`, the query's task entry `t`, its
+    /// canonical row 0 and the given paired distractors.
+    fn one_query(snippets: &[(&str, &str)], paired: Vec<usize>) -> Bundle {
+        use crate::bundle::Label;
+        let snippet = |(id, entry): &(&str, &str)| Snippet {
+            id: (*id).into(),
             code: String::new(),
             label: Label::Correct,
             bug_type: None,
-            source_entry_id: String::new(),
+            source_entry_id: (*entry).into(),
             extra: Default::default(),
         };
-        let bundle = Bundle {
+        Bundle {
             queries: vec![Query {
                 id: "q".into(),
                 text: String::new(),
                 tests: vec![],
                 correct: vec![0],
-                paired: vec![],
-                entry_id: String::new(),
+                paired,
+                entry_id: "t".into(),
                 domain: String::new(),
                 function_name: String::new(),
                 metadata: serde_json::Value::Null,
                 extra: Default::default(),
             }],
-            corpus: vec![snippet("a"), snippet("b"), snippet("c")],
+            corpus: snippets.iter().map(snippet).collect(),
             ..Bundle::default()
-        };
-        let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![0]]);
-        let scores = SystemScores {
+        }
+    }
+
+    /// One system `s` scoring the query's snippets `row`.
+    fn system(row: ndarray::Array1<f32>) -> SystemScores {
+        SystemScores {
             id: "s".into(),
             similarity: crate::rank::Scoring::Bundle(crate::bundle::Similarity::Score),
-            scores: ndarray::array![[0.5f32, 0.5, 0.1]].into(),
-        };
+            scores: row.insert_axis(ndarray::Axis(0)).into(),
+        }
+    }
+
+    /// A tie between a relevant snippet that fails and a passing one that is not relevant:
+    /// the pessimistic order differs by target set, so an nDCG run of its own is written.
+    #[test]
+    fn a_separate_ndcg_run_where_the_orders_differ() {
+        use std::collections::HashMap;
+        let bundle = one_query(&[("a", ""), ("b", ""), ("c", "")], vec![]);
+        let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![0]]);
+        let scores = system(ndarray::array![0.5f32, 0.5, 0.1]);
         let dir = tempfile::tempdir().unwrap();
         let cfg = EvalConfig {
             policy: TiePolicy::Pessimistic,
@@ -365,45 +376,12 @@ mod tests {
     /// and is not of the task (absent).
     #[test]
     fn graded_qrels_grade_passes_near_misses_and_the_rest() {
-        use crate::bundle::Label;
         use std::collections::HashMap;
-        let snippet = |id: &str, entry: &str| Snippet {
-            id: id.into(),
-            code: String::new(),
-            label: Label::Correct,
-            bug_type: None,
-            source_entry_id: entry.into(),
-            extra: Default::default(),
-        };
-        let bundle = Bundle {
-            queries: vec![Query {
-                id: "q".into(),
-                text: String::new(),
-                tests: vec![],
-                correct: vec![0],
-                paired: vec![4],
-                entry_id: "t".into(),
-                domain: String::new(),
-                function_name: String::new(),
-                metadata: serde_json::Value::Null,
-                extra: Default::default(),
-            }],
-            corpus: vec![
-                snippet("a", "t"),
-                snippet("b", "t"),
-                snippet("c", "u"),
-                snippet("d", "u"),
-                snippet("e", "v"),
-            ],
-            ..Bundle::default()
-        };
+        let rows = [("a", "t"), ("b", "t"), ("c", "u"), ("d", "u"), ("e", "v")];
+        let bundle = one_query(&rows, vec![4]);
         let verdicts = HashMap::from([(0, true), (1, false), (2, false)]);
         let truth = Truth::from_parts(vec![verdicts], vec![vec![0]]);
-        let scores = SystemScores {
-            id: "s".into(),
-            similarity: crate::rank::Scoring::Bundle(crate::bundle::Similarity::Score),
-            scores: ndarray::array![[0.5f32, 0.4, 0.3, 0.2, 0.1]].into(),
-        };
+        let scores = system(ndarray::array![0.5f32, 0.4, 0.3, 0.2, 0.1]);
         let dir = tempfile::tempdir().unwrap();
         let cfg = EvalConfig::default();
         let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
