@@ -541,7 +541,8 @@ pub struct Collision {
 
 /// Gate 5: every snippet (canonical or kept distractor) that defines at top level the function of
 /// ANOTHER admitted task is executed against that task's tests; one that passes them all refuses
-/// its own task.
+/// its own task — or, when the two tasks share the function name (the benchmark rule), the later
+/// of the two.
 pub fn integrity_gate(
     runner: &mut Runner,
     admitted: Vec<Admitted>,
@@ -586,13 +587,30 @@ pub fn integrity_gate(
         };
         let other = &admitted[j].task;
         if passes {
-            bad.entry(i).or_insert_with(|| {
+            // Two tasks of one name (the benchmark rule) where a snippet of one solves the
+            // other are one function asked twice: the later task is refused, the earlier kept
+            // (MBPP's /49 and /154 are both `specified_element`). Otherwise the snippet's own
+            // task is refused, as under the paper's rules.
+            let this = &admitted[i].task;
+            let refused = if this.function_name == other.function_name && this.line < other.line {
+                j
+            } else {
+                i
+            };
+            let why = if refused == i {
                 format!(
                     "{label} defines `{}`, the function of task `{}` (line {}), and passes all \
                      of its tests",
                     other.function_name, other.task_id, other.line
                 )
-            });
+            } else {
+                format!(
+                    "the {label} of the earlier task `{}` (line {}) of the same function name \
+                     `{}` passes all of this task's tests: the same function asked twice",
+                    this.task_id, this.line, this.function_name
+                )
+            };
+            bad.entry(refused).or_insert(why);
         }
         log.collisions.push(Collision {
             task_id: admitted[i].task.task_id.clone(),
