@@ -8,13 +8,21 @@
 
 use crate::common;
 
-use execscope::build::{build, BuildOptions, Gate};
+use execscope::build::{build, BuildOptions, BuildReport, Gate};
 use execscope::bundle::{self, CheckStatus, LoadOptions};
 use execscope::mutate::{Family, Operators};
 use std::path::PathBuf;
 
 fn tasks() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/humaneval_rules.jsonl")
+}
+
+/// (task, gate) of every refusal, in line order.
+fn refused(r: &BuildReport) -> Vec<(&str, Gate)> {
+    r.refusals
+        .iter()
+        .map(|x| (x.task_id.as_str(), x.gate))
+        .collect()
 }
 
 #[test]
@@ -34,11 +42,7 @@ fn a_benchmark_file_is_built_under_the_benchmark_rule() {
     assert_eq!(r.tasks_kept, 3, "{r}");
     // Rule/3 passes gate 1 (another canonical), but its canonical and Rule/0's solve each
     // other's tests: gate 5 refuses the later one only.
-    let refused: Vec<(&str, Gate)> = r
-        .refusals
-        .iter()
-        .map(|x| (x.task_id.as_str(), x.gate))
-        .collect();
+    let refused = refused(&r);
     assert_eq!(
         refused,
         vec![("Rule/3", Gate::CorpusIntegrity)],
@@ -116,11 +120,7 @@ fn the_paper_families_and_pool_size_can_still_be_asked_for() {
         (r.rules.name, r.operators.as_str(), r.rules.min_keep),
         ("benchmark", "paper", 3)
     );
-    let refused: Vec<(&str, Gate)> = r
-        .refusals
-        .iter()
-        .map(|x| (x.task_id.as_str(), x.gate))
-        .collect();
+    let refused = refused(&r);
     assert!(
         refused.contains(&("Rule/1", Gate::DistractorExecution)),
         "{:?}",
