@@ -39,6 +39,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         stacked: args.stacked,
         operators: args.operators.clone(),
+        min_keep: args.min_distractors.map(|n| n as usize),
         progress: Some(std::sync::Arc::new(move |p: &build::exec::Progress| {
             if p.finished {
                 draw.finish_and_clear();

@@ -265,12 +265,17 @@ pub struct BuildArgs {
     /// Also build stacked (2–4 edit) mutants into data/stacked_distractors.jsonl.
     #[arg(long)]
     pub stacked: bool,
-    /// Mutation families: `paper` (the paper's six, the default: the embedded bundle and the
-    /// release are built so), `all` (the whole catalogue), or a comma list of family names
-    /// (`paper` may stand for the six), e.g. `paper,negate_condition` (docs/bundle-format.md,
-    /// "Bug types").
-    #[arg(long, default_value = "paper", value_parser = parse_operators)]
-    pub operators: crate::mutate::Operators,
+    /// Mutation families: `paper` (the paper's six: the default for execscope's own task file;
+    /// the embedded bundle and the release are built so), `all` (the whole catalogue: the
+    /// default for a benchmark file, docs/formats.md "The benchmark rule"), or a comma list of
+    /// family names (`paper` may stand for the six), e.g. `paper,negate_condition`
+    /// (docs/bundle-format.md, "Bug types").
+    #[arg(long, value_parser = parse_operators)]
+    pub operators: Option<crate::mutate::Operators>,
+    /// The fewest distinct failing mutants a task must keep (default 3, the paper's rule, for
+    /// execscope's own task file; 1 for a benchmark file, docs/formats.md "The benchmark rule").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4))]
+    pub min_distractors: Option<u64>,
     /// Execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable hash of each
     /// pair's key; `--out` then receives a partial result for `execscope merge`.
     #[arg(long, value_name = "I/N")]

@@ -19,7 +19,7 @@ pub(crate) fn built() -> &'static (tempfile::TempDir, BuildReport) {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tasks_catalogue.jsonl");
         let dir = tempfile::tempdir().unwrap();
         let opts = BuildOptions {
-            operators: Operators::all(),
+            operators: Some(Operators::all()),
             reuse: false,
             ..BuildOptions::default()
         };

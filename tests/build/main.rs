@@ -12,6 +12,7 @@ mod build_bundle;
 mod build_catalogue;
 mod build_gates;
 mod build_resume;
+mod build_rules;
 mod embedded_tasks;
 mod equivalence;
 mod formats;

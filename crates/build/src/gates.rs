@@ -17,7 +17,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
-/// Fewest distractors a task may keep.
+/// Fewest distractors a task may keep under the paper's rules (the benchmark rule's is in
+/// [`crate::rules`]).
 pub const MIN_KEEP: usize = 3;
 
 /// A task that cleared gates 1–4: its canonical result and the distractors chosen.
@@ -127,29 +128,35 @@ fn outcomes_of(r: &SuiteResult) -> Vec<String> {
     r.outcomes.iter().map(|o| o.to_string()).collect()
 }
 
-/// How many times a canonical's slowest test must fit into the per-test budget. A verdict is the
+/// How many times a canonical's slowest test must fit into the per-test budget (the paper's
+/// rules; the benchmark rule's margin is in [`crate::rules`]). A verdict is the
 /// same on any machine only if the code under test is far from the budget; mutants of a
 /// canonical cost about what it costs, so a canonical that needs more than a tenth of the budget
 /// (on the machine that builds) is refused rather than judged near the limit.
 pub const COST_MARGIN: u32 = 10;
 
 /// `Some(reason)` when the canonical's slowest test (wall ms per test, as the harness measured)
-/// does not fit [`COST_MARGIN`] times into `budget`.
-pub fn too_slow(test_ms: &[u32], budget: std::time::Duration) -> Option<String> {
+/// does not fit `margin` times ([`COST_MARGIN`] under the paper's rules) into `budget`.
+pub fn too_slow(test_ms: &[u32], budget: std::time::Duration, margin: u32) -> Option<String> {
     let (k, &ms) = test_ms.iter().enumerate().max_by_key(|(_, &ms)| ms)?;
     let budget_ms = budget.as_millis() as u64;
-    (u64::from(ms) * u64::from(COST_MARGIN) > budget_ms).then(|| {
+    (u64::from(ms) * u64::from(margin) > budget_ms).then(|| {
         format!(
             "canonical too slow to judge the same on any machine: test {} took {ms} ms, more \
-             than 1/{COST_MARGIN} of the {budget_ms} ms per-test budget",
+             than 1/{margin} of the {budget_ms} ms per-test budget",
             k + 1
         )
     })
 }
 
 /// Gate 3: run every canonical against its suite; those that fail a test, or whose slowest
-/// test is too close to the per-test budget ([`too_slow`]), are refused.
-pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) -> Vec<Task> {
+/// test is too close to the per-test budget ([`too_slow`] with `margin`), are refused.
+pub fn canonical_gate(
+    runner: &mut Runner,
+    tasks: Vec<Task>,
+    margin: u32,
+    log: &mut GateLog,
+) -> Vec<Task> {
     let jobs: Vec<Job> = tasks.iter().map(|t| t.job(&t.canonical)).collect();
     let results = runner.run("canonicals", &jobs);
     let budget = runner.test_budget();
@@ -158,7 +165,7 @@ pub fn canonical_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog) 
         .zip(results)
         .map(|(t, r)| match r {
             Err(e) => Some(format!("oracle error: {e}")),
-            Ok(r) if r.passes_all() => too_slow(&r.test_ms, budget),
+            Ok(r) if r.passes_all() => too_slow(&r.test_ms, budget, margin),
             Ok(r) => {
                 let failing: Vec<String> = r
                     .outcomes
@@ -350,23 +357,25 @@ pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
     }
 }
 
-/// Gate 4: every single-edit mutant of every canonical (the families of `opts.operators`),
+/// Gate 4: every single-edit mutant of every canonical (the families of `rules.operators`),
 /// executed in one batch, then selection (up to `opts.max_keep`, seeded bug-type rotation per
-/// task over the operator set's families). Fewer than [`MIN_KEEP`] kept refuses.
+/// task over the operator set's families). Fewer than `rules.min_keep` ([`MIN_KEEP`] under
+/// the paper's rules) kept refuses.
 pub fn distractor_gate(
     runner: &mut Runner,
     tasks: Vec<Task>,
     opts: &crate::BuildOptions,
+    rules: &crate::rules::Rules,
     log: &mut GateLog,
 ) -> Vec<Admitted> {
-    let (max_keep, seed) = (opts.max_keep, opts.seed);
-    let order = opts.operators.names();
+    let (max_keep, seed, min_keep) = (opts.max_keep, opts.seed, rules.min_keep);
+    let order = rules.operators.names();
     let mut sig_drops: Vec<Vec<Dropped>> = Vec::with_capacity(tasks.len());
     let all: Vec<Vec<Mutant>> = tasks
         .iter()
         .map(|t| {
             let mut drops = Vec::new();
-            let ms = mutate::mutants_with(&t.canonical, &opts.operators)
+            let ms = mutate::mutants_with(&t.canonical, &rules.operators)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|m| match signature_unstated(t, m) {
@@ -425,14 +434,14 @@ pub fn distractor_gate(
             task_drops.push(drop(&c.mutant, short(reason), detail, outcomes));
         }
         let kept: Vec<Mutant> = sel.kept.iter().map(|&i| cands[i].mutant.clone()).collect();
-        if kept.len() < MIN_KEEP {
+        if kept.len() < min_keep {
             let count = |r: &str| task_drops.iter().filter(|d| d.reason == r).count();
             log.refusals.push(Refusal {
                 line: t.line,
                 task_id: t.task_id.clone(),
                 gate: Gate::DistractorExecution,
                 reason: format!(
-                    "admits only {} distinct failing mutants, {MIN_KEEP} needed ({} mutants: \
+                    "admits only {} distinct failing mutants, {min_keep} needed ({} mutants: \
                      {} signature edits the query does not state, {} equivalent, duplicate or \
                      not compiling, {} pass all tests, {} only crash, {} duplicate behaviour, \
                      {} oracle errors)",
@@ -532,17 +541,21 @@ pub struct Collision {
 
 /// Gate 5: every snippet (canonical or kept distractor) that defines at top level the function of
 /// ANOTHER admitted task is executed against that task's tests; one that passes them all refuses
-/// its own task.
+/// its own task — or, when the two tasks share the function name (the benchmark rule), the later
+/// of the two.
 pub fn integrity_gate(
     runner: &mut Runner,
     admitted: Vec<Admitted>,
     log: &mut GateLog,
 ) -> Vec<Admitted> {
-    let owner: HashMap<&str, usize> = admitted
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.task.function_name.as_str(), i))
-        .collect();
+    // Every task of each function name (the benchmark rule lets tasks share one).
+    let mut owners: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, a) in admitted.iter().enumerate() {
+        owners
+            .entry(a.task.function_name.as_str())
+            .or_default()
+            .push(i);
+    }
     // (task index, snippet label, other task index, code)
     let mut probes: Vec<(usize, String, usize, String)> = Vec::new();
     for (i, a) in admitted.iter().enumerate() {
@@ -553,7 +566,7 @@ pub fn integrity_gate(
         );
         for (label, code) in snippets {
             for name in ast::top_level_defs(code) {
-                if let Some(&j) = owner.get(name.as_str()) {
+                for &j in owners.get(name.as_str()).into_iter().flatten() {
                     if j != i && !probes.iter().any(|p| p.0 == i && p.2 == j && &p.3 == code) {
                         probes.push((i, label.clone(), j, code.clone()));
                     }
@@ -574,13 +587,30 @@ pub fn integrity_gate(
         };
         let other = &admitted[j].task;
         if passes {
-            bad.entry(i).or_insert_with(|| {
+            // Two tasks of one name (the benchmark rule) where a snippet of one solves the
+            // other are one function asked twice: the later task is refused, the earlier kept
+            // (MBPP's /49 and /154 are both `specified_element`). Otherwise the snippet's own
+            // task is refused, as under the paper's rules.
+            let this = &admitted[i].task;
+            let refused = if this.function_name == other.function_name && this.line < other.line {
+                j
+            } else {
+                i
+            };
+            let why = if refused == i {
                 format!(
                     "{label} defines `{}`, the function of task `{}` (line {}), and passes all \
                      of its tests",
                     other.function_name, other.task_id, other.line
                 )
-            });
+            } else {
+                format!(
+                    "the {label} of the earlier task `{}` (line {}) of the same function name \
+                     `{}` passes all of this task's tests: the same function asked twice",
+                    this.task_id, this.line, this.function_name
+                )
+            };
+            bad.entry(refused).or_insert(why);
         }
         log.collisions.push(Collision {
             task_id: admitted[i].task.task_id.clone(),
@@ -633,13 +663,17 @@ mod tests {
     #[test]
     fn canonical_cost_margin() {
         let b = std::time::Duration::from_secs(2);
-        assert_eq!(too_slow(&[], b), None);
+        assert_eq!(too_slow(&[], b, COST_MARGIN), None);
         assert_eq!(
-            too_slow(&[3, 200, 12], b),
+            too_slow(&[3, 200, 12], b, COST_MARGIN),
             None,
             "200 ms x 10 = the budget: fits"
         );
-        let r = too_slow(&[3, 201, 12], b).expect("201 ms x 10 > 2000 ms");
+        let r = too_slow(&[3, 201, 12], b, COST_MARGIN).expect("201 ms x 10 > 2000 ms");
         assert!(r.contains("test 2 took 201 ms"), "{r}");
+        // The benchmark rule's margin of 2: 1,000 ms fits, 1,001 ms does not.
+        assert_eq!(too_slow(&[716, 1000], b, 2), None);
+        let r = too_slow(&[1001, 5], b, 2).expect("1001 ms x 2 > 2000 ms");
+        assert!(r.contains("test 1 took 1001 ms, more than 1/2"), "{r}");
     }
 }

@@ -23,6 +23,7 @@ pub mod fuzz;
 pub mod gates;
 pub mod health;
 pub mod mutate;
+pub mod rules;
 pub mod shard;
 pub mod stacked;
 pub mod summary;
@@ -48,8 +49,12 @@ pub struct BuildOptions {
     pub stacked: bool,
     /// Distractors per query wanted (the paper's four).
     pub max_keep: usize,
-    /// The mutation families (`--operators`; default the paper's six).
-    pub operators: crate::mutate::Operators,
+    /// The mutation families (`--operators`); `None`: the format's rules' ([`rules::Rules`]:
+    /// the paper's six for execscope's own file, the whole catalogue for a benchmark file).
+    pub operators: Option<crate::mutate::Operators>,
+    /// The fewest distractors a task may keep (`--min-distractors`); `None`: the format's
+    /// rules' (3, or 1 for a benchmark file).
+    pub min_keep: Option<usize>,
     /// Receives the execution's progress events (the CLI draws a bar; `None` = silent).
     pub progress: Option<exec::ProgressFn>,
     /// Reuse results of an earlier build into the same directory (see `exec`'s memo).
@@ -64,7 +69,7 @@ pub struct BuildOptions {
     /// The task file's format (`--from`); `None`: found from its content.
     pub from: Option<formats::Format>,
     /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
-    /// `None`: the format's default (`formats::tasks::default_tests`).
+    /// `None`: the format's rules' ([`rules::Rules::for_format`]).
     pub tests: Option<task::TestRange>,
 }
 
@@ -74,7 +79,11 @@ impl std::fmt::Debug for BuildOptions {
             .field("seed", &self.seed)
             .field("stacked", &self.stacked)
             .field("max_keep", &self.max_keep)
-            .field("operators", &self.operators.to_string())
+            .field(
+                "operators",
+                &self.operators.as_ref().map(ToString::to_string),
+            )
+            .field("min_keep", &self.min_keep)
             .field("progress", &self.progress.is_some())
             .field("reuse", &self.reuse)
             .field("shard", &self.shard)
@@ -92,7 +101,8 @@ impl Default for BuildOptions {
             seed: execscope_core::stats::RELEASE_SEED,
             stacked: false,
             max_keep: crate::mutate::DEFAULT_MAX_KEEP,
-            operators: crate::mutate::Operators::paper(),
+            operators: None,
+            min_keep: None,
             progress: None,
             reuse: true,
             shard: None,
@@ -211,7 +221,12 @@ pub fn build_with(
 ) -> Result<Option<BuildReport>, BuildError> {
     let io = io_err;
     let source = source.to_string();
-    let Some(input) = formats::tasks::read_for_build(tasks, opts.from, opts.tests, runner)? else {
+    let asked = rules::Asked {
+        tests: opts.tests,
+        operators: opts.operators.clone(),
+        min_keep: opts.min_keep,
+    };
+    let Some(input) = formats::tasks::read_for_build(tasks, opts.from, &asked, runner)? else {
         runner.finish();
         return Ok(None);
     };
@@ -250,7 +265,8 @@ pub fn build_with(
             false
         }
     };
-    let passing = gates::canonical_gate(runner, ast_ok, &mut log);
+    let rules = input.rules.clone();
+    let passing = gates::canonical_gate(runner, ast_ok, rules.cost_margin, &mut log);
     if stop(runner) {
         return Ok(None);
     }
@@ -262,7 +278,7 @@ pub fn build_with(
     if stop(runner) {
         return Ok(None);
     }
-    let admitted = gates::distractor_gate(runner, passing, opts, &mut log);
+    let admitted = gates::distractor_gate(runner, passing, opts, &rules, &mut log);
     if stop(runner) {
         return Ok(None);
     }
@@ -348,14 +364,21 @@ pub fn build_with(
     let secs = runner.busy.as_secs_f64();
     let equivalence = summary::equivalence(&log, &admitted);
     let suite_strength = summary::suite_strength(&log, &bundle);
+    let with = |n: usize| {
+        bundle
+            .queries
+            .iter()
+            .filter(|q| q.paired.len() == n)
+            .count()
+    };
     let report = BuildReport {
         builder: format!("execscope {}", execscope_record::version()),
         source,
         format: input.format.to_string(),
-        tests_rule: input.tests.to_string(),
+        tests_rule: rules.tests.to_string(),
         reader_notes: input.notes,
         seed: opts.seed,
-        operators: opts.operators.to_string(),
+        operators: rules.operators.to_string(),
         tasks_read,
         tasks_kept: bundle.queries.len(),
         refused_by_gate: summary::by_gate(&log.refusals),
@@ -363,16 +386,11 @@ pub fn build_with(
         queries: bundle.queries.len(),
         corpus: bundle.corpus.len(),
         distractors_by_bug_type: by_type,
-        queries_with_4: bundle
-            .queries
-            .iter()
-            .filter(|q| q.paired.len() == 4)
-            .count(),
-        queries_with_3: bundle
-            .queries
-            .iter()
-            .filter(|q| q.paired.len() == 3)
-            .count(),
+        queries_with_4: with(4),
+        queries_with_3: with(3),
+        queries_with_2: with(2),
+        queries_with_1: with(1),
+        rules,
         queries_by_domain: by_domain,
         distractors_by_failing_tests: failing.histogram,
         distractors_failing_one_test: failing.one.len(),

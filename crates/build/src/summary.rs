@@ -19,6 +19,8 @@ pub struct BuildReport {
     pub format: String,
     /// Gate 1's rule on the number of tests per task (`3..`, or the paper's `7..10`).
     pub tests_rule: String,
+    /// The gate rules applied: the paper's or the benchmark rule ([`crate::rules`]).
+    pub rules: crate::rules::Rules,
     /// What the reader left out of kept tasks' suites, and why (EvalPlus inputs).
     pub reader_notes: Vec<crate::formats::tasks::Note>,
     pub seed: u64,
@@ -34,9 +36,12 @@ pub struct BuildReport {
     /// Table 2: kept distractors by bug type (the paper's six first, all listed; then the
     /// others present, in report order).
     pub distractors_by_bug_type: Vec<(String, usize)>,
-    /// Queries keeping 4 and 3 distractors.
+    /// Queries keeping 4, 3, 2 and 1 distractors (2 and 1 only under a rule that allows
+    /// fewer than the paper's 3, see `rules.min_keep`).
     pub queries_with_4: usize,
     pub queries_with_3: usize,
+    pub queries_with_2: usize,
+    pub queries_with_1: usize,
     /// Table 1: queries per domain (ten domains, then "" as "unknown" when present).
     pub queries_by_domain: Vec<(String, usize)>,
     /// Kept distractors by how many tests they fail: (tests failed, distractors), ascending.
@@ -330,9 +335,9 @@ impl fmt::Display for BuildReport {
         )?;
         writeln!(
             f,
-            "  read as {}; tests per task {}{}",
+            "  read as {}; {}{}",
             self.format,
-            self.tests_rule,
+            self.rules,
             if self.reader_notes.is_empty() {
                 String::new()
             } else {
@@ -351,9 +356,13 @@ impl fmt::Display for BuildReport {
                 self.refused_by_gate.get(g.as_str()).copied().unwrap_or(0)
             )?;
         }
+        let fewer = match (self.queries_with_2, self.queries_with_1) {
+            (0, 0) => String::new(),
+            (two, one) => format!(", {two} with 2, {one} with 1"),
+        };
         writeln!(
             f,
-            "queries {}, corpus {} ({} with 4 distractors, {} with 3)",
+            "queries {}, corpus {} ({} with 4 distractors, {} with 3{fewer})",
             self.queries, self.corpus, self.queries_with_4, self.queries_with_3
         )?;
         writeln!(f, "Table 1: queries by domain")?;

@@ -320,10 +320,27 @@ pub fn read_tasks_with(text: &str, range: TestRange) -> (Vec<Task>, Vec<Refusal>
 pub fn admit(
     parsed: impl IntoIterator<Item = (usize, Result<Task, (String, String)>)>,
 ) -> (Vec<Task>, Vec<Refusal>) {
-    let mut tasks = Vec::new();
+    admit_with(parsed, false)
+}
+
+/// [`admit`], where `shared_names` lets a later task reuse an earlier one's `function_name`
+/// when its canonical differs (the benchmark rule, [`crate::rules`]): gate 5 then executes
+/// the snippets of each against the other's tests. The same name with the same canonical is
+/// still refused, as the same function twice.
+pub fn admit_with(
+    parsed: impl IntoIterator<Item = (usize, Result<Task, (String, String)>)>,
+    shared_names: bool,
+) -> (Vec<Task>, Vec<Refusal>) {
+    let mut tasks: Vec<Task> = Vec::new();
     let mut refusals = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
+    let same_function = |tasks: &[Task], t: &Task| {
+        tasks
+            .iter()
+            .find(|o| o.function_name == t.function_name && o.canonical == t.canonical)
+            .map(|o| o.line)
+    };
     for (line, parsed) in parsed {
         match parsed {
             Err((task_id, reason)) => refusals.push(Refusal {
@@ -335,6 +352,13 @@ pub fn admit(
             Ok(t) => {
                 let dup = if let Some(&first) = ids.get(&t.task_id) {
                     Some(format!("duplicate task_id (first on line {first})"))
+                } else if shared_names {
+                    same_function(&tasks, &t).map(|first| {
+                        format!(
+                            "the same function `{}` with the same canonical as line {first}",
+                            t.function_name
+                        )
+                    })
                 } else {
                     names.get(&t.function_name).map(|&first| {
                         format!(
@@ -352,7 +376,7 @@ pub fn admit(
                     }),
                     None => {
                         ids.insert(t.task_id.clone(), line);
-                        names.insert(t.function_name.clone(), line);
+                        names.entry(t.function_name.clone()).or_insert(line);
                         tasks.push(t);
                     }
                 }
@@ -487,6 +511,43 @@ mod tests {
         assert!(r[2].2.contains("2 test(s)"));
         assert_eq!((r[3].0, r[3].1), (7, "t1"));
         assert_eq!(r[3].2, "duplicate task_id (first on line 1)");
+    }
+
+    #[test]
+    fn shared_names_admit_a_different_canonical_only() {
+        let other = OK
+            .replace("\"t1\"", "\"t2\"")
+            .replace("return x", "return x + 1");
+        let same = OK.replace("\"t1\"", "\"t3\"");
+        let text = format!("{OK}\n{other}\n{same}\n");
+        let parsed = || {
+            execscope_core::bundle::files::numbered_lines(&text)
+                .map(|(line, raw)| (line, parse_line(line, raw, TestRange::default())))
+                .collect::<Vec<_>>()
+        };
+        // The paper's rule: a name once.
+        let (tasks, refusals) = admit_with(parsed(), false);
+        assert_eq!(tasks.len(), 1);
+        let r: Vec<(usize, &str)> = refusals
+            .iter()
+            .map(|r| (r.line, r.reason.as_str()))
+            .collect();
+        assert_eq!(
+            r,
+            vec![
+                (2, "duplicate function_name `f` (first on line 1)"),
+                (3, "duplicate function_name `f` (first on line 1)")
+            ]
+        );
+        // The benchmark rule: the other function of the same name is kept, the same one is not.
+        let (tasks, refusals) = admit_with(parsed(), true);
+        let ids: Vec<&str> = tasks.iter().map(|t| t.task_id.as_str()).collect();
+        assert_eq!(ids, vec!["t1", "t2"]);
+        assert_eq!(refusals.len(), 1);
+        assert_eq!(
+            (refusals[0].line, refusals[0].reason.as_str()),
+            (3, "the same function `f` with the same canonical as line 1")
+        );
     }
 
     #[test]

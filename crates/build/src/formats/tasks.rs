@@ -7,6 +7,7 @@
 
 use super::{evalplus, problems, read_records, Format, Problem, Unread};
 use crate::exec::Runner;
+use crate::rules::{Asked, Rules};
 use crate::task::{self, Gate, Refusal, Task, TestRange};
 use execscope_core::bundle::BundleError;
 use serde::Serialize;
@@ -24,8 +25,8 @@ pub struct Note {
 #[derive(Clone, Debug)]
 pub struct Read {
     pub format: Format,
-    /// The tests rule gate 1 applied.
-    pub tests: TestRange,
+    /// The rules the build applies to this file (gate 1 applied their tests and names rules).
+    pub rules: Rules,
     pub tasks: Vec<Task>,
     pub refusals: Vec<Refusal>,
     pub notes: Vec<Note>,
@@ -77,8 +78,9 @@ pub fn from_problem(p: &Problem, range: TestRange) -> Result<Task, (String, Stri
     })
 }
 
-/// Gate 1 on problems: each checked by [`from_problem`], repeats refused.
-pub fn gate_problems(ps: &[Problem], range: TestRange) -> (Vec<Task>, Vec<Refusal>, Vec<Note>) {
+/// Gate 1 on problems: each checked by [`from_problem`] with `rules`' tests range, repeats
+/// refused (a shared function name only when `rules` does not allow it).
+pub fn gate_problems(ps: &[Problem], rules: &Rules) -> (Vec<Task>, Vec<Refusal>, Vec<Note>) {
     let notes = ps
         .iter()
         .flat_map(|p| {
@@ -89,32 +91,25 @@ pub fn gate_problems(ps: &[Problem], range: TestRange) -> (Vec<Task>, Vec<Refusa
             })
         })
         .collect();
-    let (tasks, refusals) = task::admit(ps.iter().map(|p| (p.line, from_problem(p, range))));
+    let range = rules.tests;
+    let parsed = ps.iter().map(|p| (p.line, from_problem(p, range)));
+    let (tasks, refusals) = task::admit_with(parsed, rules.shared_names);
     (tasks, refusals, notes)
 }
 
-/// The tests rule when none is given: execscope's own task file needs at least
-/// [`task::MIN_TESTS`]; a benchmark's suite is taken as the benchmark wrote it (at least one).
-pub fn default_tests(format: Format) -> TestRange {
-    match format {
-        Format::Execscope => TestRange::default(),
-        _ => TestRange { min: 1, max: None },
-    }
-}
-
 /// Reads the benchmark file at `path` (format `from`, else found from its content) for a build,
-/// with the tests rule `tests` (else [`default_tests`]). `Ok(None)`: EvalPlus reference outputs
-/// are pending (another shard's pairs).
+/// under the format's rules with what was `asked` in their place ([`Rules::for_format`]).
+/// `Ok(None)`: EvalPlus reference outputs are pending (another shard's pairs).
 pub fn read_for_build(
     path: &Path,
     from: Option<Format>,
-    tests: Option<TestRange>,
+    asked: &Asked,
     runner: &mut Runner<'_>,
 ) -> Result<Option<Read>, BundleError> {
     let records = read_records(path, from)?;
-    let range = tests.unwrap_or_else(|| default_tests(records.format));
+    let rules = Rules::for_format(records.format, asked);
     let (ps, unread) = match records.format {
-        Format::Execscope => return own(path, range).map(Some),
+        Format::Execscope => return own(path, rules).map(Some),
         Format::EvalPlus => {
             let before = runner.pending;
             let got = evalplus::read(&records, &mut |phase, jobs| runner.run(phase, jobs));
@@ -125,24 +120,24 @@ pub fn read_for_build(
         }
         Format::HumanEval | Format::Mbpp => problems(&records),
     };
-    let (tasks, mut refusals, notes) = gate_problems(&ps, range);
+    let (tasks, mut refusals, notes) = gate_problems(&ps, &rules);
     refusals.extend(refusals_of(unread));
     refusals.sort_by_key(|r| r.line);
     Ok(Some(Read {
         format: records.format,
-        tests: range,
+        rules,
         tasks,
         refusals,
         notes,
     }))
 }
 
-fn own(path: &Path, range: TestRange) -> Result<Read, BundleError> {
+fn own(path: &Path, rules: Rules) -> Result<Read, BundleError> {
     let text = super::file_text(path)?;
-    let (tasks, refusals) = task::read_tasks_with(&text, range);
+    let (tasks, refusals) = task::read_tasks_with(&text, rules.tests);
     Ok(Read {
         format: Format::Execscope,
-        tests: range,
+        rules,
         tasks,
         refusals,
         notes: Vec::new(),

@@ -167,8 +167,13 @@ fn build_inputs(tasks: &Path, opts: &BuildOptions) -> Result<BTreeMap<String, St
         ("seed".to_string(), opts.seed.to_string()),
         ("stacked".to_string(), opts.stacked.to_string()),
         ("max_keep".to_string(), opts.max_keep.to_string()),
-        ("operators".to_string(), opts.operators.to_string()),
     ]);
+    if let Some(o) = &opts.operators {
+        m.insert("operators".to_string(), o.to_string());
+    }
+    if let Some(k) = opts.min_keep {
+        m.insert("min_keep".to_string(), k.to_string());
+    }
     if let Some(f) = opts.from {
         m.insert("from".to_string(), f.to_string());
     }
@@ -479,8 +484,10 @@ fn merge_build(
         max_keep: get("max_keep")
             .parse()
             .unwrap_or(BuildOptions::default().max_keep),
-        // A manifest of a build before `--operators` existed used the paper's six.
-        operators: get("operators").parse().unwrap_or_default(),
+        // No `operators` (a manifest of a build before `--operators` existed, or one that took
+        // the format's default): the format's rules decide, as they did for the shards.
+        operators: m0.inputs.get("operators").and_then(|o| o.parse().ok()),
+        min_keep: get("min_keep").parse().ok(),
         reuse: true,
         from: get("from").parse().ok(),
         tests: get("tests").parse().ok(),
