@@ -10,6 +10,7 @@ mod cache;
 mod entry_points;
 mod fidelity;
 mod forgers;
+mod hangs;
 mod hostile;
 mod isolation;
 mod outcomes;

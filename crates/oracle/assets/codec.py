@@ -63,10 +63,13 @@ class BadWire(Exception):
     """An encoding the protocol does not allow (only a hostile sender writes one)."""
 
 
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_.]")  # compiled once, before a zygote forks
+
+
 def clean_name(s):
     if not isinstance(s, str):
         return "?"
-    return re.sub(r"[^A-Za-z0-9_.]", "?", s)[:40] or "?"
+    return _UNSAFE_NAME.sub("?", s)[:40] or "?"
 
 
 def _std_module(name):

@@ -47,7 +47,19 @@ class Child:
 
 
 def children_of(ppid):
-    """Pids whose parent is `ppid` (from /proc)."""
+    """Pids whose parent is `ppid`: for this process, the kernel's list of each of its threads'
+    children (one read, where a scan of /proc outside a pid namespace reads every process of the
+    machine); else, or where the kernel lacks the list, a scan of /proc. Either is a snapshot:
+    `sweep` repeats it until it finds nothing."""
+    if ppid == os.getpid():
+        try:
+            out = []
+            for tid in os.listdir("/proc/self/task"):
+                with open("/proc/self/task/" + tid + "/children", "rb") as f:
+                    out.extend(int(x) for x in f.read().split())
+            return out
+        except (OSError, ValueError):
+            pass
     out = []
     try:
         names = os.listdir("/proc")
@@ -479,6 +491,20 @@ def uid_mode(uid):
     return None
 
 
+def warm_up():
+    """Runs a pair child's common path once here, on trusted code (its names encoded for the
+    judge), so what it builds on first use (compiled patterns, type descriptions) is inherited
+    by every child instead of being built again per pair."""
+    try:
+        start_test(compile(WARM_CODE, "<warm>", "exec"), None, False)
+    except BaseException:
+        pass
+    SIDE.reset()
+
+
+WARM_CODE = "def f(x):\n    return x\nclass C:\n    pass\nn = [1, 2.5, 'a', (None,)]\n"
+
+
 def main():
     mode = sys.argv[1]
     cfg = _json_mod.loads(sys.argv[2])
@@ -504,6 +530,8 @@ def main():
     uid = int(cfg["uid"])
     mode_uid = uid_mode(uid) if uid >= 0 else None
     h = Harness(uid if mode_uid else -1, cfg["tmp"], mode_uid == "readcap", list(cfg.get("wipe") or []))
+    if mode == "--server":
+        warm_up()
     ready = {"ready": True, "python": sys.version.split()[0], "uid": h.uid, "readcap": h.readcap}
     os.write(1, dumps(ready).encode() + b"\n")
     try:

@@ -269,6 +269,41 @@ class Chunk:
         self.items, self.end, self.err = items, end, err
 
 
+class Ahead:
+    """The items of the other side's iterator fetched so far, for `next` on a stand-in (the
+    judge's view of a code's iterator, the sandbox's view of a test's): items are asked for in
+    chunks that double up to CHUNK_MAX (one at a time when `chunked` is false), and how the
+    iterator ended (exhausted, or the exception it raised) is told after the last item."""
+
+    __slots__ = ("items", "at", "n", "ended", "err")
+
+    def __init__(self):
+        self.items, self.at, self.n, self.ended, self.err = [], 0, 1, False, None
+
+    def next(self, fetch, chunked):
+        """The next item; `fetch(n)` asks the other side for up to n items (a Chunk, or raises)."""
+        while self.at >= len(self.items):
+            if self.ended:
+                raise StopIteration
+            if self.err is not None:
+                e, self.err = self.err, None
+                self.ended = True
+                raise e
+            n = self.n if chunked else 1
+            ch = fetch(n)
+            self.items, self.at, self.n = ch.items, 0, min(n * 2, CHUNK_MAX)
+            self.ended, self.err = ch.end, ch.err
+        self.at += 1
+        return self.items[self.at - 1]
+
+
+def _chunk(ch, bad):
+    """`ch` when it is a Chunk, else raises `bad()` (an answer that is not one)."""
+    if type(ch) is not Chunk:
+        raise bad()
+    return ch
+
+
 def _next_chunk(it, n):
     if type(n) is not int or not 1 <= n <= CHUNK_MAX:
         n = 1

@@ -186,26 +186,11 @@ def _iter(self):
 
 
 def _next(self):
-    buf = S.buffers.get(_hid(self))
+    hid = _hid(self)
+    buf = S.buffers.get(hid)
     if buf is None:
-        buf = S.buffers[_hid(self)] = [[], 0, 1, False, None]  # items, at, chunk, ended, error
-    items, at = buf[0], buf[1]
-    if at < len(items):
-        buf[1] = at + 1
-        return items[at]
-    if buf[3]:
-        raise StopIteration
-    if buf[4] is not None:
-        e, buf[4] = buf[4], None
-        buf[3] = True
-        raise e
-    n = buf[2] if "P" in type(self)._es_f else 1
-    ch = _ask("next", _hid(self), n=n)
-    if type(ch) is not Chunk:
-        raise _judge_unjudged()
-    buf[0], buf[1], buf[2] = ch.items, 0, min(n * 2, CHUNK_MAX)
-    buf[3], buf[4] = ch.end, ch.err
-    return _next(self)
+        buf = S.buffers[hid] = Ahead()
+    return buf.next(lambda n: _chunk(_ask("next", hid, n=n), _judge_unjudged), "P" in type(self)._es_f)
 
 
 def _call(self, *args, **kwargs):

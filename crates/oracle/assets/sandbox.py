@@ -294,22 +294,9 @@ def _judge_call(self, *args, **kwargs):
 def _judge_next(self):
     buf = object.__getattribute__(self, "_buf")
     if buf is None:
-        buf = [[], 0, 1, False, None]
+        buf = Ahead()
         object.__setattr__(self, "_buf", buf)
-    if buf[1] < len(buf[0]):
-        buf[1] += 1
-        return buf[0][buf[1] - 1]
-    if buf[3]:
-        raise StopIteration
-    if buf[4] is not None:
-        e, buf[4] = buf[4], None
-        buf[3] = True
-        raise e
-    ch = _judge_ask("next", self, n=buf[2])
-    if type(ch) is not Chunk:
-        raise TypeError("bad iterator answer")
-    buf[0], buf[1], buf[2], buf[3], buf[4] = ch.items, 0, min(buf[2] * 2, CHUNK_MAX), ch.end, ch.err
-    return _judge_next(self)
+    return buf.next(lambda n: _chunk(_judge_ask("next", self, n=n), lambda: TypeError("bad iterator answer")), True)
 
 
 class Lines:

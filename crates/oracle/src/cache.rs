@@ -272,16 +272,14 @@ pub struct VerifyReport {
     pub disagreements: Vec<Disagreement>,
 }
 
-/// Re-executes the cached pairs among `pairs` (all, or a seeded sample of them) and lists those
-/// whose outcomes differ from the cache. The cache holds only hashes, so the caller supplies the
-/// jobs (for a bundle: each snippet's code with its query's tests and function name).
-pub fn verify(
-    oracle: &Oracle,
+/// The pairs among `pairs` that `verify` re-executes: each cached pair once (its first
+/// occurrence), all or a seeded sample of them, in input order; and how many pairs given have no
+/// cache row.
+pub fn selected(
     cache: &ExecCache,
     pairs: &[Job],
     selection: VerifySelection,
-    progress: &(dyn Fn(usize) + Sync),
-) -> VerifyReport {
+) -> (Vec<usize>, usize) {
     let mut cached: Vec<usize> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, job) in pairs.iter().enumerate() {
@@ -305,6 +303,21 @@ pub fn verify(
         picked.sort_unstable();
         cached = picked;
     }
+    (cached, not_cached)
+}
+
+/// Re-executes the cached pairs among `pairs` (all, or a seeded sample of them: see
+/// [`selected`]) and lists those whose outcomes differ from the cache. The cache holds only
+/// hashes, so the caller supplies the jobs (for a bundle: each snippet's code with its query's
+/// tests and function name).
+pub fn verify(
+    oracle: &Oracle,
+    cache: &ExecCache,
+    pairs: &[Job],
+    selection: VerifySelection,
+    progress: &(dyn Fn(usize) + Sync),
+) -> VerifyReport {
+    let (cached, not_cached) = selected(cache, pairs, selection);
     let jobs: Vec<Job> = cached.iter().map(|&i| pairs[i].clone()).collect();
     let results = oracle.run_batch(&jobs, progress);
     let mut disagreements = Vec::new();

@@ -51,7 +51,8 @@ mod start;
 mod userns;
 
 pub use cache::{
-    record_from, verify, CacheError, Disagreement, ExecCache, VerifyReport, VerifySelection,
+    record_from, selected, verify, CacheError, Disagreement, ExecCache, VerifyReport,
+    VerifySelection,
 };
 pub use config::{IsolationChoice, OracleConfig};
 pub use error::OracleError;
