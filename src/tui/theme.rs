@@ -12,14 +12,26 @@ pub enum ThemeKind {
     Light,
 }
 
+impl ThemeKind {
+    /// Every palette, in the order `T` cycles through them.
+    pub const ALL: [ThemeKind; 2] = [ThemeKind::Dark, ThemeKind::Light];
+
+    /// The name `--theme` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThemeKind::Dark => "dark",
+            ThemeKind::Light => "light",
+        }
+    }
+}
+
 impl std::str::FromStr for ThemeKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "dark" => Ok(ThemeKind::Dark),
-            "light" => Ok(ThemeKind::Light),
-            _ => Err(format!("unknown theme {s:?} (dark, light)")),
-        }
+        ThemeKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("unknown theme {s:?} (dark, light)"))
     }
 }
 

@@ -10,6 +10,7 @@ mod audit_cli;
 mod cli_report;
 mod cli_settings;
 mod cli_shell;
+mod cli_shortform;
 mod cli_suites;
 mod plot;
 mod systems_import;
