@@ -204,8 +204,13 @@ pub fn open_engine_keeping(
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
     let mut opts = eval.engine_options()?;
     opts.rank.keep_rows = keep_rows;
-    let mut engine = Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {})
-        .with_context(|| format!("loading bundle {}", root.display()))?;
+    let mut engine =
+        Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {}).map_err(|e| {
+            anyhow::anyhow!(crate::report::diagnose::load_failure(
+                &root,
+                &format!("{e:#}")
+            ))
+        })?;
     let damaged = (engine.rank_lookups().iter())
         .chain(engine.eval_lookups())
         .filter(|l| **l == Some(crate::store::Lookup::Corrupt))

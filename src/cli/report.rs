@@ -148,6 +148,14 @@ fn run(args: &ReportArgs, view: &Snapshot<'_>) -> anyhow::Result<ExitCode> {
             .context("--all needs --out DIR for the files it writes")?;
         let n = write_all(view, &out, args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
+        let policy = engine.config().policy;
+        if policy != crate::metrics::TiePolicy::Row {
+            eprintln!(
+                "note: the tables and leaderboard.json use {} ties; results/*.json and tests/*.json \
+                 use row ties, as the release's schema does (each file records its tie_policy)",
+                policy.as_str()
+            );
+        }
         return Ok(exit_code(engine));
     }
     let text = if args.table == TableKind::Leaderboard && args.format == Format::Json {

@@ -12,6 +12,7 @@ mod cli_settings;
 mod cli_shell;
 mod cli_shortform;
 mod cli_suites;
+mod latex;
 mod plot;
 mod systems_import;
 mod systems_trec;

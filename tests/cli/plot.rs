@@ -330,6 +330,52 @@ fn binary_single_figure_and_clear_errors() {
     assert!(!dir.path().join("x.pdf").exists());
 }
 
+/// Issue 30 item 11: `plot --out` into a missing directory creates it and says so (never
+/// silently: the path may be a typo).
+#[test]
+fn a_missing_output_directory_is_created_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("new/sub/one.svg");
+    let o = bin()
+        .args([
+            "plot",
+            TINY,
+            "--figure",
+            "misses",
+            "--bootstrap",
+            "50",
+            "--out",
+        ])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "created directory {} (it did not exist)",
+            dir.path().join("new/sub").display()
+        )),
+        "{err}"
+    );
+    assert!(f.is_file());
+    // An existing directory is not announced.
+    let o = bin()
+        .args([
+            "plot",
+            TINY,
+            "--figure",
+            "misses",
+            "--bootstrap",
+            "50",
+            "--out",
+        ])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("created directory"));
+}
+
 #[test]
 fn pairs_matrix_matches_pairs_table() {
     let e = engine();
