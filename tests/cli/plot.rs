@@ -427,6 +427,11 @@ fn gap_histograms_match_gaps_table() {
         // The drawn bins hold every query with a gap.
         assert_eq!(s.histogram.iter().map(|b| b.2).sum::<usize>(), s.n, "{id}");
     }
+    // Issue 30 item 4: no `-0` tick in either format (the SVG's text is the PNG's too).
+    let svg = plot::render(&PlotInputs::new(&e, cfg()), Figure::Gaps).unwrap();
+    for bad in [">-0<", ">-0.0<", ">-0.00<"] {
+        assert!(!svg.contains(bad), "a {bad} tick");
+    }
 }
 
 #[test]
