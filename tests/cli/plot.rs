@@ -286,11 +286,9 @@ fn binary_writes_all_figures_atomically() {
     );
 }
 
-#[test]
-fn binary_single_figure_and_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("one.svg");
-    let o = bin()
+/// `execscope plot TINY --figure misses --out FILE` (50 bootstrap replicates).
+fn plot_misses(out: &Path) -> std::process::Output {
+    bin()
         .args([
             "plot",
             TINY,
@@ -300,9 +298,16 @@ fn binary_single_figure_and_clear_errors() {
             "50",
             "--out",
         ])
-        .arg(&f)
+        .arg(out)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn binary_single_figure_and_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("one.svg");
+    let o = plot_misses(&f);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_well_formed(&std::fs::read_to_string(&f).unwrap());
 
@@ -336,19 +341,7 @@ fn binary_single_figure_and_clear_errors() {
 fn a_missing_output_directory_is_created_and_named() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("new/sub/one.svg");
-    let o = bin()
-        .args([
-            "plot",
-            TINY,
-            "--figure",
-            "misses",
-            "--bootstrap",
-            "50",
-            "--out",
-        ])
-        .arg(&f)
-        .output()
-        .unwrap();
+    let o = plot_misses(&f);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -360,19 +353,7 @@ fn a_missing_output_directory_is_created_and_named() {
     );
     assert!(f.is_file());
     // An existing directory is not announced.
-    let o = bin()
-        .args([
-            "plot",
-            TINY,
-            "--figure",
-            "misses",
-            "--bootstrap",
-            "50",
-            "--out",
-        ])
-        .arg(&f)
-        .output()
-        .unwrap();
+    let o = plot_misses(&f);
     assert!(!String::from_utf8_lossy(&o.stderr).contains("created directory"));
 }
 

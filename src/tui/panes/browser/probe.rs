@@ -155,7 +155,7 @@ pub(super) fn status_spans(
         }
         if missing {
             out.push(Span::styled(
-                "✗ needs the embedding environment: execscope probe --setup (≈7 GB) ",
+                "✗: no model here; execscope probe --setup (≈7 GB) ",
                 th.dim,
             ));
         }
