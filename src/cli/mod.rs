@@ -267,7 +267,8 @@ pub struct TuiArgs {
     pub bundle: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
-    /// Colour theme: dark or light (`T` switches at run time; NO_COLOR is honoured).
+    /// Colour theme: dark, light or high-contrast (white on black, bright colours, reverse-video
+    /// selection: for a projector). `T` cycles them at run time; NO_COLOR is honoured.
     #[arg(long, default_value = "dark", value_parser = one_of::<crate::tui::ThemeKind>(crate::tui::ThemeKind::ALL.map(crate::tui::ThemeKind::as_str)))]
     pub theme: crate::tui::ThemeKind,
 }

@@ -28,6 +28,7 @@ fn every_tui_option_works_after_a_bundle_path_and_without_one() {
         vec!["--theme".into(), "light".into(), tiny()],
         vec!["tui".into(), tiny(), "--theme".into(), "light".into()],
         vec![tiny(), "--ties".into(), "row".into(), "--no-cache".into()],
+        vec![tiny(), "--theme".into(), "high-contrast".into()],
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (_, err) = stderr_of(&args);
@@ -99,7 +100,7 @@ fn enum_options_complete_to_their_names_not_to_file_names() {
     for (opt, words) in [
         ("--ties", "row expected pessimistic optimistic"),
         ("--format", "table json csv markdown latex"),
-        ("--theme", "dark light"),
+        ("--theme", "dark light high-contrast"),
         ("--method", "rrf combsum combmnz"),
         ("--norm", "minmax zscore"),
     ] {
