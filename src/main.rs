@@ -2,7 +2,6 @@
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use execscope::cli;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -12,9 +11,14 @@ use std::process::ExitCode;
     about = "Evaluate code retrieval and generation by execution, not text similarity.",
     long_about = "Evaluate code retrieval and generation by execution, not text similarity.\n\n\
                   With no command, opens the dashboard on the embedded benchmark in data/bundle.\n\
-                  `execscope BUNDLE` opens the dashboard on another bundle (the real release included)."
+                  `execscope BUNDLE` opens the dashboard on another bundle (the real release included);\n\
+                  every option of `execscope tui` works so too (`execscope BUNDLE --theme light`).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
+    /// `execscope [BUNDLE] [OPTIONS]` is `execscope tui [BUNDLE] [OPTIONS]`.
+    #[command(flatten)]
+    tui: cli::TuiArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -91,36 +95,26 @@ fn man() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The names of the subcommands, for telling a mistyped one from a missing bundle path.
+fn subcommand_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // `execscope BUNDLE` is shorthand for `execscope tui BUNDLE`.
-    if args.len() == 2 {
-        let a = args[1].to_string_lossy().to_string();
-        let known = [
-            "tui",
-            "report",
-            "plot",
-            "check",
-            "build",
-            "exec",
-            "merge",
-            "audit",
-            "import",
-            "fuse",
-            "export",
-            "embed",
-            "probe",
-            "completions",
-            "man",
-            "help",
-        ];
-        if !a.starts_with('-') && !known.contains(&a.as_str()) && PathBuf::from(&a).exists() {
-            args.insert(1, "tui".into());
+    let parsed = Cli::parse();
+    if parsed.command.is_none() {
+        if let Some(path) = &parsed.tui.bundle {
+            if let Err(e) = cli::bundle_arg_exists(path, &subcommand_names()) {
+                eprintln!("execscope: error: {e:#}");
+                return ExitCode::from(2);
+            }
         }
     }
-    let parsed = Cli::parse_from(args);
     let result = match parsed.command {
-        None => cli::tui(&cli::TuiArgs::default()),
+        None => cli::tui(&parsed.tui),
         Some(Command::Tui(a)) => cli::tui(&a),
         Some(Command::Report(a)) => cli::report(&a),
         Some(Command::Plot(a)) => cli::plot(&a),

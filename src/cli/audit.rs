@@ -37,7 +37,7 @@ pub struct AuditArgs {
     pub visible: usize,
     /// Pool order inside score ties (retrieval pools): row (the release's), pessimistic or
     /// optimistic (snippets passing the whole suite last / first).
-    #[arg(long, default_value = "row", value_parser = parse_policy)]
+    #[arg(long, default_value = "row", value_parser = super::one_of::<crate::metrics::TiePolicy>(crate::metrics::TiePolicy::ALL.map(crate::metrics::TiePolicy::as_str)))]
     pub ties: crate::metrics::TiePolicy,
     /// Generated pool: candidates JSONL (task_id, sample_index, code, self_tests[, profile, cohort]).
     #[arg(long, requires = "tasks")]
@@ -54,7 +54,7 @@ pub struct AuditArgs {
     #[arg(long = "pool-from", value_name = "FORMAT", requires = "pool")]
     pub pool_from: Option<crate::build::formats::pools::PoolFormat>,
     /// Output format on stdout.
-    #[arg(long, default_value = "table", value_parser = parse_format)]
+    #[arg(long, default_value = "table", value_parser = super::one_of::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Format,
     /// Also write every table in every format, and audit-view.json, into this directory.
     #[arg(long)]
@@ -85,14 +85,6 @@ pub struct AuditArgs {
     /// e.g. the output of `execscope merge` after a round of shards). Repeatable.
     #[arg(long = "memo-from", value_name = "PATH", requires = "pool")]
     pub memo_from: Vec<PathBuf>,
-}
-
-fn parse_policy(s: &str) -> Result<crate::metrics::TiePolicy, String> {
-    s.parse()
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
 }
 
 pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {

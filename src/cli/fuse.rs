@@ -18,10 +18,10 @@ pub struct FuseArgs {
     #[arg(long)]
     pub name: String,
     /// rrf, combsum or combmnz.
-    #[arg(long, value_parser = parse_method)]
+    #[arg(long, value_parser = super::one_of::<Method>(["rrf", "combsum", "combmnz"]))]
     pub method: Method,
     /// Score normalisation of combsum/combmnz: minmax (default) or zscore.
-    #[arg(long, value_parser = parse_norm)]
+    #[arg(long, value_parser = super::one_of::<Norm>(["minmax", "zscore"]))]
     pub norm: Option<Norm>,
     /// RRF's constant k.
     #[arg(long)]
@@ -38,14 +38,6 @@ pub struct FuseArgs {
     /// The systems to fuse (ids as the leaderboard shows them; BM25 included), at least two.
     #[arg(required = true, num_args = 2..)]
     pub parts: Vec<String>,
-}
-
-fn parse_method(s: &str) -> Result<Method, String> {
-    s.parse()
-}
-
-fn parse_norm(s: &str) -> Result<Norm, String> {
-    s.parse()
 }
 
 /// The fusion settings the arguments ask for, refusing options the method does not use.

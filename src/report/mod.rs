@@ -2,7 +2,9 @@
 
 pub mod anatomy;
 pub mod audit;
+pub mod diagnose;
 pub mod fusion;
+pub mod latex;
 pub mod leaderboard;
 pub mod pairs;
 pub mod results;

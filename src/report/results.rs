@@ -1,8 +1,12 @@
 //! `results/<system>.json` in the release's own schema, so the release's scripts can read what we
 //! write: the core's [`crate::view::release`] rows (always under the `row` tie policy, the
-//! release's behaviour, whatever the display policy is) as JSON.
+//! release's behaviour, whatever the display policy is) as JSON. Each file also records the
+//! settings it was computed under (`tie_policy`, `tie_eps`, `settings`), so a folder holding
+//! both it and `leaderboard.json` (whose `tie_policy` is the report's) explains why their
+//! headline numbers differ. Readers of the release's schema ignore the extra keys.
 
 use crate::atomic::write_atomic;
+use crate::view::release::results_config;
 use crate::view::release::SystemResults;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -44,11 +48,21 @@ pub fn system_json(r: &SystemResults) -> Value {
             })
         })
         .collect();
+    let cfg = results_config();
     json!({
         "model": r.model,
         "n_queries": r.n_queries,
         "n_corpus": r.n_corpus,
         "ks": r.ks,
+        "tie_policy": cfg.policy.as_str(),
+        "tie_eps": cfg.tie_eps,
+        "settings": format!(
+            "the release's schema: {} ties (tied snippets in corpus row order), exact ties, \
+             cutoffs {:?}, whatever --ties the report ran under; leaderboard.json states its own \
+             tie_policy; PASS from the execution cache, labels where it lacks a pair",
+            cfg.policy.as_str(),
+            cfg.ks
+        ),
         "metrics": metrics,
         "per_query": per_query,
     })

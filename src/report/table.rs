@@ -320,36 +320,23 @@ impl Table {
     }
 
     pub fn to_latex(&self) -> String {
-        let esc = |s: &str| {
-            let mut o = String::new();
-            for ch in s.chars() {
-                match ch {
-                    '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                        o.push('\\');
-                        o.push(ch);
-                    }
-                    '~' => o.push_str("\\textasciitilde{}"),
-                    '^' => o.push_str("\\textasciicircum{}"),
-                    '\\' => o.push_str("\\textbackslash{}"),
-                    '†' => o.push_str("$^\\dagger$"),
-                    '±' => o.push_str("$\\pm$"),
-                    '—' => o.push_str("---"),
-                    '–' => o.push_str("--"),
-                    '≥' => o.push_str("$\\geq$"),
-                    '≤' => o.push_str("$\\leq$"),
-                    '×' => o.push_str("$\\times$"),
-                    _ => o.push(ch),
-                }
-            }
-            o
-        };
+        let esc = super::latex::escape;
         let spec: String = self
             .align
             .iter()
             .map(|a| if *a == Align::Right { 'r' } else { 'l' })
             .collect();
         let mut out = String::new();
-        let _ = writeln!(out, "% requires \\usepackage{{booktabs}}");
+        // booktabs' rules when the document loads it, plain \hline otherwise: the table
+        // compiles under the bare kernel too.
+        let _ = writeln!(
+            out,
+            "% booktabs rules if loaded (\\usepackage{{booktabs}}), else \\hline"
+        );
+        let _ = writeln!(
+            out,
+            "\\providecommand{{\\toprule}}{{\\hline}}\\providecommand{{\\midrule}}{{\\hline}}\\providecommand{{\\bottomrule}}{{\\hline}}"
+        );
         let _ = writeln!(out, "\\begin{{table}}[t]\n\\centering\\small");
         let _ = writeln!(out, "\\begin{{tabular}}{{{spec}}}\n\\toprule");
         let _ = writeln!(

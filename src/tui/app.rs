@@ -14,6 +14,7 @@ use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
 
 mod audit;
+mod start;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -66,6 +67,8 @@ pub struct App {
     partial: bool,
     /// The newest partial engine, waiting for the leaderboard of the previous one.
     next_partial: Option<Arc<Engine>>,
+    /// The system selected automatically (the leader), while the user has not chosen another.
+    auto_system: Option<usize>,
 }
 
 impl App {
@@ -91,6 +94,7 @@ impl App {
             load_progress: None,
             partial: false,
             next_partial: None,
+            auto_system: None,
         }
     }
 
@@ -101,6 +105,9 @@ impl App {
             |n| n.to_string_lossy().to_string(),
         );
         let mut app = App::blank(theme, name, opts.eval.policy);
+        // Opened for a talk: on the leader once it is known (app/start.rs). An app made over
+        // a loaded engine (tests, benchmarks) keeps the first system.
+        app.auto_system = Some(0);
         let progress = Arc::new(super::jobs::JobProgress::default());
         app.load_progress = Some(progress.clone());
         app.jobs.push(Job::Load {
@@ -270,6 +277,7 @@ impl App {
                         self.queue_followup_jobs();
                     }
                 }
+                self.select_leader_unless_chosen();
                 self.refresh_leaderboard_table();
                 if let Some(e) = self.next_partial.take() {
                     self.install_partial(e);

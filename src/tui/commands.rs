@@ -103,7 +103,7 @@ pub static COMMANDS: &[Command] = &[
     cmd(G, &[C('K')], "K", Action::CycleK, "cutoff k", "Next cutoff k (k alone moves up, vim style).", true),
     cmd(G, &[C('t')], "t", Action::CycleTies, "ties", "Next tie policy: row → expected → pessimistic → optimistic (re-evaluates).", true),
     cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: ranked by BM25 as you type and by every dense system whose model is available (the current system's ranking is shown).", true),
-    cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Switch dark / light theme.", false),
+    cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Cycle dark / light / high-contrast (projector) theme.", false),
     cmd(G, &[C('x')], "x", Action::Export, "export", "Export the pane: SVG + markdown.", false),
     // Leaderboard.
     cmd(P(PaneId::Leaderboard), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),

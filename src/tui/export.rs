@@ -186,6 +186,7 @@ fn look(cell: &ratatui::buffer::Cell, kind: ThemeKind) -> Look {
     let (dfg, dbg) = match kind {
         ThemeKind::Dark => ("#d0d0d0", "#1c1c1c"),
         ThemeKind::Light => ("#000000", "#ffffff"),
+        ThemeKind::HighContrast => ("#ffffff", "#000000"),
     };
     let mut fg = colour_hex(cell.fg).unwrap_or_else(|| dfg.to_string());
     let mut bg = colour_hex(cell.bg).unwrap_or_else(|| dbg.to_string());

@@ -125,10 +125,13 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
             th.dim,
         ));
         spans.push(Span::raw("system "));
-        spans.push(Span::styled(
-            v.system_id(app.shared.system).to_string(),
-            th.accent,
-        ));
+        // No selection while systems are still being scored (it would flip between them).
+        let system = if app.loading_systems() {
+            "…".to_string()
+        } else {
+            v.system_id(app.shared.system).to_string()
+        };
+        spans.push(Span::styled(system, th.accent));
         spans.push(Span::raw(format!(" │ k={} │ ties ", v.k())));
         spans.push(Span::styled(app.policy.as_str(), th.accent));
         if let Some(p) = app.pending_policy() {

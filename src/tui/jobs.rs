@@ -270,14 +270,14 @@ impl Job {
                     let index = CorpusIndex::build(&engine);
                     JobResult::Loaded(Box::new(Ok((Arc::new(engine), Arc::new(index)))))
                 }
-                Err(e) => JobResult::Loaded(Box::new(Err(format!(
-                    "loading bundle {}: {e:#}",
-                    root.display()
+                Err(e) => JobResult::Loaded(Box::new(Err(crate::report::diagnose::load_failure(
+                    &root,
+                    &format!("{e:#}"),
                 )))),
             },
             Job::Leaderboard { gen, engine } => {
                 let lb = Leaderboard::build(&engine);
-                let table = leaderboard::table(&lb, None);
+                let table = leaderboard::pending_table(&lb);
                 let domains = leaderboard::domain_table(&lb);
                 JobResult::Leaderboard {
                     gen,

@@ -10,16 +10,32 @@ pub enum ThemeKind {
     #[default]
     Dark,
     Light,
+    /// For a projector: white on black, bright colours only (no dark grey), the selection in
+    /// reverse video (black on white) so no coloured glyph sits on a coloured background.
+    HighContrast,
+}
+
+impl ThemeKind {
+    /// Every palette, in the order `T` cycles through them.
+    pub const ALL: [ThemeKind; 3] = [ThemeKind::Dark, ThemeKind::Light, ThemeKind::HighContrast];
+
+    /// The name `--theme` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThemeKind::Dark => "dark",
+            ThemeKind::Light => "light",
+            ThemeKind::HighContrast => "high-contrast",
+        }
+    }
 }
 
 impl std::str::FromStr for ThemeKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "dark" => Ok(ThemeKind::Dark),
-            "light" => Ok(ThemeKind::Light),
-            _ => Err(format!("unknown theme {s:?} (dark, light)")),
-        }
+        ThemeKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("unknown theme {s:?} (dark, light, high-contrast)"))
     }
 }
 
@@ -73,6 +89,13 @@ impl Theme {
                 Color::Blue,
                 Color::Magenta,
             ),
+            ThemeKind::HighContrast => (
+                Color::White,
+                Color::Black,
+                Color::Gray,
+                Color::LightCyan,
+                Color::LightMagenta,
+            ),
         };
         let base = if mono {
             Style::default()
@@ -85,6 +108,9 @@ impl Theme {
             match kind {
                 ThemeKind::Dark => Style::default().bg(Color::Blue).fg(Color::White),
                 ThemeKind::Light => Style::default().bg(Color::Cyan).fg(Color::Black),
+                // Reverse video: every span's own colour becomes its background, so a red ✗
+                // on a selected row is a red block, never red on blue.
+                ThemeKind::HighContrast => Style::default().add_modifier(Modifier::REVERSED),
             }
             .add_modifier(Modifier::BOLD)
         };
@@ -103,13 +129,17 @@ impl Theme {
             selected,
             selected_unfocused: Style::default().add_modifier(Modifier::UNDERLINED),
             good: c(match kind {
-                ThemeKind::Dark => Color::Green,
-                ThemeKind::Light => Color::Green,
+                ThemeKind::HighContrast => Color::LightGreen,
+                _ => Color::Green,
             }),
-            bad: c(Color::Red),
+            bad: c(match kind {
+                ThemeKind::HighContrast => Color::LightRed,
+                _ => Color::Red,
+            }),
             warn: c(match kind {
                 ThemeKind::Dark => Color::Yellow,
                 ThemeKind::Light => Color::Magenta,
+                ThemeKind::HighContrast => Color::LightYellow,
             }),
             bar: c(accent),
             bar_alt: c(bar_alt),
@@ -134,12 +164,11 @@ impl Theme {
         Theme::new(kind, mono)
     }
 
+    /// The next palette `T` switches to: dark → light → high contrast → dark.
     pub fn toggled(&self) -> Theme {
-        let kind = match self.kind {
-            ThemeKind::Dark => ThemeKind::Light,
-            ThemeKind::Light => ThemeKind::Dark,
-        };
-        Theme::new(kind, self.mono)
+        let all = ThemeKind::ALL;
+        let i = all.iter().position(|k| *k == self.kind).unwrap_or(0);
+        Theme::new(all[(i + 1) % all.len()], self.mono)
     }
 
     /// Heat-map cell style for a value in [0, 1] (five steps, 16 colours; bold in mono).
@@ -214,6 +243,37 @@ impl Theme {
 mod tests {
     use super::*;
 
+    #[test]
+    fn high_contrast_has_no_dim_grey_and_selects_in_reverse_video() {
+        let t = Theme::new(ThemeKind::HighContrast, false);
+        for c in colors(&t).into_iter().flatten() {
+            assert_ne!(
+                c,
+                Color::DarkGray,
+                "low-contrast grey in the projector theme"
+            );
+        }
+        assert_eq!(t.base.bg, Some(Color::Black));
+        assert_eq!(t.base.fg, Some(Color::White));
+        assert!(t.selected.add_modifier.contains(Modifier::REVERSED));
+        assert_eq!(t.selected.bg, None, "no coloured selection background");
+        // `T` cycles through every palette and back.
+        let mut k = Theme::new(ThemeKind::Dark, false);
+        let mut seen = Vec::new();
+        for _ in 0..ThemeKind::ALL.len() {
+            k = k.toggled();
+            seen.push(k.kind);
+        }
+        assert_eq!(
+            seen,
+            [ThemeKind::Light, ThemeKind::HighContrast, ThemeKind::Dark]
+        );
+        assert_eq!(
+            "high-contrast".parse::<ThemeKind>(),
+            Ok(ThemeKind::HighContrast)
+        );
+    }
+
     fn colors(t: &Theme) -> Vec<Option<Color>> {
         [
             t.base,
@@ -241,7 +301,7 @@ mod tests {
 
     #[test]
     fn only_the_16_ansi_colours_and_none_under_no_color() {
-        for kind in [ThemeKind::Dark, ThemeKind::Light] {
+        for kind in ThemeKind::ALL {
             for c in colors(&Theme::new(kind, false)).into_iter().flatten() {
                 assert!(
                     !matches!(c, Color::Rgb(..) | Color::Indexed(_)),

@@ -129,6 +129,23 @@ fn all_writes_release_schema_files() {
         true
     );
     assert!((results["metrics"]["exec@1"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    // Issue 30 item 10: one folder, two policies, each file saying which (the report ran under
+    // the default, expected ties; the release's schema under row ties).
+    assert_eq!(results["tie_policy"], "row");
+    assert_eq!(results["tie_eps"], 0.0);
+    assert!(results["settings"]
+        .as_str()
+        .unwrap()
+        .contains("leaderboard.json"));
+    let lb: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("leaderboard.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(lb["tie_policy"], "expected");
+    assert!(
+        err.contains("use expected ties; results/*.json and tests/*.json use row ties"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -178,3 +195,29 @@ fn execute_fills_missing_pairs_and_saves_them() {
 }
 
 use common::copy_dir;
+
+/// Issue 30 item 9: a bundle whose corpus is cut mid-line fails to load with the cause
+/// `execscope check` finds (the line that is cut) and the next step, not only the checksum
+/// mismatch the load meets first.
+#[test]
+fn a_truncated_corpus_is_named_with_its_line_and_the_next_step() {
+    let (_dir, root) = common::tiny::copy_tiny(true);
+    common::tiny::edit(&root, "data/corpus.jsonl", |s| {
+        let cut = s.trim_end().rfind('\n').unwrap() + 30;
+        s[..cut].to_string()
+    });
+    let (code, _, err) = execscope(&["report", root.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("corpus.jsonl:12: file is truncated"),
+        "no cause: {err}"
+    );
+    assert!(
+        err.contains("checksum"),
+        "the load's own error is kept: {err}"
+    );
+    assert!(
+        err.contains(&format!("run `execscope check {}`", root.display())),
+        "no next step: {err}"
+    );
+}

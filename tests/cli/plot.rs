@@ -286,11 +286,9 @@ fn binary_writes_all_figures_atomically() {
     );
 }
 
-#[test]
-fn binary_single_figure_and_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("one.svg");
-    let o = bin()
+/// `execscope plot TINY --figure misses --out FILE` (50 bootstrap replicates).
+fn plot_misses(out: &Path) -> std::process::Output {
+    bin()
         .args([
             "plot",
             TINY,
@@ -300,9 +298,16 @@ fn binary_single_figure_and_clear_errors() {
             "50",
             "--out",
         ])
-        .arg(&f)
+        .arg(out)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn binary_single_figure_and_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("one.svg");
+    let o = plot_misses(&f);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_well_formed(&std::fs::read_to_string(&f).unwrap());
 
@@ -328,6 +333,28 @@ fn binary_single_figure_and_clear_errors() {
     // Failed runs leave an existing file alone and write nothing else.
     assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
     assert!(!dir.path().join("x.pdf").exists());
+}
+
+/// Issue 30 item 11: `plot --out` into a missing directory creates it and says so (never
+/// silently: the path may be a typo).
+#[test]
+fn a_missing_output_directory_is_created_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("new/sub/one.svg");
+    let o = plot_misses(&f);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "created directory {} (it did not exist)",
+            dir.path().join("new/sub").display()
+        )),
+        "{err}"
+    );
+    assert!(f.is_file());
+    // An existing directory is not announced.
+    let o = plot_misses(&f);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("created directory"));
 }
 
 #[test]
@@ -380,6 +407,11 @@ fn gap_histograms_match_gaps_table() {
         assert!(same(cell(&t, i, "below_zero") / 100.0, s.below_zero));
         // The drawn bins hold every query with a gap.
         assert_eq!(s.histogram.iter().map(|b| b.2).sum::<usize>(), s.n, "{id}");
+    }
+    // Issue 30 item 4: no `-0` tick in either format (the SVG's text is the PNG's too).
+    let svg = plot::render(&PlotInputs::new(&e, cfg()), Figure::Gaps).unwrap();
+    for bad in [">-0<", ">-0.0<", ">-0.00<"] {
+        assert!(!svg.contains(bad), "a {bad} tick");
     }
 }
 

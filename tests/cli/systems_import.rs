@@ -397,7 +397,7 @@ fn fuse_records_its_parts_and_refuses_bad_requests() {
         ),
         (
             vec!["--method", "borda", "BM25", "toy-cos"],
-            "unknown method",
+            "[possible values: rrf, combsum, combmnz]",
         ),
         (vec!["--method", "rrf", "BM25"], "2 values"),
     ] {

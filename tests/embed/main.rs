@@ -7,5 +7,6 @@
 mod common;
 
 mod cli;
+mod live_no_env;
 mod probe_live;
 mod shard;

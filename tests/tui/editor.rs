@@ -88,6 +88,13 @@ fn inline_editor_edits_cancels_and_applies() {
     assert!(s.contains("probe 1 edit (u undoes"), "{s}");
     // count_vowels returning 0: the oracle fails two of q_0001's three tests.
     assert!(s.contains("c_0001 FAIL ✗✓✗"), "{s}");
+    // Issue 30 item 3: the edited ranking keeps the verdicts: the edited row shows the
+    // oracle's outcomes (as the panel does), the others their cached ones, not `label`.
+    assert!(
+        s.matches("✗✓✗").count() >= 2,
+        "the edited row lacks its verdict:\n{s}"
+    );
+    let edited_labels = s.matches("label").count();
     let log = scratch_log();
     assert!(
         log.contains(r"return 0  # pasted\n# no vowels"),
@@ -97,6 +104,10 @@ fn inline_editor_edits_cancels_and_applies() {
     keys(&mut app, "u");
     let s = settle(&app, 180, 45);
     assert!(!s.contains("q_0001 edited"), "{s}");
+    assert!(
+        edited_labels <= s.matches("label").count(),
+        "the edit turned cached outcomes into labels"
+    );
 
     // On the query list `e` edits the query text; Enter applies it.
     key(&mut app, KeyCode::Left);

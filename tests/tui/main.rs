@@ -11,5 +11,6 @@ mod editor;
 mod export_numbers;
 mod panes;
 mod probe;
+mod start;
 mod stats;
 mod suites;

@@ -213,7 +213,14 @@ impl Pane for DomainsPane {
             .difficulty
             .rows
             .iter()
-            .map(|r| (r.systems.to_string(), r.queries as u64))
+            .map(|r| {
+                let label = crate::report::anatomy::difficulty_bin(
+                    r.systems,
+                    a.difficulty.rows.len(),
+                    a.policy() == crate::metrics::TiePolicy::Expected,
+                );
+                (label, r.queries as u64)
+            })
             .collect();
         histogram::render(
             f,
@@ -225,7 +232,11 @@ impl Pane for DomainsPane {
                     format!(
                         " {} ",
                         fit(
-                            "Queries by number of systems solving them at rank 1",
+                            if a.policy() == crate::metrics::TiePolicy::Expected {
+                                "Queries by expected number of systems solving them at rank 1"
+                            } else {
+                                "Queries by number of systems solving them at rank 1"
+                            },
                             top.width.saturating_sub(4) as usize
                         )
                     ),

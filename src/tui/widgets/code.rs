@@ -36,7 +36,7 @@ pub fn highlight(code: &str, theme: &Theme) -> Vec<Line<'static>> {
         return plain(code);
     };
     let name = match theme.kind {
-        ThemeKind::Dark => "base16-ocean.dark",
+        ThemeKind::Dark | ThemeKind::HighContrast => "base16-ocean.dark",
         ThemeKind::Light => "InspiredGitHub",
     };
     let Some(st) = s.themes.themes.get(name) else {

@@ -27,6 +27,8 @@ pub struct LiveState {
     pub error: Option<String>,
     /// Wall time of the last answer.
     pub elapsed: Option<Duration>,
+    /// When the current work note (`busy`) began, so the dashboard shows its elapsed time.
+    pub busy_since: Option<Instant>,
 }
 
 /// Handle to the service thread (dropping it ends the thread and its worker).
@@ -55,6 +57,7 @@ impl LiveProbe {
             s.seq = self.seq;
             s.request = Some(req.clone());
             s.busy = Some("ranking".into());
+            s.busy_since = Some(Instant::now());
         }
         let _ = self.tx.send((self.seq, engine, req));
     }
@@ -83,7 +86,8 @@ impl LiveProbe {
 struct Lazy {
     env: Option<EmbedEnv>,
     worker: Option<Worker>,
-    failed: Option<String>,
+    /// The worker failed to start for request `.0` (retried on a later request).
+    failed: Option<(u64, String)>,
     state: Arc<Mutex<LiveState>>,
     seq: u64,
     loaded: std::collections::HashSet<String>,
@@ -96,29 +100,31 @@ impl Encode for Lazy {
         role: crate::Role,
         texts: &[String],
     ) -> anyhow::Result<ndarray::Array2<f32>> {
-        if let Some(f) = &self.failed {
+        if let Some((_, f)) = self.failed.as_ref().filter(|(s, _)| *s == self.seq) {
             anyhow::bail!("{f}");
         }
-        if !self.loaded.contains(&spec.model) {
-            self.note(&format!("loading model {}", spec.model));
-        }
         if self.worker.is_none() {
+            // Looked up again on every request: an environment set up while the dashboard
+            // runs is used from the next query on, without a restart. The caller names the
+            // model; this says only why it cannot run.
             let env = match self.env.clone() {
                 Some(e) => e,
                 None => EmbedEnv::locate()?,
             };
             if !env.is_ready() {
-                let why = format!("model {} is not loaded: {}", spec.model, env.absence());
-                self.failed = Some(why.clone());
-                anyhow::bail!("{why}");
+                anyhow::bail!("{}", env.absence());
             }
+            self.note(&format!("loading model {}", spec.model));
             match Worker::spawn(&env) {
                 Ok(w) => self.worker = Some(w),
                 Err(e) => {
-                    self.failed = Some(format!("{e:#}"));
+                    self.failed = Some((self.seq, format!("{e:#}")));
                     return Err(e);
                 }
             }
+        }
+        if !self.loaded.contains(&spec.model) {
+            self.note(&format!("loading model {}", spec.model));
         }
         let out = self
             .worker
@@ -135,8 +141,9 @@ impl Encode for Lazy {
 impl Lazy {
     fn note(&self, what: &str) {
         if let Ok(mut s) = self.state.lock() {
-            if s.seq == self.seq {
+            if s.seq == self.seq && s.busy.as_deref() != Some(what) {
                 s.busy = Some(what.to_string());
+                s.busy_since = Some(Instant::now());
             }
         }
     }

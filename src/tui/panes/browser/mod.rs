@@ -129,9 +129,12 @@ impl BrowserPane {
             .and_then(|r| report_rows(d, &r, cx_shared.system));
         match (&cx_shared.live, probed) {
             (_, Some(rows)) => rows,
+            // Before Enter, for BM25 itself, and for a dense system that cannot run here (no
+            // model): the live BM25 ranking, which the title then names.
             (Some((text, live)), None)
                 if self.live_committed.as_ref() != Some(text)
-                    || !d.engine.scores()[cx_shared.system].is_dense() =>
+                    || !d.engine.scores()[cx_shared.system].is_dense()
+                    || self.live_unavailable(d, cx_shared, k) =>
             {
                 live_rows(live)
             }
@@ -150,6 +153,20 @@ impl BrowserPane {
             }
             cx.shared.query = q;
         }
+    }
+
+    /// The committed live query's answer says the selected system cannot rank it here.
+    pub(super) fn live_unavailable(
+        &self,
+        d: &Data,
+        shared: &crate::tui::view::Shared,
+        k: usize,
+    ) -> bool {
+        let id = &d.engine.scores()[shared.system].id;
+        self.wanted(d, shared, k)
+            .and_then(|w| self.live_state(&w))
+            .and_then(|st| st.report)
+            .is_some_and(|r| r.systems.iter().any(|x| &x.id == id && x.status != "ok"))
     }
 
     /// The selected position in a ranking of `n` rows.

@@ -16,10 +16,24 @@ pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
         .collect()
 }
 
-/// The ranking rows of one system in a probe report.
+/// The ranking rows of one system in a probe report, with each row's per-test outcomes: the
+/// oracle's verdict for an edited snippet, the execution cache's for the others (stored
+/// queries; a free text has no tests), so an edit never turns the tests column into labels.
 pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
-    let id = &d.engine.scores().get(s)?.id;
+    let e = &d.engine;
+    let id = &e.scores().get(s)?.id;
     let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
+    let q = r
+        .query_id
+        .as_ref()
+        .and_then(|qid| e.bundle().queries.iter().position(|x| &x.id == qid));
+    let outcomes = |h: &crate::probe::ProbeHit| -> Option<Vec<String>> {
+        if h.replaced {
+            let v = r.verdicts.iter().find(|v| v.corpus_id == h.corpus_id)?;
+            return (!v.outcomes.is_empty()).then(|| v.outcomes.clone());
+        }
+        d.index.outcomes(e, q?, h.row).map(<[String]>::to_vec)
+    };
     Some(
         sp.top
             .iter()
@@ -28,7 +42,7 @@ pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<Ran
                 score: f64::from(h.score),
                 tie: h.tie,
                 pass: h.pass,
-                outcomes: None,
+                outcomes: outcomes(h),
             })
             .collect(),
     )
@@ -114,14 +128,36 @@ pub(super) fn status_spans(
     };
     let mut out = Vec::new();
     if let Some(r) = &st.report {
+        // Whole ids where they all fit, else each cut to 12 characters.
+        let whole: usize = (r.systems.iter()).map(|x| x.id.chars().count() + 2).sum();
+        let name = |id: &str| {
+            if whole + 12 <= room {
+                id.to_string()
+            } else {
+                short(id)
+            }
+        };
+        let mut missing = false;
         for s in d.engine.scores() {
             match r.systems.iter().find(|x| x.id == s.id) {
                 Some(x) if x.status == "ok" => {
-                    out.push(Span::styled(format!("{}✓ ", short(&s.id)), th.good))
+                    out.push(Span::styled(format!("{}✓ ", name(&s.id)), th.good))
                 }
-                Some(_) => out.push(Span::styled(format!("{}✗ ", short(&s.id)), th.bad)),
+                Some(x) => {
+                    missing |= x
+                        .reason
+                        .as_deref()
+                        .is_some_and(|w| w.contains("embedding environment"));
+                    out.push(Span::styled(format!("{}✗ ", name(&s.id)), th.bad))
+                }
                 None => {}
             }
+        }
+        if missing {
+            out.push(Span::styled(
+                "✗: no model here; execscope probe --setup (≈7 GB) ",
+                th.dim,
+            ));
         }
         if let (None, Some(t)) = (&st.busy, st.elapsed) {
             out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
@@ -132,7 +168,12 @@ pub(super) fn status_spans(
     }
     if let Some(b) = &st.busy {
         let rest: usize = out.iter().map(|s| s.content.chars().count()).sum();
-        let note = busy_note(v.spinner, b, room.saturating_sub(rest));
+        // Work over a second shows its elapsed time (a model load takes 8–15 s).
+        let b = match st.busy_since.map(|t| t.elapsed().as_secs()) {
+            Some(secs) if secs >= 1 => format!("{b} {secs} s"),
+            _ => b.clone(),
+        };
+        let note = busy_note(v.spinner, &b, room.saturating_sub(rest));
         out.insert(0, Span::styled(note, th.warn));
     }
     out

@@ -39,13 +39,17 @@ impl BrowserPane {
                 Span::raw(format!("\"{text}\" ")),
             ]),
             Some((text, _)) => {
+                let sid = v.system_id(v.shared.system);
+                // The rows are BM25's when the selected system cannot rank here: say so.
+                let under = if self.live_unavailable(d, v.shared, v.k()) {
+                    format!("under BM25 ({sid} unavailable) ")
+                } else {
+                    format!("under {sid} ")
+                };
                 let mut spans = vec![
                     Span::styled(" live: ", th.title),
                     Span::raw(format!("\"{text}\" ")),
-                    Span::styled(
-                        format!("under {} ", v.system_id(v.shared.system)),
-                        th.accent,
-                    ),
+                    Span::styled(under, th.accent),
                 ];
                 let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
                 spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));

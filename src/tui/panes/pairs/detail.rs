@@ -185,8 +185,17 @@ impl PairsPane {
                 Span::raw(format!(" on {metric}")),
             ]),
             Line::from(format!(
-                "only A {} · only B {} · both {} · neither {}   (success = value > 0)",
-                r.a_only, r.b_only, r.both, r.neither
+                "only A {} · only B {} · both {} · neither {}   ({})",
+                r.a_only,
+                r.b_only,
+                r.both,
+                r.neither,
+                if v.policy == crate::metrics::TiePolicy::Expected {
+                    // The counts are of queries with any chance; the means weigh the chance.
+                    "success: any chance, value > 0"
+                } else {
+                    "success = value > 0"
+                }
             )),
             Line::from(format!(
                 "mean A {:.3} · mean B {:.3} · Δ {:+.3} · {} · Δ 95% CI {}",

@@ -1,0 +1,35 @@
+//! The starting state made for a talk ([`App::new`], the dashboard's own path): the leader is the
+//! selection (Enter, `:` and the Audit tab
+//! act on it, an `x` export highlights it), until the presenter picks another system. While the
+//! bundle loads no system is selected (the status bar shows "…"), so it never flips between the
+//! systems scored so far.
+
+use super::App;
+
+impl App {
+    /// A leaderboard of the whole engine arrived: select its leader unless the user has chosen
+    /// a system since the last automatic selection.
+    pub(super) fn select_leader_unless_chosen(&mut self) {
+        if self.partial || self.auto_system != Some(self.shared.system) {
+            return;
+        }
+        let Some((lb, _, _)) = self.data.as_ref().and_then(|d| d.lb.as_ref()) else {
+            return;
+        };
+        let (leader, second) = (lb.rows.first(), lb.rows.get(1));
+        if let Some(s) = leader.map(|r| r.system) {
+            self.shared.system = s;
+            self.auto_system = Some(s);
+            // The browser's side-by-side and the Pairs pane compare the leader with the
+            // runner-up.
+            if let Some(c) = second.map(|r| r.system) {
+                self.shared.compare = c;
+            }
+        }
+    }
+
+    /// True while the bundle loads and only some systems are scored.
+    pub fn loading_systems(&self) -> bool {
+        self.partial
+    }
+}
