@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 /// Fewest distractors a task may keep under the paper's rules (the benchmark rule's is in
 /// [`crate::rules`]).
-pub const MIN_KEEP: usize = 3;
+pub const MIN_KEEP: usize = crate::rules::PAPER_MIN_KEEP;
 
 /// A task that cleared gates 1–4: its canonical result and the distractors chosen.
 #[derive(Clone, Debug)]
@@ -133,7 +133,7 @@ fn outcomes_of(r: &SuiteResult) -> Vec<String> {
 /// same on any machine only if the code under test is far from the budget; mutants of a
 /// canonical cost about what it costs, so a canonical that needs more than a tenth of the budget
 /// (on the machine that builds) is refused rather than judged near the limit.
-pub const COST_MARGIN: u32 = 10;
+pub const COST_MARGIN: u32 = crate::rules::PAPER_COST_MARGIN;
 
 /// `Some(reason)` when the canonical's slowest test (wall ms per test, as the harness measured)
 /// does not fit `margin` times ([`COST_MARGIN`] under the paper's rules) into `budget`.

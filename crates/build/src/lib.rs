@@ -69,7 +69,7 @@ pub struct BuildOptions {
     /// The task file's format (`--from`); `None`: found from its content.
     pub from: Option<formats::Format>,
     /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
-    /// `None`: the format's rules' ([`rules::Rules::for_format`]).
+    /// `None`: the format's rules' ([`rules::Rules::for_file`]).
     pub tests: Option<task::TestRange>,
 }
 

@@ -12,7 +12,6 @@
 //! the canonical is still measured against the per-test budget. Every field is named in the
 //! build report (`rules`), and each can be asked for on the command line for any file.
 
-use crate::formats::Format;
 use crate::mutate::Operators;
 use crate::task::TestRange;
 use serde::Serialize;
@@ -42,14 +41,14 @@ fn as_text<T: std::fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S:
 }
 
 /// The paper's margin: a canonical's slowest test takes at most a tenth of the budget.
-pub const PAPER_COST_MARGIN: u32 = crate::gates::COST_MARGIN;
+pub const PAPER_COST_MARGIN: u32 = 10;
 /// The benchmark rule's margin: at most half the budget (1 s of the default 2 s). HumanEval's
 /// heaviest tests (100 random trials, each a call into the sandbox; cubic canonicals) take
 /// 0.3–0.8 s on a loaded 2-core machine: the paper's tenth made gate 3 refuse them or not by
 /// the machine's load, half the budget keeps them on any machine up to twice as slow.
 pub const BENCHMARK_COST_MARGIN: u32 = 2;
 /// The paper's fewest distractors per query.
-pub const PAPER_MIN_KEEP: usize = crate::gates::MIN_KEEP;
+pub const PAPER_MIN_KEEP: usize = 3;
 /// The benchmark rule's: one distinct failing mutant. A query of a one-line canonical then has
 /// fewer than the paper's three; the report counts queries by their number of distractors.
 pub const BENCHMARK_MIN_KEEP: usize = 1;
@@ -87,11 +86,13 @@ impl Rules {
         }
     }
 
-    /// The rules for a file of `format`, with what was asked for in place of the defaults.
-    pub fn for_format(format: Format, asked: &Asked) -> Rules {
-        let base = match format {
-            Format::Execscope => Rules::paper(),
-            _ => Rules::benchmark(),
+    /// The rules for a file: the benchmark rule for a benchmark file as published
+    /// (`Format::is_benchmark`), else the paper's; what was asked for replaces the defaults.
+    pub fn for_file(benchmark: bool, asked: &Asked) -> Rules {
+        let base = if benchmark {
+            Rules::benchmark()
+        } else {
+            Rules::paper()
         };
         Rules {
             tests: asked.tests.unwrap_or(base.tests),
@@ -130,10 +131,8 @@ mod tests {
     #[test]
     fn own_file_keeps_the_paper_rules_and_benchmarks_take_theirs() {
         let none = Asked::default();
-        assert_eq!(Rules::for_format(Format::Execscope, &none), Rules::paper());
-        for f in [Format::HumanEval, Format::Mbpp, Format::EvalPlus] {
-            assert_eq!(Rules::for_format(f, &none), Rules::benchmark());
-        }
+        assert_eq!(Rules::for_file(false, &none), Rules::paper());
+        assert_eq!(Rules::for_file(true, &none), Rules::benchmark());
         let p = Rules::paper();
         assert_eq!((p.cost_margin, p.min_keep, p.shared_names), (10, 3, false));
         assert_eq!(p.operators, Operators::paper());
@@ -152,7 +151,7 @@ mod tests {
             operators: Some(Operators::paper()),
             min_keep: Some(3),
         };
-        let r = Rules::for_format(Format::HumanEval, &asked);
+        let r = Rules::for_file(true, &asked);
         assert_eq!(r.name, "benchmark");
         assert_eq!(r.tests.to_string(), "7..10");
         assert_eq!(r.operators, Operators::paper());
@@ -162,7 +161,7 @@ mod tests {
             min_keep: Some(0),
             ..Asked::default()
         };
-        assert_eq!(Rules::for_format(Format::Execscope, &zero).min_keep, 1);
+        assert_eq!(Rules::for_file(false, &zero).min_keep, 1);
         assert_eq!(
             Rules::benchmark().to_string(),
             "benchmark rule: tests 1.., shared names, canonical within 1/2 of the budget, \

@@ -40,6 +40,12 @@ pub enum Format {
 }
 
 impl Format {
+    /// A benchmark file as published (HumanEval, MBPP, EvalPlus): built under the benchmark
+    /// rule ([`crate::rules`]); execscope's own task file keeps the paper's.
+    pub fn is_benchmark(self) -> bool {
+        self != Format::Execscope
+    }
+
     pub const ALL: [Format; 4] = [
         Format::Execscope,
         Format::HumanEval,

@@ -98,7 +98,7 @@ pub fn gate_problems(ps: &[Problem], rules: &Rules) -> (Vec<Task>, Vec<Refusal>,
 }
 
 /// Reads the benchmark file at `path` (format `from`, else found from its content) for a build,
-/// under the format's rules with what was `asked` in their place ([`Rules::for_format`]).
+/// under the format's rules with what was `asked` in their place ([`Rules::for_file`]).
 /// `Ok(None)`: EvalPlus reference outputs are pending (another shard's pairs).
 pub fn read_for_build(
     path: &Path,
@@ -107,7 +107,7 @@ pub fn read_for_build(
     runner: &mut Runner<'_>,
 ) -> Result<Option<Read>, BundleError> {
     let records = read_records(path, from)?;
-    let rules = Rules::for_format(records.format, asked);
+    let rules = Rules::for_file(records.format.is_benchmark(), asked);
     let (ps, unread) = match records.format {
         Format::Execscope => return own(path, rules).map(Some),
         Format::EvalPlus => {
