@@ -56,7 +56,8 @@ pub struct App {
     pub hits: Hits,
     pub quit: bool,
     jobs: Vec<Job>,
-    in_flight: Vec<&'static str>,
+    /// Jobs running, with when each started (the status bar shows elapsed time past a second).
+    in_flight: Vec<(&'static str, std::time::Instant)>,
     pending_policy: Option<TiePolicy>,
     spinner: usize,
     /// Token of the last audit asked for (results carrying another one are stale).
@@ -151,7 +152,7 @@ impl App {
         if self.data.is_some() && !self.partial {
             return; // the whole engine is in
         }
-        if self.in_flight.contains(&"leaderboard")
+        if self.in_flight.iter().any(|(l, _)| *l == "leaderboard")
             || self.jobs.iter().any(|j| j.label() == "leaderboard")
         {
             self.next_partial = Some(engine);
@@ -229,7 +230,8 @@ impl App {
     /// Jobs to start now (the caller runs them and feeds the results to [`App::on_result`]).
     pub fn take_jobs(&mut self) -> Vec<Job> {
         let jobs = std::mem::take(&mut self.jobs);
-        self.in_flight.extend(jobs.iter().map(Job::label));
+        let now = std::time::Instant::now();
+        self.in_flight.extend(jobs.iter().map(|j| (j.label(), now)));
         jobs
     }
 
@@ -248,12 +250,18 @@ impl App {
     }
 
     /// Labels of the jobs still running.
-    pub fn busy(&self) -> &[&'static str] {
-        &self.in_flight
+    pub fn busy(&self) -> Vec<&'static str> {
+        self.in_flight.iter().map(|(l, _)| *l).collect()
+    }
+
+    /// Seconds since the oldest running job started, once past one (`None` before).
+    pub fn busy_secs(&self) -> Option<u64> {
+        let t = self.in_flight.iter().map(|(_, t)| *t).min()?;
+        Some(t.elapsed().as_secs()).filter(|s| *s >= 1)
     }
 
     fn done(&mut self, label: &str) {
-        if let Some(i) = self.in_flight.iter().position(|l| *l == label) {
+        if let Some(i) = self.in_flight.iter().position(|(l, _)| *l == label) {
             self.in_flight.remove(i);
         }
     }
@@ -621,7 +629,16 @@ impl App {
                 self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
             }
             Action::ToggleTheme => self.theme = self.theme.toggled(),
-            Action::Export => self.status = Some(super::export::export_pane(self)),
+            Action::Export => {
+                // An export runs on this thread; past a second its message says how long it took.
+                let t0 = std::time::Instant::now();
+                let mut msg = super::export::export_pane(self);
+                let secs = t0.elapsed().as_secs_f64();
+                if secs >= 1.0 {
+                    msg.push_str(&format!(" ({secs:.1} s)"));
+                }
+                self.status = Some(msg);
+            }
             Action::LiveQuery => {
                 if self.data.is_some() {
                     self.shared.live = Some((String::new(), Vec::new()));

@@ -5,6 +5,7 @@ use super::actions::Hit;
 use super::app::{App, Mode};
 use super::commands;
 use super::panes::{message, PaneId};
+use super::theme::Theme;
 use super::widgets::text::{fit, fit_spans, wrap_words};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -144,7 +145,12 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
             format!(" {spin} {}", app.busy().join(", ")),
             th.warn,
         ));
-        if let Some(p) = app.audit_progress() {
+        // Elapsed time past a second, with the audit's progress and ETA when known.
+        let secs = app.busy_secs();
+        if let Some(s) = secs {
+            spans.push(Span::styled(format!(" {}", clock(s)), th.warn));
+        }
+        if let Some(p) = app.audit_progress(secs) {
             spans.push(Span::styled(format!(" ({p})"), th.warn));
         }
     }
@@ -154,6 +160,15 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
     // A long message is shortened at a word boundary with `…`, never cut at the edge mid-word.
     let spans = fit_spans(spans, area.width as usize);
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Seconds as `7s`, `1m05s`.
+pub fn clock(s: u64) -> String {
+    if s < 60 {
+        format!("{s}s")
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
 }
 
 fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
@@ -211,28 +226,49 @@ fn help_sections(app: &App, col_w: usize) -> Vec<Vec<Line<'static>>> {
     let th = &app.theme;
     let panes: Vec<(PaneId, &'static str)> =
         app.panes.iter().map(|p| (p.kind(), p.title())).collect();
-    let help_w = col_w.saturating_sub(7);
     let mut sections = Vec::new();
+    // What the active pane's glyphs mean, first (the pane's bottom-border legend points here).
+    let pane = &app.panes[app.tab];
+    if !pane.legend().is_empty() {
+        let mut lines = vec![Line::styled(
+            fit(&format!("Glyphs on {}", pane.title()), col_w),
+            th.title,
+        )];
+        for (g, meaning) in pane.legend() {
+            lines.extend(key_lines(g, meaning, col_w, th));
+        }
+        sections.push(lines);
+    }
     for (title, cmds) in commands::help(&panes) {
         let mut lines = vec![Line::styled(fit(&title, col_w), th.title)];
         for (k, h) in cmds {
-            let mut key = Span::styled(format!(" {k:<6}"), th.accent);
-            if k.chars().count() > 6 {
-                lines.push(Line::from(key.clone()));
-                key = Span::raw(" ".repeat(7));
-            }
-            for (i, part) in wrap_words(h, help_w).into_iter().enumerate() {
-                let lead = if i == 0 {
-                    key.clone()
-                } else {
-                    Span::raw(" ".repeat(7))
-                };
-                lines.push(Line::from(vec![lead, Span::raw(part)]));
-            }
+            lines.extend(key_lines(k, h, col_w, th));
         }
         sections.push(lines);
     }
     sections
+}
+
+/// A key (or glyph) and its text, wrapped under a 7-column gutter; a long key on its own line.
+fn key_lines(k: &str, text: &str, col_w: usize, th: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut key = Span::styled(format!(" {k:<6}"), th.accent);
+    if k.chars().count() > 6 {
+        lines.push(Line::from(key.clone()));
+        key = Span::raw(" ".repeat(7));
+    }
+    for (i, part) in wrap_words(text, col_w.saturating_sub(7))
+        .into_iter()
+        .enumerate()
+    {
+        let lead = if i == 0 {
+            key.clone()
+        } else {
+            Span::raw(" ".repeat(7))
+        };
+        lines.push(Line::from(vec![lead, Span::raw(part)]));
+    }
+    lines
 }
 
 /// The columns the help is split into inside `inner` (three on a wide screen, else two).

@@ -105,6 +105,14 @@ impl JobProgress {
         self.text_of("pairs")
     }
 
+    /// Seconds left at the rate so far, after `secs` seconds (once some work is done).
+    pub fn eta(&self, secs: u64) -> Option<u64> {
+        let total = self.total.load(Ordering::Relaxed);
+        let done = self.done.load(Ordering::Relaxed);
+        (done > 0 && total >= done)
+            .then(|| (secs as u128 * (total - done) as u128 / done as u128) as u64)
+    }
+
     /// `done/total unit`, once the total is known.
     pub fn text_of(&self, unit: &str) -> Option<String> {
         let total = self.total.load(Ordering::Relaxed);

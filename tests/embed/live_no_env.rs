@@ -85,3 +85,34 @@ fn without_an_environment_bm25_ranks_and_each_model_is_named_once_then_it_recove
             .collect::<Vec<_>>()
     );
 }
+
+/// Issue 30 item 3 (the flash): once a new request is submitted, the state never offers the
+/// previous request's answer as this one's (an edited view drew the last live query's ranking
+/// for about a second). Checked right after submitting, before and after the answer arrives.
+#[test]
+fn a_new_request_never_shows_the_previous_answer() {
+    let engine = Arc::new(common::open_engine(
+        &common::embedded_bundle(),
+        execscope::metrics::TiePolicy::Expected,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let mut live = LiveProbe::start(Some(EmbedEnv {
+        dir: dir.path().join("env"),
+    }));
+    live.submit(engine.clone(), request("merge two sorted lists"));
+    let first = live.wait(Duration::from_secs(600));
+    assert_eq!(
+        first.report.expect("answered").query_text,
+        "merge two sorted lists"
+    );
+    for text in ["reverse the words of a sentence", "count the vowels"] {
+        live.submit(engine.clone(), request(text));
+        let st = live.state();
+        assert_eq!(st.request, Some(request(text)));
+        if let Some(r) = &st.report {
+            assert_eq!(r.query_text, text, "a report answering another request");
+        }
+        let done = live.wait(Duration::from_secs(600));
+        assert_eq!(done.report.expect("answered").query_text, text);
+    }
+}

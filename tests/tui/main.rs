@@ -7,6 +7,7 @@
 mod common;
 
 mod bug_types;
+mod charts;
 mod editor;
 mod export_numbers;
 mod panes;

@@ -71,7 +71,7 @@ fn snapshot_overlays() {
     let s = screen(&a, 100, 30);
     insta::assert_snapshot!("help", s);
     // The help lists the registry's commands (checked on a screen wide enough for every line).
-    let wide = screen(&a, 220, 40);
+    let wide = screen(&a, 220, 50);
     for c in execscope::tui::commands::COMMANDS {
         // Long lines are cut at the column edge: their first words are shown.
         let head: Vec<&str> = c.help.split_whitespace().take(3).collect();
@@ -630,6 +630,12 @@ fn help_lines_are_never_cut_mid_word() {
         words.extend(c.help.split_whitespace().map(String::from));
         words.extend(c.keys_label.split_whitespace().map(String::from));
     }
+    // The active pane's glyph legend, shown first.
+    words.push("Glyphs".into());
+    for (g, m) in a.panes[a.tab].legend() {
+        words.extend(g.split_whitespace().map(String::from));
+        words.extend(m.split_whitespace().map(String::from));
+    }
     for (w, h) in [(80u16, 24u16), (100, 30), (160, 60)] {
         let s = screen(&a, w, h);
         if (w, h) == (80, 24) {
@@ -649,8 +655,13 @@ fn help_lines_are_never_cut_mid_word() {
             }
         }
         if w == 160 {
-            // Wrapped, not shortened: every help text is there in full.
-            assert!(!s.contains('…'), "{s}");
+            // Wrapped, not shortened: every help text is there in full (a lone `…` is the
+            // legend's glyph).
+            assert!(
+                !s.split_whitespace()
+                    .any(|t| t.len() > 3 && t.ends_with('…')),
+                "{s}"
+            );
             let first = execscope::tui::commands::COMMANDS
                 .iter()
                 .map(|c| c.help)
@@ -739,8 +750,14 @@ fn help_scrolls_on_a_short_screen() {
     assert_ne!(prev, top, "PgDn scrolls the help");
     assert!(bottom_border(&prev).contains("back"), "{prev}");
     insta::assert_snapshot!("help_80x24_end", prev);
-    // Nothing is abbreviated: every command's keys and every word of its help are there.
-    assert!(!seen.contains('…'), "{seen}");
+    // Nothing is abbreviated: every command's keys and every word of its help are there (a lone
+    // `…` is the legend's glyph).
+    assert!(
+        !seen
+            .split_whitespace()
+            .any(|t| t.len() > 3 && t.ends_with('…')),
+        "{seen}"
+    );
     let tokens: Vec<&str> = seen.split_whitespace().collect();
     for c in execscope::tui::commands::COMMANDS {
         assert!(seen.contains(c.keys_label), "{}", c.keys_label);

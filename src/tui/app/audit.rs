@@ -40,12 +40,19 @@ impl App {
     }
 
     /// Progress of a running audit (or of the bundle's scoring while it loads), for the status bar.
-    pub fn audit_progress(&self) -> Option<String> {
+    /// `secs`: how long the work has run (for the ETA).
+    pub fn audit_progress(&self, secs: Option<u64>) -> Option<String> {
         let Some(d) = self.data.as_ref() else {
             return self.load_progress.as_ref()?.text_of("systems scored");
         };
         match &d.audit {
-            AuditSlot::Running(_, p) => p.text(),
+            AuditSlot::Running(_, p) => {
+                let t = p.text()?;
+                Some(match secs.and_then(|s| p.eta(s)) {
+                    Some(eta) => format!("{t}, ETA {}", crate::tui::frame::clock(eta)),
+                    None => t,
+                })
+            }
             _ => None,
         }
     }

@@ -527,6 +527,16 @@ impl Pane for AuditPane {
         PaneId::Audit
     }
 
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("✓", "the verdict holds (pass)"),
+            ("✗", "fails (from the execution cache)"),
+            ("?", "not cached: runs in the oracle sandbox"),
+            ("·", "pool mark: fails"),
+            ("…", "more rows than fit"),
+        ]
+    }
+
     fn export_tables(&self, v: &View) -> Vec<Table> {
         match v.data.map(|d| &d.audit) {
             Some(AuditSlot::Done(a)) if a.request.system == v.shared.system => {

@@ -13,7 +13,7 @@ use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::histogram;
-use crate::tui::widgets::text::{fit, fit_pad};
+use crate::tui::widgets::text::{fit, fit_middle, fit_pad};
 use crate::view::AnatomyView;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -34,6 +34,27 @@ pub struct DeceptionPane {
 impl Pane for DeceptionPane {
     fn kind(&self) -> PaneId {
         PaneId::Deception
+    }
+
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "■",
+                "deception bars: dense systems pooled (first), the current system (second)",
+            ),
+            (
+                "│ ┼",
+                "gap = 0: left of it a paired distractor outscores the canonical",
+            ),
+            ("▁…█", "a gap bin's queries (its count above the bar)"),
+            ("┬", "a bin edge, its value under it"),
+            ("…", "a name cut in the middle, or bins that do not fit"),
+            (
+                "▲ ▼",
+                "bug types above / below the visible rows (↑/↓ scroll)",
+            ),
+            ("⚑", "suite strength (v): a suite gap"),
+        ]
     }
 
     fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
@@ -146,7 +167,11 @@ impl DeceptionPane {
         for row in bt.iter().skip(start).take(visible) {
             let pooled = row.pooled.rate();
             lines.push(Line::from(vec![
-                Span::styled(format!("{} ", fit_pad(row.label(), label_w)), th.accent),
+                // Cut in the middle: `off_by…undary` stays apart from `off_by_one`.
+                Span::styled(
+                    format!("{:<label_w$} ", fit_middle(row.label(), label_w)),
+                    th.accent,
+                ),
                 Span::styled(bar(pooled, bar_w), th.bar),
                 Span::raw(suffix(row).0),
                 Span::styled(
@@ -167,6 +192,16 @@ impl DeceptionPane {
             }
         }
         f.render_widget(Paragraph::new(lines), inner);
+        // Rows out of view are counted on the bottom border.
+        let below = bt.len().saturating_sub(start + visible);
+        if (start > 0 || below > 0) && left.height > 2 {
+            let note = format!(" ▲ {start} above · ▼ {below} below (↑/↓) ");
+            let w = (note.chars().count() as u16).min(left.width.saturating_sub(4));
+            f.render_widget(
+                Paragraph::new(Line::styled(fit(&note, w as usize), th.warn)),
+                Rect::new(left.x + 2, left.bottom() - 1, w, 1),
+            );
+        }
     }
 }
 
@@ -253,33 +288,18 @@ fn draw_gaps(f: &mut Frame, bottom: Rect, v: &View, a: &AnatomyView) {
             th.dim,
         ),
     ]);
-    // Enough decimals that neighbouring bins' labels differ (bins narrower than 0.01 all
-    // read "-0.03" with two).
-    let decimals = g
-        .histogram
-        .first()
-        .map(|(lo, hi, _)| hi - lo)
-        .filter(|w| *w > 0.0 && w.is_finite())
-        .map_or(2, |w| (-w.log10() - 1e-6).ceil().clamp(2.0, 6.0) as usize);
-    let bars: Vec<(String, u64)> = g
-        .histogram
-        .iter()
-        .map(|(lo, _, c)| (format!("{lo:.*}", decimals), *c as u64))
-        .collect();
-    let [hist, axis] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(bottom);
-    histogram::render(f, hist, &bars, th, block(title, false, th));
-    if let (Some(first), Some(last)) = (g.histogram.first(), g.histogram.last()) {
-        let w = axis.width.saturating_sub(4) as usize;
-        let left = format!("{:.3}", first.0);
-        let right = format!("{:.3}", last.1);
-        let mid = "gap (canonical wins → right of 0)";
-        let pad = w.saturating_sub(left.len() + right.len() + mid.len()) / 2;
-        f.render_widget(
-            Paragraph::new(Line::styled(
-                format!(" {left}{}{mid}{}{right}", " ".repeat(pad), " ".repeat(pad)),
-                th.dim,
-            )),
-            axis,
-        );
-    }
+    // Ticks on the bin edges they name, a zero line, counts on the bars (widgets::histogram).
+    let [hist, caption] =
+        Layout::vertical([Constraint::Min(4), Constraint::Length(1)]).areas(bottom);
+    histogram::numeric(f, hist, &g.histogram, th, block(title, false, th));
+    f.render_widget(
+        Paragraph::new(Line::styled(
+            fit(
+                " score gap; left of │ (0) a distractor outscores the canonical; bars: queries",
+                caption.width as usize,
+            ),
+            th.dim,
+        )),
+        caption,
+    );
 }

@@ -3,15 +3,15 @@
 
 use super::{message, step, Cx, Pane, PaneId};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::{block, framed};
+use crate::tui::frame::framed;
 use crate::tui::view::View;
+use crate::tui::widgets::axis::{LineChart, Series};
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::wrap_clip;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use std::collections::BTreeSet;
 
@@ -39,6 +39,17 @@ pub struct DensityPane {
 impl Pane for DensityPane {
     fn kind(&self) -> PaneId {
         PaneId::Density
+    }
+
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "● ◆ ▲ ■ ✚ ✱",
+                "a system's line: at its last point and beside its table row",
+            ),
+            ("·", "the line is hidden (Space shows it)"),
+            ("┬ ┤", "ticks, drawn in the column / row of their value"),
+        ]
     }
 
     fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
@@ -138,45 +149,41 @@ impl Pane for DensityPane {
             .unwrap_or(1)
             .saturating_sub(1)
             .max(1);
-        let datasets: Vec<Dataset> = rows
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !self.hidden.contains(i))
-            .map(|(i, s)| {
-                Dataset::default()
-                    .name(format!("{} {}", MARKERS[i % MARKERS.len()], s.system))
-                    .marker(Marker::Braille)
-                    .graph_type(GraphType::Line)
-                    .style(color(i))
-                    .data(&points[i])
-            })
-            .collect();
-        let x_labels: Vec<Line> = (0..=max_d).map(|d| Line::from(d.to_string())).collect();
-        let chart = Chart::new(datasets)
-            .block(block(
-                Line::from(vec![
-                    Span::styled(" Expected exec@1 vs retained distractors ", th.title),
-                    Span::styled(format!("(ties: {}) ", a.policy()), th.dim),
-                ]),
-                false,
-                th,
-            ))
-            .x_axis(
-                // No axis title: drawn on the plot's last row it covered the curves; the
-                // block title names the axis ("vs retained distractors").
-                Axis::default()
-                    .bounds([0.0, max_d as f64])
-                    .labels(x_labels)
-                    .style(th.dim),
-            )
-            .y_axis(
-                Axis::default()
-                    .title("exec@1")
-                    .bounds([0.0, 1.0])
-                    .labels(["0", "0.5", "1"])
-                    .style(th.dim),
-            );
-        f.render_widget(chart, chart_area);
+        let inner = framed(
+            f,
+            chart_area,
+            Line::from(vec![
+                Span::styled(" Expected exec@1 vs retained distractors ", th.title),
+                Span::styled(format!("(ties: {}) ", a.policy()), th.dim),
+            ]),
+            false,
+            th,
+        );
+        // Ticks where their values are drawn (widgets::axis): whole distractor counts on x,
+        // quarters of exec@1 on y when the plot is tall enough to keep them apart.
+        let y_ticks = if inner.height >= 12 {
+            vec![0.0, 0.25, 0.5, 0.75, 1.0]
+        } else {
+            vec![0.0, 0.5, 1.0]
+        };
+        LineChart {
+            series: rows
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !self.hidden.contains(i))
+                .map(|(i, _)| Series {
+                    points: &points[i],
+                    style: color(i),
+                    marker: MARKERS[i % MARKERS.len()],
+                })
+                .collect(),
+            x: [0.0, max_d as f64],
+            y: [0.0, 1.0],
+            x_ticks: (0..=max_d).map(|d| d as f64).collect(),
+            y_ticks,
+            axis: th.dim,
+        }
+        .render(f, inner, th);
         // The table beside, with each row's line marker and visibility.
         let inner = framed(
             f,

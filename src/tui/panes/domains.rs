@@ -118,6 +118,17 @@ impl Pane for DomainsPane {
         PaneId::Domains
     }
 
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("█", "bar: queries in the bin (the count beside it)"),
+            (
+                "<1 1–2",
+                "under expected ties: bins of the expected number of systems",
+            ),
+            ("…", "cut to fit"),
+        ]
+    }
+
     fn export_tables(&self, v: &View) -> Vec<Table> {
         let mut out: Vec<Table> = domain_view(v).into_iter().collect();
         if let Some((_, t)) = v.data.and_then(|d| d.anatomy.as_ref()) {

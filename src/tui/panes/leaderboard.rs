@@ -176,6 +176,19 @@ impl Pane for LeaderboardPane {
         PaneId::Leaderboard
     }
 
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "†",
+                "not distinguishable from the leader (paired test, p ≥ 0.05)",
+            ),
+            ("…", "still computing (bootstrap intervals), or cut to fit"),
+            ("├ ● ┤", "95% bootstrap interval and the point estimate"),
+            ("▲ ▼", "the sorted column and its order (r reverses)"),
+            ("A=", "letters standing for system names that do not fit"),
+        ]
+    }
+
     fn export_tables(&self, v: &View) -> Vec<Table> {
         display_table(v).map(|(t, _)| t).into_iter().collect()
     }

@@ -108,6 +108,10 @@ pub trait Pane {
     fn export_tables(&self, _v: &View) -> Vec<crate::report::Table> {
         Vec::new()
     }
+    /// Every glyph the pane draws, with its meaning (the help's "Glyphs on …" section).
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// Handle an action; `false` if the pane ignores it.
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool;
     fn draw(&self, f: &mut Frame, area: Rect, v: &View);

@@ -1,5 +1,6 @@
 //! Reusable widgets: the sortable table, bars, syntax-highlighted code and inline diffs.
 
+pub mod axis;
 pub mod bar;
 pub mod code;
 pub mod diff;

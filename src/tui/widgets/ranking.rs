@@ -5,6 +5,7 @@ use crate::tui::actions::Hit;
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::scroll_offset;
+use crate::tui::widgets::text::fit_middle;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -49,19 +50,64 @@ fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
     match q.map(|q| &b.queries[q]) {
         Some(query) if query.correct.contains(&c) => ("canonical".to_string(), true),
         Some(query) if query.paired.contains(&c) => (format!("★{kind}"), true),
-        _ => (kind, false),
+        // Another query's snippet: its own label (a canonical there is no answer here).
+        _ => (format!("other:{kind}"), false),
     }
 }
 
-fn fit(s: &str, w: usize) -> String {
-    let n = s.chars().count();
-    if n > w {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s}{}", " ".repeat(w - n))
+/// Every glyph a ranking shows, with what it means (the panel's bottom border and the help).
+pub const LEGEND: &[(&str, &str)] = &[
+    ("›", "in the top k"),
+    ("★", "this query's distractor"),
+    ("=n", "n-way score tie"),
+    ("✓ ✗", "pass / fail, then per test"),
+    ("E", "error"),
+    ("T", "timeout"),
+    ("H", "hang"),
+    ("other:", "another query's snippet"),
+    ("label", "no per-test record (the bundle's label)"),
+    ("–", "no suite (live query)"),
+    ("…", "cut to fit"),
+];
+
+/// The legend in at most `w` columns: whole items, then ` · ? all` when some were left out.
+pub fn legend_line(w: usize) -> String {
+    let items: Vec<String> = LEGEND.iter().map(|(g, m)| format!("{g} {m}")).collect();
+    let all = items.join(" · ");
+    if all.chars().count() + 2 <= w {
+        return format!(" {all} ");
     }
+    let more = " · ? all ";
+    let mut out = String::from(" ");
+    for (i, it) in items.iter().enumerate() {
+        let sep = if i == 0 { "" } else { " · " };
+        if out.chars().count() + sep.len() + it.chars().count() + more.chars().count() > w {
+            break;
+        }
+        out.push_str(sep);
+        out.push_str(it);
+    }
+    if out.trim().is_empty() {
+        return if w >= 7 {
+            " ? all ".into()
+        } else {
+            String::new()
+        };
+    }
+    out.push_str(more);
+    out
+}
+
+/// Exactly `w` columns: [`fit_middle`] (a role's `★` or `other:` prefix kept whole) then padded.
+fn fit(s: &str, w: usize) -> String {
+    let prefix = ["★", "other:"]
+        .into_iter()
+        .find(|p| s.starts_with(p) && s.chars().count() > w && w > p.chars().count() + 4)
+        .unwrap_or("");
+    let n = prefix.chars().count();
+    let t = format!("{prefix}{}", fit_middle(&s[prefix.len()..], w - n));
+    let n = t.chars().count();
+    format!("{t}{}", " ".repeat(w.saturating_sub(n)))
 }
 
 /// Draw a full ranking (header + rows) with `sel` kept in view.
@@ -134,8 +180,12 @@ pub fn render(
         };
         let (kind, own) = role(d, q, r.corpus);
         let rank_st = if i < k { th.accent } else { th.dim };
+        // `›` marks the rows inside the cutoff (not by colour alone).
         let mut spans = vec![
-            Span::styled(format!("{:>4}", i + 1), rank_st),
+            Span::styled(
+                format!("{:>3}{}", i + 1, if i < k { '›' } else { ' ' }),
+                rank_st,
+            ),
             Span::raw(format!(" {:>9.4} ", r.score)),
             Span::styled(bar(frac, bar_w), th.bar),
             Span::raw(format!(
@@ -148,6 +198,7 @@ pub fn render(
                 if own { Style::default() } else { th.dim },
             ),
         ];
+        let tie = (r.tie > 1).then(|| format!("  ={}", r.tie));
         match (r.pass, &r.outcomes) {
             (Some(p), outcomes) => {
                 spans.push(Span::styled(
@@ -156,9 +207,23 @@ pub fn render(
                 ));
                 match outcomes {
                     Some(os) => {
-                        for o in os {
+                        // The per-test glyphs give way (ending in `…`) so `=n` is never cut.
+                        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                        let room = w
+                            .saturating_sub(used)
+                            .saturating_sub(tie.as_ref().map_or(0, |t| t.chars().count()));
+                        let cut = os.len() > room;
+                        let keep = if cut {
+                            room.saturating_sub(1)
+                        } else {
+                            os.len()
+                        };
+                        for o in &os[..keep] {
                             let (g, st) = outcome_glyph(o, v);
                             spans.push(Span::styled(g.to_string(), st));
+                        }
+                        if cut && room > 0 {
+                            spans.push(Span::styled("…", th.dim));
                         }
                     }
                     None => spans.push(Span::styled("label", th.dim)),
@@ -166,8 +231,8 @@ pub fn render(
             }
             (None, _) => spans.push(Span::styled("  –  ", th.dim)),
         }
-        if r.tie > 1 {
-            spans.push(Span::styled(format!("  ={}", r.tie), th.warn));
+        if let Some(t) = tie {
+            spans.push(Span::styled(t, th.warn));
         }
         let mut line = Line::from(spans);
         if i == sel {
@@ -229,7 +294,7 @@ pub fn side_by_side(
             let kw = w.saturating_sub(id_w + 20);
             let mut line = Line::from(vec![
                 Span::styled(
-                    format!("{:>3}", i + 1),
+                    format!("{:>2}{}", i + 1, if i < v.k() { '›' } else { ' ' }),
                     if i < v.k() { th.accent } else { th.dim },
                 ),
                 Span::raw(format!(
@@ -292,5 +357,31 @@ pub fn side_by_side(
             }
         }
         f.render_widget(Paragraph::new(lines), rect);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_keeps_whole_items_and_points_to_help() {
+        let full = legend_line(1000);
+        assert!(full.contains("=n n-way score tie") && !full.contains("? all"));
+        for w in [20, 40, 60, 80, 120] {
+            let l = legend_line(w);
+            assert!(l.chars().count() <= w, "{w}: {l}");
+            assert!(l.ends_with(" · ? all ") || l == " ? all ", "{w}: {l:?}");
+            // Only whole items: every shown item is one of the legend's.
+            for item in l.trim().trim_end_matches("? all").split(" · ") {
+                let item = item.trim();
+                if !item.is_empty() {
+                    assert!(
+                        LEGEND.iter().any(|(g, m)| format!("{g} {m}") == item),
+                        "{item:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -29,6 +29,24 @@ pub fn fit(s: &str, w: usize) -> String {
     out
 }
 
+/// `s` in at most `w` characters, shortened in the middle (`off_by…ndary`) so that names sharing
+/// a prefix stay apart: the head keeps as many characters as the tail, or one more.
+pub fn fit_middle(s: &str, w: usize) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= w {
+        return s.to_string();
+    }
+    if w < 5 {
+        return fit(s, w);
+    }
+    let tail = (w - 1) / 2;
+    let head = w - 1 - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
 /// Padded (left-aligned) to exactly `w` characters after [`fit`].
 pub fn fit_pad(s: &str, w: usize) -> String {
     let t = fit(s, w);
@@ -208,5 +226,17 @@ mod tests {
                 assert!(l.chars().count() <= w, "{l:?} > {w}");
             }
         }
+    }
+
+    #[test]
+    fn fit_middle_keeps_both_ends() {
+        use super::fit_middle;
+        assert_eq!(fit_middle("off_by_one_boundary", 13), "off_by…undary");
+        assert_eq!(fit_middle("off_by_one", 13), "off_by_one");
+        assert_ne!(
+            fit_middle("off_by_one_boundary", 10),
+            fit_middle("off_by_one_loop", 10)
+        );
+        assert_eq!(fit_middle("abcdef", 4), "abc…");
     }
 }

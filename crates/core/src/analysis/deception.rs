@@ -147,8 +147,45 @@ pub struct GapSummary {
     pub zero: f64,
     pub median: f64,
     pub mean: f64,
-    /// Histogram: (bin lower edge, bin upper edge, count), `bins` equal-width bins over [min, max].
+    /// Histogram: (bin lower edge, bin upper edge, count): about `bins` equal bins `[lo, hi)` of a
+    /// round width (1, 2, 2.5 or 5 × 10^k) whose edges are multiples of the width, over a range that
+    /// always includes 0, so 0 is an edge (no bin straddles it) and a zero line can be drawn.
     pub histogram: Vec<(f64, f64, usize)>,
+}
+
+/// The smallest round width (1, 2, 2.5 or 5 × 10^k) at least `raw`.
+pub fn nice_width(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    let m = raw / p;
+    let c = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .find(|&c| c >= m * (1.0 - 1e-12))
+        .unwrap_or(10.0);
+    c * p
+}
+
+/// Bins of sorted `v` for [`GapSummary::histogram`]: (index of the first edge in widths, width,
+/// counts). The range spans [min(v, 0), max(v, 0)]; a value on an edge belongs to the bin above.
+fn gap_bins(v: &[f64], bins: usize) -> (i64, f64, Vec<usize>) {
+    let lo = v[0].min(0.0);
+    let hi = v[v.len() - 1].max(0.0);
+    let width = if hi > lo {
+        nice_width((hi - lo) / bins.max(1) as f64)
+    } else {
+        1.0
+    };
+    // Edge index of a value (a hair of tolerance so 0.3 / 0.1 lands on edge 3, not 2.999…).
+    let at = |x: f64| (x / width + 1e-9).floor() as i64;
+    let first = at(lo);
+    let n = (at(hi) - first + 1).max(1) as usize;
+    let mut counts = vec![0usize; n];
+    for &x in v {
+        counts[((at(x) - first).max(0) as usize).min(n - 1)] += 1;
+    }
+    (first, width, counts)
 }
 
 pub fn summarize_gaps(gaps: &[Option<f64>], bins: usize) -> GapSummary {
@@ -170,18 +207,7 @@ pub fn summarize_gaps(gaps: &[Option<f64>], bins: usize) -> GapSummary {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     };
-    let (lo, hi) = (v[0], v[n - 1]);
-    let bins = bins.max(1);
-    let width = if hi > lo {
-        (hi - lo) / bins as f64
-    } else {
-        1.0
-    };
-    let mut counts = vec![0usize; bins];
-    for &x in &v {
-        let b = (((x - lo) / width) as usize).min(bins - 1);
-        counts[b] += 1;
-    }
+    let (edges0, width, counts) = gap_bins(&v, bins);
     GapSummary {
         n,
         below_zero: v.iter().filter(|&&x| x < 0.0).count() as f64 / n as f64,
@@ -191,7 +217,10 @@ pub fn summarize_gaps(gaps: &[Option<f64>], bins: usize) -> GapSummary {
         histogram: counts
             .into_iter()
             .enumerate()
-            .map(|(i, c)| (lo + i as f64 * width, lo + (i + 1) as f64 * width, c))
+            .map(|(i, c)| {
+                let edge = |j: i64| (edges0 + j) as f64 * width;
+                (edge(i as i64), edge(i as i64 + 1), c)
+            })
             .collect(),
     }
 }
@@ -227,9 +256,56 @@ mod tests {
         assert_eq!(s.zero, 0.25);
         assert_eq!(s.median, 0.0625);
         assert_eq!(s.mean, 0.09375);
+        // Range [-0.25, 0.5] over 3 bins: raw width 0.25 (round already); bins [-0.25, 0),
+        // [0, 0.25), [0.25, 0.5), [0.5, 0.75): 0 is an edge and 0.5 opens the last bin.
         assert_eq!(
-            s.histogram.iter().map(|h| h.2).collect::<Vec<_>>(),
-            vec![1, 2, 1]
+            s.histogram,
+            vec![
+                (-0.25, 0.0, 1),
+                (0.0, 0.25, 2),
+                (0.25, 0.5, 0),
+                (0.5, 0.75, 1)
+            ]
         );
+    }
+
+    #[test]
+    fn gap_bins_are_round_and_zero_is_an_edge() {
+        assert_eq!(nice_width(0.013), 0.02);
+        assert_eq!(nice_width(0.021), 0.025);
+        assert_eq!(nice_width(0.3), 0.5);
+        assert_eq!(nice_width(0.7), 1.0);
+        assert_eq!(nice_width(3.0), 5.0);
+        assert_eq!(nice_width(1.0), 1.0);
+        // Gaps all above 0: the range still starts at 0.
+        let s = summarize_gaps(&[Some(0.31), Some(0.42), Some(0.9)], 10);
+        assert_eq!(s.histogram.first().unwrap().0, 0.0);
+        assert_eq!(s.histogram.iter().map(|h| h.2).sum::<usize>(), 3);
+        // An uneven range, [-0.0737, 0.1452] in 20 bins: raw width 0.0109, rounded up to 0.02;
+        // every edge a multiple of the width, one edge exactly 0.
+        let gaps: Vec<Option<f64>> = (0..200)
+            .map(|i| Some(-0.0737 + i as f64 * 0.0011))
+            .collect();
+        let s = summarize_gaps(&gaps, 20);
+        let w = s.histogram[0].1 - s.histogram[0].0;
+        assert!((w - 0.02).abs() < 1e-12, "{w}");
+        assert!(s.histogram.iter().any(|h| h.0 == 0.0));
+        assert!(!s.histogram.iter().any(|h| h.0 < 0.0 && h.1 > 0.0));
+        assert_eq!(s.histogram.iter().map(|h| h.2).sum::<usize>(), 200);
+        for &(a, b, _) in &s.histogram {
+            assert!(((a / w).round() * w - a).abs() < 1e-12);
+            assert!((b - a - w).abs() < 1e-9);
+        }
+        // Every value lies in its bin.
+        for g in gaps.iter().flatten() {
+            let hit = s
+                .histogram
+                .iter()
+                .filter(|h| h.0 <= *g + 1e-12 && *g < h.1 + 1e-12);
+            assert!(hit.count() >= 1, "{g}");
+        }
+        // All equal (zero range): one bin of width 1 from 0.
+        let s = summarize_gaps(&[Some(0.0), Some(0.0)], 20);
+        assert_eq!(s.histogram, vec![(0.0, 1.0, 2)]);
     }
 }

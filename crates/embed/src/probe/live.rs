@@ -56,6 +56,10 @@ impl LiveProbe {
         if let Ok(mut s) = self.state.lock() {
             s.seq = self.seq;
             s.request = Some(req.clone());
+            // The previous answer belongs to the previous request: a view asking for this one
+            // must never draw it (an edited query showed the last live query's ranking).
+            s.report = None;
+            s.error = None;
             s.busy = Some("ranking".into());
             s.busy_since = Some(Instant::now());
         }
@@ -200,7 +204,10 @@ fn serve(
                         s.report = Some(r);
                         s.error = None;
                     }
-                    Err(e) => s.error = Some(e),
+                    Err(e) => {
+                        s.report = None;
+                        s.error = Some(e);
+                    }
                 }
             }
         }

@@ -180,6 +180,10 @@ impl Pane for BrowserPane {
         PaneId::Browser
     }
 
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        crate::tui::widgets::ranking::LEGEND
+    }
+
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;

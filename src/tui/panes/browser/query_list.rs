@@ -42,9 +42,17 @@ impl BrowserPane {
         let k = v.k();
         let ki = v.shared.k_index;
         let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
+        // The id column as wide as the longest id, so the function name keeps the rest.
+        let id_w = b
+            .queries
+            .iter()
+            .map(|q| q.id.chars().count())
+            .max()
+            .unwrap_or(2)
+            .clamp(2, 14);
         let mut lines = vec![Line::styled(
             crate::tui::widgets::text::fit(
-                &format!(" id       exec@{k} function"),
+                &format!(" {:<id_w$} {:<6} function", "id", format!("exec@{k}")),
                 inner.width as usize,
             ),
             th.header,
@@ -56,18 +64,20 @@ impl BrowserPane {
             let query = &b.queries[q];
             let val = eval.per_query.get(q).map_or(f64::NAN, |e| e.exec[ki]);
             let (mark, st) = exec_mark(val, th);
-            let mark = mark.map_or_else(|| format!("{val:>5.2}"), |m| format!("  {m}  "));
+            let mark = mark.map_or_else(|| format!("{val:>5.2} "), |m| format!("  {m}   "));
             let name = if query.function_name.is_empty() {
                 query.domain.as_str()
             } else {
                 query.function_name.as_str()
             };
-            let head = format!(" {:<8} ", query.id);
-            let rest_w = w.saturating_sub(head.chars().count() + 6);
+            let head = format!(" {:<id_w$} ", query.id);
+            let rest_w = w.saturating_sub(head.chars().count() + 7);
+            // A name that does not fit is cut at a character, not back to a word (`set…` told
+            // nothing); the selected query's full name is in the panel below.
             let mut line = Line::from(vec![
                 Span::raw(head),
                 Span::styled(mark, st),
-                Span::raw(format!(" {}", crate::tui::widgets::text::fit(name, rest_w))),
+                Span::raw(format!(" {}", cut_chars(name, rest_w))),
             ]);
             if Some(i) == pos {
                 line = line.style(if self.focus == Focus::Queries {
@@ -141,6 +151,18 @@ impl BrowserPane {
             area,
         );
     }
+}
+
+/// `s` in at most `w` characters, cut at a character and ending in `…` when it does not fit.
+fn cut_chars(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+    if w > 0 {
+        t.push('…');
+    }
+    t
 }
 
 /// A query's exec@k under one system as a mark: `✓` solved, `✗` not, `None` for a value between

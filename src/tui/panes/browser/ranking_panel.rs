@@ -11,6 +11,7 @@ use crate::tui::widgets::ranking::{self, RankRow};
 use crate::tui::widgets::text::fit_spans;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 impl BrowserPane {
@@ -79,6 +80,14 @@ impl BrowserPane {
         };
         let title = Line::from(fit_spans(title.spans, title_w));
         let inner = framed(f, area, title, focused, th);
+        // The glyphs' legend on the bottom border (whole items; `?` lists them all).
+        if area.height > 2 && area.width > 4 {
+            let legend = ranking::legend_line(area.width.saturating_sub(4) as usize);
+            f.render_widget(
+                Paragraph::new(Line::styled(legend, th.dim)),
+                Rect::new(area.x + 2, area.bottom() - 1, area.width - 4, 1),
+            );
+        }
         self.page_rank.set(inner.height.saturating_sub(1) as usize);
         if self.compare && v.shared.live.is_none() {
             let other = query_ranking(d, v.shared.compare, q);

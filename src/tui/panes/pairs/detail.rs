@@ -226,7 +226,7 @@ impl PairsPane {
             )));
         }
         text.push(Line::styled(
-            format!("Test: {test}. Colour: p<.001 / <.01 / <.05 / larger."),
+            format!("Test: {test}. Cell colours: the matrix's bottom border."),
             th.dim,
         ));
         // The details take what they need; the rest lists the queries only one side solves.

@@ -159,6 +159,22 @@ impl Pane for PairsPane {
         PaneId::Pairs
     }
 
+    fn legend(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("+0.123", "row − column: mean difference of the metric"),
+            ("p=", "the paired test's p-value (<.001 below 0.001)"),
+            ("–", "no test (a continuous metric): the interval decides"),
+            ("…", "the bootstrap is still running, or cut to fit"),
+            ("·", "a system against itself"),
+            (
+                "colours",
+                "p<.001 / <.01 / <.05 / ≥.05, as on the matrix's bottom border",
+            ),
+            ("A=", "letters standing for system names that do not fit"),
+            ("▲ ▼", "rows above / below the visible ones"),
+        ]
+    }
+
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
@@ -350,6 +366,23 @@ impl PairsPane {
             lines.push(Line::styled(l.clone(), th.dim));
         }
         f.render_widget(Paragraph::new(lines), inner);
+        // The cells' colours, each threshold written in its own colour, on the bottom border.
+        let key: Vec<Span> = [
+            (" p<.001", 0.0005),
+            (" <.01", 0.005),
+            (" <.05", 0.03),
+            (" ≥.05 ", 0.5),
+        ]
+        .into_iter()
+        .map(|(t, p)| Span::styled(t, th.p_value(Some(p))))
+        .collect();
+        let kw: u16 = key.iter().map(|s| s.content.chars().count() as u16).sum();
+        if area.height > 2 && area.width >= kw + 4 {
+            f.render_widget(
+                Paragraph::new(Line::from(key)),
+                Rect::new(area.x + 2, area.bottom() - 1, kw, 1),
+            );
+        }
         (sel_row, sel_col)
     }
 }
