@@ -27,6 +27,7 @@ mod forest;
 mod funnel;
 mod gaps;
 mod matrices;
+mod scaled;
 use bars::{bugtypes, editsize, misses};
 pub use data::*;
 use density::density;
@@ -199,6 +200,8 @@ impl Default for FunnelSpec {
 pub struct PlotInputs<'a> {
     pub view: Snapshot<'a>,
     pub funnel: FunnelSpec,
+    /// PNG pixels per figure unit (1: the SVG's size; 2: twice as wide and tall, drawn sharp).
+    pub scale: u32,
     audit: OnceLock<Result<AuditRun, String>>,
 }
 
@@ -207,6 +210,7 @@ impl<'a> PlotInputs<'a> {
         PlotInputs {
             view: Snapshot::new(engine, sig_cfg),
             funnel: FunnelSpec::default(),
+            scale: 1,
             audit: OnceLock::new(),
         }
     }
@@ -384,18 +388,31 @@ pub fn render(inputs: &PlotInputs<'_>, figure: Figure) -> anyhow::Result<String>
     Ok(svg)
 }
 
-/// Render one figure to a PNG file's bytes (an RGB bitmap of the SVG's size).
+/// Render one figure to a PNG file's bytes: an RGB bitmap of the SVG's size times
+/// `inputs.scale` (at 2× every primitive is drawn at twice the resolution, see `scaled`).
 pub fn render_png(inputs: &PlotInputs<'_>, figure: Figure) -> anyhow::Result<Vec<u8>> {
     let mut rgb: Vec<u8> = Vec::new();
     let size = std::cell::Cell::new((0u32, 0u32));
     let buf = &mut rgb;
     let size_ref = &size;
-    draw(inputs, figure, move |(w, h)| {
-        let buf = buf;
-        size_ref.set((w, h));
-        buf.resize(w as usize * h as usize * 3, 0xFF);
-        BitMapBackend::with_buffer(buf.as_mut_slice(), (w, h)).into_drawing_area()
-    })?;
+    let s = inputs.scale.max(1);
+    if s == 1 {
+        draw(inputs, figure, move |(w, h)| {
+            let buf = buf;
+            size_ref.set((w, h));
+            buf.resize(w as usize * h as usize * 3, 0xFF);
+            BitMapBackend::with_buffer(buf.as_mut_slice(), (w, h)).into_drawing_area()
+        })?;
+    } else {
+        draw(inputs, figure, move |(w, h)| {
+            let buf = buf;
+            let (w, h) = (w * s, h * s);
+            size_ref.set((w, h));
+            buf.resize(w as usize * h as usize * 3, 0xFF);
+            let inner = BitMapBackend::with_buffer(buf.as_mut_slice(), (w, h));
+            scaled::Scaled { inner, scale: s }.into_drawing_area()
+        })?;
+    }
     let (w, h) = size.get();
     let mut png_bytes = Vec::new();
     let mut enc = png::Encoder::new(&mut png_bytes, w, h);
