@@ -10,6 +10,7 @@ mod bug_types;
 mod editor;
 mod export_numbers;
 mod panes;
+mod presenter;
 mod probe;
 mod start;
 mod stats;
