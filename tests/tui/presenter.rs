@@ -382,3 +382,25 @@ fn snapshot_palette() {
     key(&mut a, KeyCode::Down);
     insta::assert_snapshot!("palette_theme_120x40", screen(&a, 120, 40));
 }
+
+#[test]
+fn presenter_views_survive_tiny_terminals() {
+    let mut a = app();
+    let sizes = [(1, 1), (20, 10), (24, 6), (250, 80)];
+    keys(&mut a, "z");
+    for i in 1..=7 {
+        keys(&mut a, &i.to_string());
+        for (w, h) in sizes {
+            let _ = screen(&a, w, h);
+        }
+    }
+    keys(&mut a, "z1B");
+    for (w, h) in sizes {
+        let _ = screen(&a, w, h);
+    }
+    keys(&mut a, "B");
+    ctrl_p(&mut a);
+    for (w, h) in sizes {
+        let _ = screen(&a, w, h);
+    }
+}
