@@ -48,6 +48,14 @@ pub enum Action {
     /// Next tie policy (re-evaluates every system).
     CycleTies,
     ToggleTheme,
+    /// Switch to this palette (the command palette's theme entries).
+    SetTheme(super::theme::ThemeKind),
+    /// Presenter: the active pane on the whole screen, and back.
+    Zoom,
+    /// Presenter: the headline numbers in large type, and back.
+    BigNumbers,
+    /// Presenter: the command palette (every action by name).
+    Palette,
     /// Open the live BM25 query prompt (`:`).
     LiveQuery,
     /// Browser: code view ↔ diff against the canonical.

@@ -36,6 +36,13 @@ pub enum Mode {
     },
     /// Live BM25 query prompt.
     Prompt,
+    /// Presenter: the headline numbers in large type (`B`).
+    Big,
+    /// Presenter: the command palette (Ctrl-P), filtered by `text`, entry `sel` highlighted.
+    Palette {
+        text: String,
+        sel: usize,
+    },
 }
 
 /// How many live-query results are kept.
@@ -55,6 +62,8 @@ pub struct App {
     pub status: Option<String>,
     pub hits: Hits,
     pub quit: bool,
+    /// Presenter: the active pane fills the screen (`z`).
+    pub zoom: bool,
     jobs: Vec<Job>,
     /// Jobs running, with when each started (the status bar shows elapsed time past a second).
     in_flight: Vec<(&'static str, std::time::Instant)>,
@@ -87,6 +96,7 @@ impl App {
             status: None,
             hits: Hits::default(),
             quit: false,
+            zoom: false,
             jobs: Vec::new(),
             in_flight: Vec::new(),
             pending_policy: None,
@@ -407,7 +417,10 @@ impl App {
     }
 
     fn input_mode(&self) -> bool {
-        matches!(self.mode, Mode::Filter | Mode::Picker { .. } | Mode::Prompt)
+        matches!(
+            self.mode,
+            Mode::Filter | Mode::Picker { .. } | Mode::Prompt | Mode::Palette { .. }
+        )
     }
 
     /// Translate a key through the command registry and handle it.
@@ -423,6 +436,19 @@ impl App {
             return Vec::new();
         };
         fuzzy::filter(text, d.engine.scores().iter().map(|s| s.id.as_str()))
+    }
+
+    /// The command palette's entries on the active pane (the registry's, see
+    /// [`commands::palette`]).
+    pub fn palette_entries(&self) -> Vec<commands::PaletteEntry> {
+        let panes: Vec<(PaneId, &'static str)> =
+            self.panes.iter().map(|p| (p.kind(), p.title())).collect();
+        commands::palette(self.pane(), &panes)
+    }
+
+    /// The palette entries matching `text`, best first (indices into [`App::palette_entries`]).
+    pub fn palette_items(&self, text: &str) -> Vec<usize> {
+        commands::palette_matches(&self.palette_entries(), text)
     }
 
     fn rescore_live(&mut self) {
@@ -534,6 +560,55 @@ impl App {
                 }
                 self.mode = Mode::Picker { compare, text, sel };
             }
+            Mode::Big => match action {
+                Action::BigNumbers | Action::Back | Action::Enter | Action::Quit => {
+                    self.mode = Mode::Normal
+                }
+                // What the big numbers name can change under them.
+                Action::CycleTies | Action::ToggleTheme => self.normal(action, &mut effects),
+                _ => {}
+            },
+            Mode::Palette { mut text, mut sel } => {
+                let items = self.palette_items(&text);
+                match action {
+                    Action::Input(c) if !c.is_control() => {
+                        text.push(c);
+                        sel = 0;
+                    }
+                    Action::Paste(s) => {
+                        text.extend(s.chars().filter(|c| !c.is_control()));
+                        sel = 0;
+                    }
+                    Action::Backspace => {
+                        text.pop();
+                        sel = 0;
+                    }
+                    Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
+                        sel = panes::step(sel, items.len(), &action, 1)
+                    }
+                    Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+                        sel = panes::step(sel, items.len(), &action, 10)
+                    }
+                    Action::Enter => {
+                        self.mode = Mode::Normal;
+                        // The entry's action, exactly as its key would send it in normal mode.
+                        if let Some(e) = items
+                            .get(sel)
+                            .map(|&i| self.palette_entries().swap_remove(i))
+                        {
+                            self.normal(e.action, &mut effects);
+                        }
+                        self.apply_effects(effects);
+                        return;
+                    }
+                    Action::Back => {
+                        self.mode = Mode::Normal;
+                        return;
+                    }
+                    _ => {}
+                }
+                self.mode = Mode::Palette { text, sel };
+            }
             Mode::Prompt => match action {
                 Action::Input(_) | Action::Backspace | Action::Paste(_) => {
                     if let Some((t, _)) = self.shared.live.as_mut() {
@@ -629,6 +704,15 @@ impl App {
                 self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
             }
             Action::ToggleTheme => self.theme = self.theme.toggled(),
+            Action::SetTheme(kind) => self.theme = Theme::new(kind, self.theme.mono),
+            Action::Zoom => self.zoom = !self.zoom,
+            Action::BigNumbers => self.mode = Mode::Big,
+            Action::Palette => {
+                self.mode = Mode::Palette {
+                    text: String::new(),
+                    sel: 0,
+                }
+            }
             Action::Export => {
                 // An export runs on this thread; past a second its message says how long it took.
                 let t0 = std::time::Instant::now();
@@ -647,6 +731,7 @@ impl App {
                 }
             }
             Action::Back if self.shared.live.is_some() => self.shared.live = None,
+            Action::Back if self.zoom => self.zoom = false,
             other => self.forward(&other, effects),
         }
     }

@@ -105,6 +105,10 @@ pub static COMMANDS: &[Command] = &[
     cmd(G, &[C(':')], ":", Action::LiveQuery, "live query", "Type a query: ranked by BM25 as you type and by every dense system whose model is available (the current system's ranking is shown).", true),
     cmd(G, &[C('T')], "T", Action::ToggleTheme, "theme", "Cycle dark / light / high-contrast (projector) theme.", false),
     cmd(G, &[C('x')], "x", Action::Export, "export", "Export the pane: SVG + markdown.", false),
+    // Presenter mode.
+    cmd(G, &[C('z')], "z", Action::Zoom, "zoom", "Zoom the pane to the whole screen; z or Esc returns (keys still go to the pane).", true),
+    cmd(G, &[C('B')], "B", Action::BigNumbers, "big numbers", "Headline numbers in large type: leader and runner-up exec@1, exec@10, 95% CI, tie policy (B or Esc returns).", false),
+    cmd(G, &[Key::Ctrl('p')], "C-p", Action::Palette, "palette", "Command palette: find any action by name (Enter runs it, Esc closes).", false),
     // Leaderboard.
     cmd(P(PaneId::Leaderboard), &[K(KeyCode::Enter)], "Enter", Action::Enter, "queries", "Open the selected system's queries in the browser.", true),
     cmd(P(PaneId::Leaderboard), &[C('r')], "r", Action::ReverseSort, "reverse", "Reverse the sort order (←/→ or a header click picks the column).", true),
@@ -213,6 +217,108 @@ pub fn help_bar() -> Vec<(&'static str, &'static str)> {
         .map(|c| (c.keys_label, c.label))
         .collect();
     out.insert(0, ("?/Esc", "close"));
+    out
+}
+
+/// One entry of the command palette: a registry command (or, for the registry's pane-jump and
+/// theme commands, one entry per pane / theme), with the action Enter sends.
+#[derive(Clone, Debug)]
+pub struct PaletteEntry {
+    pub label: String,
+    pub keys: String,
+    pub help: &'static str,
+    pub action: Action,
+    /// The registry command this entry comes from.
+    pub command: &'static Command,
+}
+
+impl PaletteEntry {
+    /// What the palette's fuzzy filter matches: the label first, then the help text and keys.
+    pub fn haystack(&self) -> String {
+        format!("{} — {} ({})", self.label, self.help, self.keys)
+    }
+}
+
+/// The command palette's entries on `pane`: every command that applies there in normal mode
+/// ([`active`], the table the key bar and help read), the pane-jump command as one "go to pane
+/// N" entry per pane, the theme command followed by one entry per theme.
+pub fn palette(pane: PaneId, panes: &[(PaneId, &'static str)]) -> Vec<PaletteEntry> {
+    let mut out = Vec::new();
+    for c in active(pane, false) {
+        let entry = |label: String, keys: String, action: Action| PaletteEntry {
+            label,
+            keys,
+            help: c.help,
+            action,
+            command: c,
+        };
+        match c.action {
+            Action::Tab(_) => {
+                for (i, (_, title)) in panes.iter().enumerate() {
+                    out.push(entry(
+                        format!("go to pane {} {title}", i + 1),
+                        (i + 1).to_string(),
+                        Action::Tab(i),
+                    ));
+                }
+            }
+            Action::ToggleTheme => {
+                out.push(entry(
+                    c.label.to_string(),
+                    c.keys_label.to_string(),
+                    c.action.clone(),
+                ));
+                for kind in super::theme::ThemeKind::ALL {
+                    out.push(entry(
+                        format!("theme: {}", kind.as_str()),
+                        c.keys_label.to_string(),
+                        Action::SetTheme(kind),
+                    ));
+                }
+            }
+            _ => out.push(entry(
+                c.label.to_string(),
+                c.keys_label.to_string(),
+                c.action.clone(),
+            )),
+        }
+    }
+    out
+}
+
+/// The palette entries matching `text`, best first: matches on the label before matches on
+/// the help text or keys only.
+pub fn palette_matches(entries: &[PaletteEntry], text: &str) -> Vec<usize> {
+    let mut out = super::fuzzy::filter(text, entries.iter().map(|e| e.label.as_str()));
+    let hay: Vec<String> = entries.iter().map(PaletteEntry::haystack).collect();
+    for i in super::fuzzy::filter(text, hay.iter().map(String::as_str)) {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The bottom line of a zoomed pane: the zoom key, which leaves.
+pub fn zoom_bar() -> Vec<(&'static str, &'static str)> {
+    COMMANDS
+        .iter()
+        .filter(|c| c.scope == Scope::Global && c.action == Action::Zoom)
+        .map(|c| (c.keys_label, "unzoom"))
+        .collect()
+}
+
+/// The key bar of the big-numbers view: the key that leaves, and the commands that still work
+/// there (the tie policy and the theme change what is shown).
+pub fn big_bar() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = COMMANDS
+        .iter()
+        .filter(|c| {
+            c.scope == Scope::Global && matches!(c.action, Action::CycleTies | Action::ToggleTheme)
+        })
+        .map(|c| (c.keys_label, c.label))
+        .collect();
+    out.insert(0, ("B/Esc", "back"));
     out
 }
 

@@ -5,8 +5,9 @@
 //! Layout: `app` (state, `App::handle`), `actions` (what can happen), `commands` (the key
 //! registry behind the key bar and help), `view` (the state snapshot panes draw from), `jobs`
 //! (work off the UI thread), `panes/*` (one per tab), `widgets/*`, `frame` (tab/status/key bars,
-//! overlays), `export` (the `x` key: SVG and markdown), `fuzzy` (the pickers' and filters'
-//! matching), `run` (terminal and event loop), `theme`.
+//! overlays, presenter mode's zoom, big numbers and command palette), `presenter` (the big
+//! numbers' cells and block font), `export` (the `x` key: SVG and markdown), `fuzzy` (the
+//! pickers' and filters' matching), `run` (terminal and event loop), `theme`.
 
 pub mod actions;
 pub mod app;
@@ -16,6 +17,7 @@ pub mod frame;
 pub mod fuzzy;
 pub mod jobs;
 pub mod panes;
+pub mod presenter;
 pub mod run;
 pub mod theme;
 pub mod view;

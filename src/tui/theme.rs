@@ -5,7 +5,7 @@
 use ratatui::style::{Color, Modifier, Style};
 
 /// Which palette.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize)]
 pub enum ThemeKind {
     #[default]
     Dark,

@@ -11,6 +11,7 @@ mod charts;
 mod editor;
 mod export_numbers;
 mod panes;
+mod presenter;
 mod probe;
 mod start;
 mod stats;
