@@ -51,7 +51,9 @@ fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
         Some(query) if query.correct.contains(&c) => ("canonical".to_string(), true),
         Some(query) if query.paired.contains(&c) => (format!("★{kind}"), true),
         // Another query's snippet: its own label (a canonical there is no answer here).
-        _ => (format!("other:{kind}"), false),
+        Some(_) => (format!("other:{kind}"), false),
+        // A live query has no snippets of its own: each shows its label.
+        None => (kind, true),
     }
 }
 
