@@ -106,3 +106,41 @@ fn a_live_query_ranks_under_every_dense_system() {
     );
     assert!(!s.contains("loading model"), "{s}");
 }
+
+/// Issue 30 item 1 without an embedding environment (CI): a live query ranks under BM25, marks
+/// each dense system ✗, and says once, in one whole line above the ranking (not cut in the
+/// title), what would enable them; the environment is never created.
+#[test]
+fn a_live_query_without_models_says_once_what_enables_them() {
+    let env = execscope::embed::EmbedEnv::locate().unwrap();
+    if env.is_ready() {
+        common::skip(
+            "a_live_query_without_models_says_once_what_enables_them",
+            "an embedding environment is present (this checks the state without one)",
+        );
+        return;
+    }
+    let existed = env.dir.exists();
+    let engine = execscope::cli::open_engine(None, &execscope::cli::EvalArgs::default()).unwrap();
+    let mut app = App::with_engine(
+        engine,
+        execscope::tui::Theme::new(execscope::tui::ThemeKind::Dark, false),
+    );
+    app.run_jobs_inline();
+    keys(&mut app, ":");
+    keys(&mut app, "merge two sorted lists");
+    key(&mut app, KeyCode::Enter);
+    let s = settle(&app, 160, 40);
+    // The dense system selected cannot rank it: BM25's ranking under a title that says so.
+    assert!(s.contains("under BM25"), "{s}");
+    assert!(s.contains("…✗ "), "{s}");
+    let hint: Vec<&str> = s.lines().filter(|l| l.contains("probe --setup")).collect();
+    assert_eq!(hint.len(), 1, "said once:\n{s}");
+    assert!(
+        hint[0].contains("(≈7 GB, once); the next query uses it"),
+        "whole at 160 columns: {:?}",
+        hint[0]
+    );
+    assert!(!s.contains("error"), "{s}");
+    assert_eq!(env.dir.exists(), existed, "the environment was created");
+}

@@ -137,27 +137,14 @@ pub(super) fn status_spans(
                 short(id)
             }
         };
-        let mut missing = false;
         for s in d.engine.scores() {
             match r.systems.iter().find(|x| x.id == s.id) {
                 Some(x) if x.status == "ok" => {
                     out.push(Span::styled(format!("{}✓ ", name(&s.id)), th.good))
                 }
-                Some(x) => {
-                    missing |= x
-                        .reason
-                        .as_deref()
-                        .is_some_and(|w| w.contains("embedding environment"));
-                    out.push(Span::styled(format!("{}✗ ", name(&s.id)), th.bad))
-                }
+                Some(_) => out.push(Span::styled(format!("{}✗ ", name(&s.id)), th.bad)),
                 None => {}
             }
-        }
-        if missing {
-            out.push(Span::styled(
-                "✗: no model here; execscope probe --setup (≈7 GB) ",
-                th.dim,
-            ));
         }
         if let (None, Some(t)) = (&st.busy, st.elapsed) {
             out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
@@ -177,6 +164,29 @@ pub(super) fn status_spans(
         out.insert(0, Span::styled(note, th.warn));
     }
     out
+}
+
+/// What would let the ✗ systems rank a live query, once, in one line (drawn above the ranking,
+/// not in the crowded title): `None` when every system ranked or none lacks its model.
+pub(super) fn enable_hint(st: Option<&LiveState>) -> Option<String> {
+    let r = st?.report.as_ref()?;
+    let missing = r
+        .systems
+        .iter()
+        .filter(|x| x.status != "ok")
+        .filter(|x| {
+            x.reason
+                .as_deref()
+                .is_some_and(|w| w.contains("embedding environment"))
+        })
+        .count();
+    (missing > 0).then(|| {
+        format!(
+            "✗ {missing} dense system{} need a model: `execscope probe --setup` (≈7 GB, once); \
+             the next query uses it",
+            if missing == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// The work note in at most `room` columns where possible: "⠸ loading model all-mpnet-base-v2 ",

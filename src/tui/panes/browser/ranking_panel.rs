@@ -2,13 +2,13 @@
 //! live query's, or two systems side by side with `c`), under a title that names the query, the
 //! system, k and the probing state, abbreviated to fit and never cut.
 
-use super::probe::status_spans;
+use super::probe::{enable_hint, status_spans};
 use super::{message, query_ranking, BrowserPane, Focus, RANKING};
 use crate::probe::live::LiveState;
 use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::ranking::{self, RankRow};
-use crate::tui::widgets::text::fit_spans;
+use crate::tui::widgets::text::{fit, fit_spans};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -120,6 +120,23 @@ impl BrowserPane {
             message(f, inner, &why, th.dim);
         } else {
             let query = v.shared.live.is_none().then_some(q);
+            // A live query that some systems could not rank says once what enables them.
+            let hint = v
+                .shared
+                .live
+                .as_ref()
+                .and_then(|_| enable_hint(state))
+                .filter(|_| inner.height > 3);
+            let inner = match hint {
+                Some(h) => {
+                    f.render_widget(
+                        Paragraph::new(Line::styled(fit(&h, inner.width as usize), th.warn)),
+                        Rect::new(inner.x, inner.y, inner.width, 1),
+                    );
+                    Rect::new(inner.x, inner.y + 1, inner.width, inner.height - 1)
+                }
+                None => inner,
+            };
             ranking::render(f, inner, v, d, query, rows, sel, focused, RANKING);
         }
     }
