@@ -517,22 +517,11 @@ impl App {
                 mut sel,
             } => {
                 let items = self.picker_items(&text);
+                if edit_list_filter(&mut text, &mut sel, &action, items.len()) {
+                    self.mode = Mode::Picker { compare, text, sel };
+                    return;
+                }
                 match action {
-                    Action::Input(c) if !c.is_control() => {
-                        text.push(c);
-                        sel = 0;
-                    }
-                    Action::Paste(s) => {
-                        text.extend(s.chars().filter(|c| !c.is_control()));
-                        sel = 0;
-                    }
-                    Action::Backspace => {
-                        text.pop();
-                        sel = 0;
-                    }
-                    Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
-                        sel = panes::step(sel, items.len(), &action, 1)
-                    }
                     Action::Enter => {
                         if let Some(&s) = items.get(sel) {
                             if compare {
@@ -570,22 +559,11 @@ impl App {
             },
             Mode::Palette { mut text, mut sel } => {
                 let items = self.palette_items(&text);
+                if edit_list_filter(&mut text, &mut sel, &action, items.len()) {
+                    self.mode = Mode::Palette { text, sel };
+                    return;
+                }
                 match action {
-                    Action::Input(c) if !c.is_control() => {
-                        text.push(c);
-                        sel = 0;
-                    }
-                    Action::Paste(s) => {
-                        text.extend(s.chars().filter(|c| !c.is_control()));
-                        sel = 0;
-                    }
-                    Action::Backspace => {
-                        text.pop();
-                        sel = 0;
-                    }
-                    Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
-                        sel = panes::step(sel, items.len(), &action, 1)
-                    }
                     Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
                         sel = panes::step(sel, items.len(), &action, 10)
                     }
@@ -794,3 +772,23 @@ impl App {
 
 #[cfg(test)]
 mod loading_tests;
+
+/// The typing and moving a fuzzy list (system picker, command palette) shares: text typed,
+/// pasted or deleted restarts the highlight at the top; ↑/↓ move it among `n` items. `false`:
+/// the action is not one of these.
+fn edit_list_filter(text: &mut String, sel: &mut usize, action: &Action, n: usize) -> bool {
+    match action {
+        Action::Input(c) if !c.is_control() => text.push(*c),
+        Action::Paste(s) => text.extend(s.chars().filter(|c| !c.is_control())),
+        Action::Backspace => {
+            text.pop();
+        }
+        Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
+            *sel = panes::step(*sel, n, action, 1);
+            return true;
+        }
+        _ => return false,
+    }
+    *sel = 0;
+    true
+}

@@ -471,15 +471,22 @@ pub fn bold() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
+/// A presenter view's screen: cleared in the theme's base style, a body (where clicks land) and
+/// a one-line bar below it.
+fn presenter_screen(f: &mut Frame, app: &App) -> [Rect; 2] {
+    let area = f.area();
+    f.render_widget(Block::default().style(app.theme.base), area);
+    let [body, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    app.hits.set_body(body);
+    [body, bar]
+}
+
 /// Presenter zoom (`z`): the active pane on the whole screen, no tab bar; one bottom line says
 /// how to leave and which pane this is (the live query's prompt takes it while typing).
 fn draw_zoom(f: &mut Frame, app: &App) {
     let th = &app.theme;
     let v = app.view();
-    let area = f.area();
-    f.render_widget(Block::default().style(th.base), area);
-    let [body, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    app.hits.set_body(body);
+    let [body, bar] = presenter_screen(f, app);
     draw_body(f, body, app);
     if app.mode == Mode::Prompt {
         draw_prompt(f, bar, app);
@@ -516,10 +523,7 @@ fn draw_big(f: &mut Frame, app: &App) {
     use super::presenter::{big_rows, big_width, headline, GLYPH_ROWS};
     let th = &app.theme;
     let v = app.view();
-    let area = f.area();
-    f.render_widget(Block::default().style(th.base), area);
-    let [body, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    app.hits.set_body(body);
+    let [body, bar] = presenter_screen(f, app);
     let mut spans = vec![Span::raw(" ")];
     for (k, label) in commands::big_bar() {
         spans.push(Span::styled(k, th.accent));

@@ -288,16 +288,15 @@ fn binary_writes_all_figures_atomically() {
 
 /// `execscope plot TINY --figure misses --out FILE` (50 bootstrap replicates).
 fn plot_misses(out: &Path) -> std::process::Output {
+    plot_misses_with(out, &[])
+}
+
+/// [`plot_misses`] with more options.
+fn plot_misses_with(out: &Path, extra: &[&str]) -> std::process::Output {
     bin()
-        .args([
-            "plot",
-            TINY,
-            "--figure",
-            "misses",
-            "--bootstrap",
-            "50",
-            "--out",
-        ])
+        .args(["plot", TINY, "--figure", "misses", "--bootstrap", "50"])
+        .args(extra)
+        .arg("--out")
         .arg(out)
         .output()
         .unwrap()
@@ -341,23 +340,7 @@ fn binary_single_figure_and_clear_errors() {
 #[test]
 fn scale_applies_to_png_only() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |out: &Path| {
-        bin()
-            .args([
-                "plot",
-                TINY,
-                "--figure",
-                "misses",
-                "--bootstrap",
-                "50",
-                "--scale",
-                "2",
-                "--out",
-            ])
-            .arg(out)
-            .output()
-            .unwrap()
-    };
+    let run = |out: &Path| plot_misses_with(out, &["--scale", "2"]);
     let o = run(&dir.path().join("m.svg"));
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);

@@ -20,12 +20,16 @@ fn request(text: &str) -> ProbeRequest {
     }
 }
 
-#[test]
-fn without_an_environment_bm25_ranks_and_each_model_is_named_once_then_it_recovers() {
-    let engine = Arc::new(common::open_engine(
+fn embedded_engine() -> Arc<execscope::engine::Engine> {
+    Arc::new(common::open_engine(
         &common::embedded_bundle(),
         execscope::metrics::TiePolicy::Expected,
-    ));
+    ))
+}
+
+#[test]
+fn without_an_environment_bm25_ranks_and_each_model_is_named_once_then_it_recovers() {
+    let engine = embedded_engine();
     let dir = tempfile::tempdir().unwrap();
     let env_dir = dir.path().join("env");
     std::fs::create_dir_all(&env_dir).unwrap();
@@ -91,10 +95,7 @@ fn without_an_environment_bm25_ranks_and_each_model_is_named_once_then_it_recove
 /// for about a second). Checked right after submitting, before and after the answer arrives.
 #[test]
 fn a_new_request_never_shows_the_previous_answer() {
-    let engine = Arc::new(common::open_engine(
-        &common::embedded_bundle(),
-        execscope::metrics::TiePolicy::Expected,
-    ));
+    let engine = embedded_engine();
     let dir = tempfile::tempdir().unwrap();
     let mut live = LiveProbe::start(Some(EmbedEnv {
         dir: dir.path().join("env"),

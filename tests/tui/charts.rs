@@ -17,6 +17,11 @@ fn embedded_app() -> App {
     a
 }
 
+/// The anatomy view the panes draw from.
+fn anatomy(a: &App) -> &execscope::view::AnatomyView {
+    &a.data.as_ref().unwrap().anatomy.as_ref().unwrap().0
+}
+
 fn chars(l: &str) -> Vec<char> {
     l.chars().collect()
 }
@@ -52,16 +57,7 @@ fn is_braille(c: char) -> bool {
 fn density_ticks_are_where_the_values_are() {
     let mut a = embedded_app();
     keys(&mut a, "4");
-    let rows = a
-        .data
-        .as_ref()
-        .unwrap()
-        .anatomy
-        .as_ref()
-        .unwrap()
-        .0
-        .density
-        .clone();
+    let rows = anatomy(&a).density.clone();
     assert!(rows.len() >= 2);
     // Only the first system's line.
     for _ in 1..rows.len() {
@@ -242,16 +238,7 @@ fn glyphs_have_legends_and_cuts_are_marked() {
     // bug types that do not fit are counted on the border.
     keys(&mut a, "3");
     let s = screen(&a, 80, 24);
-    let nbt = a
-        .data
-        .as_ref()
-        .unwrap()
-        .anatomy
-        .as_ref()
-        .unwrap()
-        .0
-        .bugtypes
-        .len();
+    let nbt = anatomy(&a).bugtypes.len();
     let shown = s
         .lines()
         .filter(|l| l.starts_with('│') && l.contains('%') && l.contains('('))

@@ -64,6 +64,19 @@ fn editing_a_snippet_shows_ranks_and_verdicts_and_undo_restores() {
     );
 }
 
+/// The dashboard on `engine` with `:` + `text` + Enter typed (its probe submitted).
+fn live_query(engine: execscope::engine::Engine, text: &str) -> App {
+    let mut app = App::with_engine(
+        engine,
+        execscope::tui::Theme::new(execscope::tui::ThemeKind::Dark, false),
+    );
+    app.run_jobs_inline();
+    keys(&mut app, ":");
+    keys(&mut app, text);
+    key(&mut app, KeyCode::Enter);
+    app
+}
+
 /// `:` then a query: every dense system of the embedded bundle ranks it (✓ in the title) beside
 /// BM25, and the current system's ranking is listed.
 #[test]
@@ -82,14 +95,7 @@ fn a_live_query_ranks_under_every_dense_system() {
         ..Default::default()
     };
     let engine = execscope::cli::open_engine(Some(&root), &args).unwrap();
-    let mut app = App::with_engine(
-        engine,
-        execscope::tui::Theme::new(execscope::tui::ThemeKind::Dark, false),
-    );
-    app.run_jobs_inline();
-    keys(&mut app, ":");
-    keys(&mut app, "sort a list of pairs by the second item");
-    key(&mut app, KeyCode::Enter);
+    let app = live_query(engine, "sort a list of pairs by the second item");
     let s = settle(&app, 200, 50);
     for id in [
         "all-MiniLM-…✓",
@@ -122,14 +128,7 @@ fn a_live_query_without_models_says_once_what_enables_them() {
     }
     let existed = env.dir.exists();
     let engine = execscope::cli::open_engine(None, &execscope::cli::EvalArgs::default()).unwrap();
-    let mut app = App::with_engine(
-        engine,
-        execscope::tui::Theme::new(execscope::tui::ThemeKind::Dark, false),
-    );
-    app.run_jobs_inline();
-    keys(&mut app, ":");
-    keys(&mut app, "merge two sorted lists");
-    key(&mut app, KeyCode::Enter);
+    let app = live_query(engine, "merge two sorted lists");
     let s = settle(&app, 160, 40);
     // The dense system selected cannot rank it: BM25's ranking under a title that says so.
     assert!(s.contains("under BM25"), "{s}");
