@@ -259,3 +259,74 @@ fn per_test_outcomes_are_kept_for_the_view() {
     let outs: Vec<String> = c.tests.iter().map(|t| t.outcome.to_string()).collect();
     assert_eq!(outs, ["pass", "pass", "FAIL", "pass"]);
 }
+
+#[test]
+fn screens_batched_into_jobs_come_back_to_their_own_rows() {
+    // More distinct candidates than one screen job holds, each with its own number of distinct
+    // asserts (so its screen's reason names it), a syntax error in the second job, and a row that
+    // repeats an earlier one (screened once): every row gets its own screen, and the screens take
+    // two jobs.
+    use execscope::audit::selftest::SCREEN_BATCH;
+    let n = SCREEN_BATCH + 6;
+    let mut rows: Vec<PoolRow> = (0..n)
+        .map(|i| {
+            let asserts = i % 5;
+            let tests: String = (0..asserts)
+                .map(|k| format!("assert add({i}, {k}) == {}\n", i + k))
+                .collect();
+            let code = if i == SCREEN_BATCH + 2 {
+                "def add(a, b)\n    return a + b\n".to_string()
+            } else {
+                format!("{ADD}# candidate {i}\n")
+            };
+            PoolRow {
+                line: i + 1,
+                task_id: "T/add".into(),
+                sample_index: i as i64,
+                code,
+                self_tests: tests,
+                cohort: "all".into(),
+                whole: false,
+            }
+        })
+        .collect();
+    let mut again = rows[3].clone();
+    again.line = n + 1;
+    again.sample_index = n as i64;
+    rows.push(again);
+    let screen_jobs = std::sync::atomic::AtomicUsize::new(0);
+    let counting = |jobs: &[execscope::oracle::Job]| {
+        let screens = jobs
+            .iter()
+            .filter(|j| j.entry.iter().any(|e| e == "__es_screen"))
+            .count();
+        screen_jobs.fetch_add(screens, std::sync::atomic::Ordering::Relaxed);
+        run(jobs)
+    };
+    let pools = generated::build(
+        &[task()],
+        &rows,
+        &counting,
+        Mode::Generated {
+            pool: "batched".into(),
+            tasks: "hand".into(),
+        },
+    )
+    .expect("build");
+    assert_eq!(screen_jobs.into_inner(), 2);
+    let s = pools.evidence_names.iter().position(|n| n == "S").unwrap();
+    let cands = &pools.cohorts[0].tasks[0].candidates;
+    assert_eq!(cands.len(), n + 1);
+    for (i, c) in cands.iter().enumerate() {
+        let k = if i == n { 3 } else { i } % 5;
+        let want = if i == SCREEN_BATCH + 2 {
+            "code does not compile (SyntaxError); ".to_string()
+                + &format!("{k} counted assertion(s) < 3")
+        } else if k >= 3 {
+            format!("pass ({k} counted assertions)")
+        } else {
+            format!("{k} counted assertion(s) < 3")
+        };
+        assert_eq!(c.evidence[s].reason, want, "row {i}");
+    }
+}

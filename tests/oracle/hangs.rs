@@ -86,3 +86,90 @@ fn a_probe_without_proof_keeps_the_ordinary_verdicts() {
         ["HANG", "pass", "TIMEOUT", "HANG", "TIMEOUT", "FAIL", "pass"]
     );
 }
+
+/// The hang detector alone (its source, after the runtime it is embedded with), run on the
+/// functions of `code` in a fresh python3: for each `(function, argument)`, how its detection
+/// ended ("hang", "giveup", or "none" when 30 s passed first), the traced events and the snapshot
+/// work it took, then `[DETECT_EVENTS, DETECT_WORK]`. The counts are deterministic: the clock only
+/// cuts a run that went wrong.
+fn detect(code: &str, calls: &[(&str, i64)]) -> serde_json::Value {
+    const RUNTIME: [&str; 8] = [
+        include_str!("../../crates/oracle/assets/codec.py"),
+        include_str!("../../crates/oracle/assets/decode.py"),
+        include_str!("../../crates/oracle/assets/excs.py"),
+        include_str!("../../crates/oracle/assets/peer.py"),
+        include_str!("../../crates/oracle/assets/proxy.py"),
+        include_str!("../../crates/oracle/assets/engine.py"),
+        include_str!("../../crates/oracle/assets/pytest_shim.py"),
+        include_str!("../../crates/oracle/assets/detector.py"),
+    ];
+    let driver = format!(
+        r#"
+import json, signal, sys
+class Stop(BaseException):
+    pass
+def run(fn, arg):
+    res = {{}}
+    def hang():
+        res["r"] = "hang"; raise Stop()
+    def giveup():
+        res["r"] = "giveup"; raise Stop()
+    det = Detector(hang, giveup)
+    def late(*_):
+        raise Stop()
+    signal.signal(signal.SIGALRM, late)
+    signal.setitimer(signal.ITIMER_REAL, 30)  # a regression fails in 30 s, not in minutes
+    det.arm(); det.active = True
+    try:
+        fn(arg)
+    except Stop:
+        pass
+    finally:
+        det.dead = True; sys.settrace(None); sys.setprofile(None)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    return [res.get("r", "none"), det.events, det.work]
+ns = {{}}
+exec(compile({code}, "<code>", "exec"), ns)
+print(json.dumps([run(ns[f], a) for f, a in {calls}] + [[DETECT_EVENTS, DETECT_WORK]]))
+"#,
+        code = serde_json::to_string(code).unwrap(),
+        calls = serde_json::to_string(calls).unwrap(),
+    );
+    let program = RUNTIME.concat() + &driver;
+    let out = std::process::Command::new("python3")
+        .args(["-I", "-c", &program])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the driver's JSON")
+}
+
+#[test]
+fn a_state_that_cannot_repeat_ends_the_detection_by_its_work_bound() {
+    // Neither loop ever comes back to a state: the first's integer grows at every turn, the
+    // second's list is too large to snapshot (every visit is opaque). Without a bound on the
+    // detector's work, each would spend its detection on ever longer keys or on 20,000-value walks
+    // that cannot be compared, turn after turn, until the event bound (tens of seconds for the
+    // first) or the backstop; with it, each gives up after a few thousand turns, by its work and
+    // long before the event bound. A real hang is still proven within a few events.
+    let code = "def grow(n):\n    while True:\n        n = n * 3 + 1\n\n\
+                def big(n):\n    xs = list(range(30000))\n    while True:\n        xs[0] += n\n\n\
+                def spin(x):\n    while x:\n        pass\n";
+    let got = detect(code, &[("grow", 1), ("big", 1), ("spin", 1)]);
+    let (events_max, work_max) = (got[3][0].as_u64().unwrap(), got[3][1].as_u64().unwrap());
+    for (i, name) in ["grow", "big"].iter().enumerate() {
+        let r = &got[i];
+        assert_eq!(r[0], "giveup", "{name}: {got}");
+        assert!(
+            r[1].as_u64().unwrap() < events_max / 10,
+            "{name}, by its work: {got}"
+        );
+        assert!(r[2].as_u64().unwrap() > work_max, "{name}: {got}");
+    }
+    assert_eq!(got[2][0], "hang", "{got}");
+    assert!(got[2][1].as_u64().unwrap() < 20, "{got}");
+}

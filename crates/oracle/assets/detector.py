@@ -10,10 +10,14 @@
 # object with slots, ...), and after any call into C that is not known to be deterministic and to
 # act only on its arguments (time, randomness, I/O, threads, processes: see `_c_call_ok`). A
 # deterministic process in the same state at the same point repeats forever, so a proof means
-# the test never ends, on any machine. Bounded by DETECT_EVENTS traced instructions (a count, so
-# the same on any machine) and a wall backstop; no proof within the bounds -> TIMEOUT.
+# the test never ends, on any machine. Bounded by DETECT_EVENTS traced instructions and
+# DETECT_WORK units of snapshot work (values walked plus key characters; counts, so the same on
+# any machine: a state that grows, such as a counter that becomes a huge integer, never repeats,
+# and walking it would otherwise cost more with every turn) and a wall backstop; no proof within
+# the bounds -> TIMEOUT.
 
 DETECT_EVENTS = 300_000
+DETECT_WORK = 2_000_000
 SNAP_NODES = 20_000
 WORLD_NODES = 400_000
 
@@ -193,6 +197,7 @@ class Detector:
         self.on_hang = on_hang
         self.on_giveup = on_giveup  # no proof is possible any more: stop the run
         self.events = 0
+        self.work = 0  # values walked and key characters built at loop heads (DETECT_WORK)
         self.shapes = {}
         self.frames = {}  # id(frame) -> [for-iteration counts, {digest: world or None}]
         self.dead = False
@@ -298,8 +303,9 @@ class Detector:
             counts[at] = counts.get(at, 0) + 1  # a `for` loop advanced: a new state
             return
         around = tuple(counts.get(f, 0) for f, end in shape[1] if f < at < end)
+        s = _Snap(True, SNAP_NODES)
+        key = None
         try:
-            s = _Snap(True, SNAP_NODES)
             g = frame.f_globals
             loc = frame.f_locals
             key = repr(
@@ -311,6 +317,16 @@ class Detector:
                 )
             )
         except (_Opaque, RecursionError, ValueError, TypeError, AttributeError):
+            pass
+        # The work of this visit: the values walked and the key's characters. A state that grows
+        # (a counter that becomes a huge integer, a list that gets longer) never repeats, and one
+        # too large to snapshot can never be compared: either would spend its effort, turn after
+        # turn, on a proof that cannot come.
+        self.work += SNAP_NODES - s.left + (len(key) if key is not None else 0)
+        if self.work > DETECT_WORK:
+            self.give_up()
+            return
+        if key is None:
             return
         import hashlib as _h
 

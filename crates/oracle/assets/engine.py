@@ -17,9 +17,15 @@ import select
 import signal
 import time
 import copy as _copy
+import random as _random
 import types as _types
 
 OBS_MAX = 200
+# The random module's shared generator starts every test from this seed, on both sides (the
+# test's here, the code's in the sandbox): a test or a candidate that draws unseeded numbers
+# (HumanEval/38, /50 and /53 build their inputs with `random.randint`) sees the same numbers on
+# every run, every worker and every re-run of the test under the hang detector.
+RANDOM_SEED = 0
 BUILTIN_NAMES = frozenset(vars(builtins))
 
 
@@ -547,6 +553,7 @@ def attempt(pair, link, peer, i, budget):
             raise Overrun()
 
     outcome, observed = None, None
+    _random.seed(RANDOM_SEED)
     old = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, budget + 0.05, 0.05)
     try:

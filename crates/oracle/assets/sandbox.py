@@ -17,6 +17,7 @@
 import io
 import os
 import resource
+import random as _random
 import signal
 import tempfile
 
@@ -328,6 +329,7 @@ def start_test(code_obj, code_err, main):
     if code_err is not None:
         return {"code": code_err}
     ns = SIDE.ns = {"__name__": "__main__"} if main else {}
+    _random.seed(RANDOM_SEED)  # engine.py: every test draws the same numbers on every run
     SIDE.enter()
     try:
         exec(code_obj, ns)

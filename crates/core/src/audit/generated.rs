@@ -378,11 +378,38 @@ pub fn build(
         specs.push(*t);
     }
     let mut first = Jobs::default();
+    let programs: Vec<String> = rows.iter().zip(&specs).map(|(r, t)| r.program(t)).collect();
+    // The structural screens, SCREEN_BATCH distinct ones to a job: (job, test) of each row.
+    let mut screen_of: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    let mut distinct: Vec<(&str, &str, &str)> = Vec::new();
+    let screen_at: Vec<usize> = rows
+        .iter()
+        .zip(&specs)
+        .zip(&programs)
+        .map(|((r, t), code)| {
+            let key = (
+                code.as_str(),
+                r.self_tests.as_str(),
+                t.function_name.as_str(),
+            );
+            *screen_of.entry(key).or_insert_with(|| {
+                distinct.push(key);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    let batches: Vec<usize> = distinct
+        .chunks(selftest::SCREEN_BATCH)
+        .map(|chunk| first.add(selftest::screen_batch_job(chunk)))
+        .collect();
     let mut idx = Vec::with_capacity(rows.len());
-    for (r, t) in rows.iter().zip(&specs) {
-        let code = r.program(t);
+    for ((r, t), (code, &k)) in rows.iter().zip(&specs).zip(programs.iter().zip(&screen_at)) {
+        let code = code.clone();
         let f = &t.function_name;
-        let sc = first.add(selftest::screen_job(&code, &r.self_tests, f));
+        let sc = (
+            batches[k / selftest::SCREEN_BATCH],
+            k % selftest::SCREEN_BATCH,
+        );
         let a = (!r.self_tests.trim().is_empty()).then(|| {
             first.add(selftest::selftest_job(
                 &code,
@@ -398,7 +425,7 @@ pub fn build(
     let res1 = run_checked(runner, &first.jobs)?;
     let screens: Vec<Result<Screen, String>> = idx
         .iter()
-        .map(|&(sc, _, _)| selftest::screen_from(&res1[sc]))
+        .map(|&((job, test), _, _)| selftest::screen_from_test(&res1[job], test))
         .collect();
     let mut second = Jobs::default();
     let mut sidx = Vec::with_capacity(rows.len());

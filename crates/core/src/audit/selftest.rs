@@ -1,13 +1,13 @@
 //! Self-tests of generated candidates, run by the oracle.
 //!
 //! The structural screen (`crates/core/assets/selftest_driver.py`) is sent as the *code* of an
-//! ordinary oracle pair whose one test calls it with the candidate's texts as string literals;
-//! the oracle reports the compared value's repr in `observed`, which carries its answer back. It
-//! only parses. A model-written self-test is untrusted code, so it runs as a self-test job
+//! ordinary oracle pair whose tests each call it with one candidate's texts as string literals
+//! (up to [`SCREEN_BATCH`] candidates to a pair); the oracle reports each compared value's repr in
+//! `observed`, which carries the answer back. It only parses. A model-written self-test is untrusted code, so it runs as a self-test job
 //! ([`execscope_record::SelfTest`]): in the sandbox, in a process of its own, against the
 //! candidate's process, which can only return values to it (docs/threat-model.md, "Self-tests").
 //!
-//! Jobs per candidate: the screen, the inline run, and the module-supply run only when the screen
+//! Jobs per candidate: a test of a screen job, the inline run, and the module-supply run only when the screen
 //! found a candidate-named import (with no alias the restricted module-supply contract is the
 //! inline contract, so E* = E).
 
@@ -24,12 +24,24 @@ fn py_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "''".into())
 }
 
-/// The screen job: parses the candidate's code and self-tests, executes neither.
-pub fn screen_job(code: &str, self_tests: &str, function: &str) -> Job {
+/// Screens one screen job holds at most: each is one test of the job (the driver is executed
+/// afresh for each, as for any test), so a batch costs one sandboxed child and one judge child
+/// instead of one of each per candidate. The screen only parses, so its answer depends on its
+/// texts alone, never on the batch it ran in.
+pub const SCREEN_BATCH: usize = 64;
+
+/// The screen's test for one candidate: parses its code and self-tests, executes neither.
+fn screen_test(code: &str, self_tests: &str, function: &str) -> String {
     let (c, t, f) = (py_str(code), py_str(self_tests), py_str(function));
+    format!("assert __es_screen({c}, {t}, {f}) == ''")
+}
+
+/// One screen job for several candidates, a test each in their order: the answer of the i-th is
+/// [`screen_from_test`]`(result, i)`.
+pub fn screen_batch_job(items: &[(&str, &str, &str)]) -> Job {
     Job::new(
         DRIVER,
-        vec![format!("assert __es_screen({c}, {t}, {f}) == ''")],
+        items.iter().map(|(c, t, f)| screen_test(c, t, f)).collect(),
     )
     .entry("__es_screen")
 }
@@ -170,10 +182,14 @@ pub fn parse_screen(answer: &str) -> Result<Screen, String> {
     Ok(s)
 }
 
-/// The screen from the first test of an inline pair's result.
-pub fn screen_from(result: &SuiteResult) -> Result<Screen, String> {
-    let answer = unrepr(result.observed.first().and_then(|o| o.as_deref()))
-        .ok_or_else(|| format!("screen gave no answer ({})", result.outcomes[0]))?;
+/// The screen of the `i`-th candidate of a [`screen_batch_job`].
+pub fn screen_from_test(result: &SuiteResult, i: usize) -> Result<Screen, String> {
+    let outcome = result
+        .outcomes
+        .get(i)
+        .ok_or_else(|| format!("screen {i} has no outcome"))?;
+    let answer = unrepr(result.observed.get(i).and_then(|o| o.as_deref()))
+        .ok_or_else(|| format!("screen gave no answer ({outcome})"))?;
     parse_screen(&answer)
 }
 
