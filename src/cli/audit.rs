@@ -71,7 +71,7 @@ pub struct AuditArgs {
     /// Wall budget of each test in the oracle, seconds.
     #[arg(long, default_value_t = 5.0)]
     pub timeout: f64,
-    /// Oracle workers (default: available cores).
+    /// Oracle workers (default: four per core, or `EXECSCOPE_ORACLE_WORKERS`).
     #[arg(long)]
     pub workers: Option<usize>,
     /// Isolation: auto, rlimits, netns, bubblewrap, userns.

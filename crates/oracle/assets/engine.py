@@ -421,6 +421,36 @@ class JudgeSide:
         pass
 
 
+def _warm_fork():
+    """fork(2) for a zygote (the judge's, the harness's): the C library's fork, without CPython's
+    after-fork work in the child (re-creating the interpreter's locks and thread states, running
+    every module's at-fork hook: `random` re-seeding itself from the OS, `threading` rebuilding
+    its tables). A zygote is single-threaded and forks between requests, holding no lock, so
+    that work has nothing to repair; skipped, a child starts with about 190 fewer copy-on-write
+    page faults (measured: 47 instead of 234 for a child that exits at once), a tenth of a pair's
+    CPU. Code under test that forks again uses `os.fork`, with all of it."""
+    try:
+        import ctypes
+
+        fork = ctypes.CDLL(None, use_errno=True).fork
+    except BaseException:
+        return os.fork
+
+    def warm():
+        pid = fork()
+        if pid < 0:
+            import ctypes
+
+            e = ctypes.get_errno()
+            raise OSError(e, os.strerror(e))
+        return pid
+
+    return warm
+
+
+warm_fork = _warm_fork()
+
+
 class Overrun(BaseException):
     """The test's own logic ran past its budget (the judge's alarm)."""
 

@@ -175,7 +175,7 @@ class Harness:
             os.chown(workdir, uid, uid)
         n_left = max(1, p["n"])
         cpu = int(math.ceil(p["budget"] * (1 if detect else n_left))) + 1
-        pid = os.fork()
+        pid = warm_fork()
         if pid == 0:
             try:
                 close_fds_except(rfd, wfd, *extra)

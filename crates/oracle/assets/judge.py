@@ -140,7 +140,7 @@ def main():
         except BaseException:
             wire.write(b"\nZ\n")
             continue
-        pid = _os.fork()
+        pid = warm_fork()
         if pid == 0:
             code = 0
             try:
