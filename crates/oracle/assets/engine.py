@@ -15,6 +15,7 @@ import ast as _ast
 import os
 import select
 import signal
+import _signal
 import time
 import copy as _copy
 import random as _random
@@ -26,6 +27,15 @@ OBS_MAX = 200
 # (HumanEval/38, /50 and /53 build their inputs with `random.randint`) sees the same numbers on
 # every run, every worker and every re-run of the test under the hang detector.
 RANDOM_SEED = 0
+_RANDOM = _random._inst  # the shared generator `random.seed`, `random.randint`, ... are bound to
+_RANDOM_C_SEED = _random.Random.__mro__[1].seed  # its C seeding (Random.seed's last step)
+
+
+def reseed():
+    """`random.seed(RANDOM_SEED)` without the Python-level wrapper: the same C seeding and the
+    same reset of the cached Gaussian (what `Random.seed` does for an int)."""
+    _RANDOM_C_SEED(_RANDOM, RANDOM_SEED)
+    _RANDOM.gauss_next = None
 BUILTIN_NAMES = frozenset(vars(builtins))
 
 
@@ -583,8 +593,10 @@ def attempt(pair, link, peer, i, budget):
             raise Overrun()
 
     outcome, observed = None, None
-    _random.seed(RANDOM_SEED)
-    old = signal.signal(signal.SIGALRM, alarm)
+    reseed()
+    # The C functions themselves: the `signal` module's wrappers convert every handler to an enum
+    # member and back (two lookups and a caught ValueError per call, twice a test).
+    old = _signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, budget + 0.05, 0.05)
     try:
         try:
@@ -600,7 +612,7 @@ def attempt(pair, link, peer, i, budget):
     finally:
         state["armed"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        _signal.signal(signal.SIGALRM, old)
         link.deadline = None
     if link.gone is not None:
         return link.gone, None

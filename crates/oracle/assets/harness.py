@@ -430,7 +430,7 @@ def tester_child(rfd, wfd, vfd, p):
     pair = Pair([p["tests"]], p["entry"], "", main=True)
     mods = sorted(selftest_aliases(p["tests"], p["code"], p["entry"])) if p.get("supply") else []
     try:
-        _random.seed(RANDOM_SEED)  # as every test of the judge (engine.attempt)
+        reseed()  # as every test of the judge (engine.attempt)
         outcome, observed = pair.run(0, link, peer, modules=mods)
     except Gone:
         outcome, observed = link.gone or "ERROR:Other", None

@@ -17,7 +17,6 @@
 import io
 import os
 import resource
-import random as _random
 import signal
 import tempfile
 
@@ -121,6 +120,21 @@ def caps(t):
     if defined("__repr__"):
         f += "r"
     return f, [n for n in NUMERIC if defined(n)]
+
+
+_CAPS = {}  # static (non-heap) types: what their instances can do never changes
+
+
+def caps_of(t):
+    """`caps(t)`, remembered for a static type (a builtin's: `function`, `generator`, ...), whose
+    attributes cannot be set; a class of the code (a heap type) is read every time. The zygote's
+    warm-up fills it for the common kinds, so every child starts with them."""
+    if type.__getattribute__(t, "__flags__") & HEAPTYPE:
+        return caps(t)
+    got = _CAPS.get(t)
+    if got is None:
+        got = _CAPS[t] = caps(t)
+    return got
 
 
 class JudgeObj:
@@ -249,11 +263,11 @@ class SandboxSide:
             meta = {"C": clean_name(type.__getattribute__(v, "__name__")), "f": f, "a": numeric}
             meta["b"] = [enc.enc(b, d) for b in type.__getattribute__(v, "__bases__")]
             if t is not type:
-                mf = "".join(x for x in caps(t)[0] if x in "ilgk")
+                mf = "".join(x for x in caps_of(t)[0] if x in "ilgk")
                 if mf:
                     meta["m"] = mf
         else:
-            f, numeric = caps(t)
+            f, numeric = caps_of(t)
             meta = {"n": clean_name(type.__getattribute__(t, "__name__")), "f": f, "a": numeric}
             if type.__getattribute__(t, "__flags__") & HEAPTYPE:
                 meta["t"] = enc.enc(t, d)
@@ -329,7 +343,7 @@ def start_test(code_obj, code_err, main):
     if code_err is not None:
         return {"code": code_err}
     ns = SIDE.ns = {"__name__": "__main__"} if main else {}
-    _random.seed(RANDOM_SEED)  # engine.py: every test draws the same numbers on every run
+    reseed()  # engine.py: every test draws the same numbers on every run
     SIDE.enter()
     try:
         exec(code_obj, ns)
