@@ -60,21 +60,26 @@ fn candidates() -> Vec<(&'static str, String, String)> {
     ]
 }
 
+/// The `i`-th row (0-based) of a pool of task `T/add`.
+fn row(i: usize, code: String, self_tests: String) -> PoolRow {
+    PoolRow {
+        line: i + 1,
+        task_id: "T/add".into(),
+        sample_index: i as i64,
+        code,
+        self_tests,
+        cohort: "all".into(),
+        whole: false,
+    }
+}
+
 fn pools() -> &'static PoolSet {
     static P: OnceLock<PoolSet> = OnceLock::new();
     P.get_or_init(|| {
         let rows: Vec<PoolRow> = candidates()
             .into_iter()
             .enumerate()
-            .map(|(i, (_, code, tests))| PoolRow {
-                line: i + 1,
-                task_id: "T/add".into(),
-                sample_index: i as i64,
-                code,
-                self_tests: tests,
-                cohort: "all".into(),
-                whole: false,
-            })
+            .map(|(i, (_, code, tests))| row(i, code, tests))
             .collect();
         generated::build(
             &[task()],
@@ -279,21 +284,10 @@ fn screens_batched_into_jobs_come_back_to_their_own_rows() {
             } else {
                 format!("{ADD}# candidate {i}\n")
             };
-            PoolRow {
-                line: i + 1,
-                task_id: "T/add".into(),
-                sample_index: i as i64,
-                code,
-                self_tests: tests,
-                cohort: "all".into(),
-                whole: false,
-            }
+            row(i, code, tests)
         })
         .collect();
-    let mut again = rows[3].clone();
-    again.line = n + 1;
-    again.sample_index = n as i64;
-    rows.push(again);
+    rows.push(row(n, rows[3].code.clone(), rows[3].self_tests.clone()));
     let screen_jobs = std::sync::atomic::AtomicUsize::new(0);
     let counting = |jobs: &[execscope::oracle::Job]| {
         let screens = jobs
