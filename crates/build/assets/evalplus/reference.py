@@ -1,7 +1,8 @@
 # Trusted setup of the jobs that read an EvalPlus reference solution's outputs: the judge writes
 # each output as a Python literal (plain data only) and reports it through the verdict's observed
 # value, at most 200 characters per test: the head (is_floats flag, length, first 141 bytes) and
-# then 147-byte parts, base64-encoded so that no character needs escaping.
+# then 147-byte parts, base64-encoded so that no character needs escaping. Each output is computed
+# and written once per pair, whatever the number of its parts (`_es_literals`).
 import base64 as _es_b64
 import collections as _es_col
 import decimal as _es_dec
@@ -61,14 +62,32 @@ def _es_is_floats(x):
     return False
 
 
-def _es_report(v, part):
-    try:
-        lit = _es_lit(v)
-    except _ES_Opaque as e:
-        assert ("?" + str(e.args[0])) is None
+def _es_literals():
+    # The outputs this judge child already wrote as literals, by input: a long output is reported
+    # in up to 445 parts, one test each, and the reference would otherwise run again and its
+    # output be written again for every part (a judge child holds one pair: nothing outlives it).
+    import sys, types
+
+    m = sys.modules.get("_es_reference_literals")
+    if m is None:
+        m = sys.modules["_es_reference_literals"] = types.ModuleType("_es_reference_literals")
+        m.lits = {}
+    return m.lits
+
+
+def _es_report(output, part, key):
+    lits = _es_literals()
+    got = lits.get(key)
+    if got is None:
+        v = output()
+        try:
+            got = lits[key] = (_es_lit(v), _es_is_floats(v))
+        except _ES_Opaque as e:
+            assert ("?" + str(e.args[0])) is None
+    lit, floats = got
     data = lit.encode("ascii")
     if part < 0:
-        flag = "F" if _es_is_floats(v) else "N"
+        flag = "F" if floats else "N"
         assert (flag + str(len(data)) + ":" + _es_b64.b64encode(data[:141]).decode()) is None
     start = 141 + 147 * part
     assert _es_b64.b64encode(data[start:start + 147]).decode() is None

@@ -22,7 +22,7 @@ pub const PART_BYTES: usize = 147;
 pub const MAX_LITERAL: usize = 1 << 16;
 /// Ends every reference test, so that a change of [`SETUP`] (which the cache key does not
 /// cover) comes with a new key.
-const MARK: &str = "  # execscope: reference output v1";
+const MARK: &str = "  # execscope: reference output v2";
 
 /// One expected output: its Python literal and EvalPlus's `is_floats` of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,10 +39,13 @@ type Long = (usize, Vec<(usize, usize)>);
 /// task's reference could not be run at all.
 pub type TaskOutputs = Result<[Vec<Result<Output, String>>; 2], String>;
 
-/// The report test of one input: `part` -1 is the head.
+/// The report test of one input: `part` -1 is the head. The call is handed over unevaluated
+/// (a lambda) with the input as its key, so that the pair's tests of one input run the
+/// reference once and write its literal once (the setup keeps it for the pair's later parts).
 pub fn report_test(t: &PlusTask, args: &str, part: i64) -> String {
     let call = t.expected_of(&format!("{}({args})", t.entry));
-    format!("_es_report({call}, {part}){MARK}\n")
+    let key = serde_json::to_string(args).unwrap_or_else(|_| "''".into());
+    format!("_es_report(lambda: {call}, {part}, {key}){MARK}\n")
 }
 
 fn job(t: &PlusTask, tests: Vec<String>) -> Job {
