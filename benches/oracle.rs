@@ -38,6 +38,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+#[path = "support/machine.rs"]
+mod machine;
+use machine::machine_cpu;
+
 /// The naive runner's program: the pair arrives as JSON on stdin, one outcome word per test on
 /// stdout.
 const NAIVE: &str = r#"
@@ -392,28 +396,4 @@ fn main() {
     if let Some(d) = disagree {
         assert_eq!(d, 0, "the oracle must reproduce every cached verdict");
     }
-}
-
-/// CPU seconds the whole machine spent (every process, /proc/stat): the oracle's sandboxed
-/// processes are not this process's children, so `getrusage` would not see them.
-fn machine_cpu() -> f64 {
-    let text = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let Some(line) = text.lines().next() else {
-        return 0.0;
-    };
-    // user nice system idle iowait irq softirq steal: everything but idle and iowait.
-    let v: Vec<f64> = line
-        .split_whitespace()
-        .skip(1)
-        .filter_map(|x| x.parse().ok())
-        .collect();
-    let busy: f64 = v
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != 3 && *i != 4 && *i < 8)
-        .map(|(_, x)| x)
-        .sum();
-    // SAFETY: sysconf has no preconditions.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    busy / hz
 }
