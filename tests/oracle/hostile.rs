@@ -94,6 +94,24 @@ fn fork_bomb_is_contained() {
     still_healthy();
 }
 
+/// A pair's processes that are killed but not yet dead must not take the next pair's requests:
+/// the kernel hands a reader woken by SIGKILL the data already waiting, so a dying process
+/// still blocked on the judge's pipe could take the next child's first request (its trivial
+/// test then ran out of time). The bombs lower their priority, so their deaths wait for CPU.
+#[test]
+fn dying_processes_of_a_pair_take_nothing_from_the_next() {
+    let code = "import os\ndef f():\n    os.nice(19)\n    while True:\n        os.fork()\n";
+    for _ in 0..6 {
+        let (o, _) = run(code, &["assert f()"]);
+        assert!(o[0] == "TIMEOUT" || o[0].starts_with("FAIL:"), "{o:?}");
+        let (o, _) = run(
+            "def f():\n    return 7\n",
+            &["assert f() == 7", "assert f() != 8"],
+        );
+        assert_eq!(o, ["pass", "pass"]);
+    }
+}
+
 #[test]
 fn memory_bomb_is_a_memory_error() {
     let (o, _) = run(
@@ -148,15 +166,24 @@ fn host_files_survive() {
     if confined {
         assert!(o[0].starts_with("FAIL:"), "{o:?}");
         assert!(o[1].starts_with("FAIL:"), "{o:?}");
-        assert!(o[2].starts_with("FAIL:"), "{o:?}");
+        // bubblewrap's root is a tmpfs of the sandbox's own: as a plain user a pair may write
+        // there, and the host's root stays untouched (checked below).
+        assert!(
+            o[2].starts_with("FAIL:") || level >= IsolationLevel::Bubblewrap,
+            "{o:?}"
+        );
         assert_eq!(std::fs::read_to_string(&sentinel).unwrap(), "keep me");
         assert!(!intruder.exists());
         assert!(!std::path::Path::new(&root_file).exists());
     } else {
         // A plain user without bubblewrap: the pair runs as that user and can touch that user's
-        // files; the oracle must say so by reporting the weakest level.
+        // files (at `netns` all but those in the private scratch directories, where this test's
+        // temporary directory may be); the oracle must say so by the level it reports.
         eprintln!("file confinement unavailable here: level {level}, outcomes {o:?}");
-        assert_eq!(level, IsolationLevel::Rlimits);
+        assert!(
+            matches!(level, IsolationLevel::Rlimits | IsolationLevel::Netns),
+            "{level}"
+        );
         let _ = std::fs::remove_file(&root_file);
     }
     // Its own work dir is writable at every level.
@@ -231,10 +258,23 @@ fn exits_are_outcomes() {
 fn killing_the_parent_is_survived() {
     let code = "import os\ndef f():\n    os.kill(os.getppid(), 9)\n    return 1\n";
     let (o, _) = run(code, &["assert f() == 1", "assert True"]);
-    if oracle().drops_privileges() {
-        assert_eq!(o, ["FAIL:PermissionError", "pass"]);
+    let level = oracle().isolation();
+    let protected = oracle().drops_privileges()
+        || matches!(level, IsolationLevel::Netns | IsolationLevel::Userns);
+    if protected {
+        // Another uid, or the harness is the init of the pair's pid namespace: refused.
+        assert_eq!(o, ["FAIL:PermissionError", "pass"], "{level}");
     } else {
-        assert_eq!(o, [execscope::oracle::HARNESS_KILLED; 2]);
+        // The pair shares execscope's uid and the harness's pid namespace (a plain user at
+        // `rlimits` or `bubblewrap`), so the kill lands. Whether the child's answer reaches
+        // the judge before the child dies with the harness is a race (docs/threat-model.md,
+        // "same uid"): each test is the truth or records the killed oracle, never anything else.
+        for x in &o {
+            assert!(
+                x == "pass" || x == execscope::oracle::HARNESS_KILLED,
+                "{o:?}"
+            );
+        }
     }
     still_healthy();
     still_healthy();
@@ -245,7 +285,9 @@ fn killing_the_parent_is_survived() {
             vec!["assert f() == 1".to_string()],
         ))
         .unwrap();
-    assert_ne!(r.outcomes, [Outcome::Pass]);
+    if protected {
+        assert_ne!(r.outcomes, [Outcome::Pass]);
+    }
 }
 
 #[test]
