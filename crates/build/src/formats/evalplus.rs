@@ -118,6 +118,9 @@ pub fn plus_task(line: usize, rec: &J) -> Result<PlusTask, String> {
     for (k, key) in ["base_input", "plus_input"].into_iter().enumerate() {
         let items = match rec.get(key) {
             None | Some(J::Null) if k == 1 => continue,
+            // MBPP+ v0.2.0 publishes Mbpp/793 with `"plus_input": {}`: EvalPlus iterates it as
+            // no inputs, and so does this reader.
+            Some(J::Obj(m)) if m.is_empty() => continue,
             Some(J::Arr(items)) => items,
             None => return Err(format!("missing field `{key}`")),
             Some(v) => return Err(format!("field `{key}` must be a list, got {}", v.kind())),

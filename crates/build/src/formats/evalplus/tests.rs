@@ -173,6 +173,16 @@ fn a_record_reads_with_python_json_extensions() {
         t.program(),
         "'''\nMinimum of two.\n'''\ndef minimum(a, b):\n  return min(a, b)\n"
     );
+    // An empty object where the inputs go (MBPP+'s Mbpp/793) is no inputs, as EvalPlus reads it;
+    // anything else that is not a list is refused.
+    let rec = parse(r#"{"task_id": "Mbpp/793", "prompt": "", "entry_point": "last", "canonical_solution": "", "base_input": [[[1, 2], 1]], "plus_input": {}, "atol": 0}"#).unwrap();
+    let t = plus_task(1, &rec).unwrap();
+    assert_eq!((t.inputs[0].len(), t.inputs[1].len()), (1, 0));
+    let rec = parse(r#"{"task_id": "Mbpp/793", "prompt": "", "entry_point": "last", "canonical_solution": "", "base_input": [[[1, 2], 1]], "plus_input": {"a": 1}, "atol": 0}"#).unwrap();
+    assert_eq!(
+        plus_task(1, &rec).unwrap_err(),
+        "field `plus_input` must be a list, got an object"
+    );
     let rec = parse(r#"{"task_id": "Mbpp/1", "prompt": "", "entry_point": "f", "canonical_solution": "", "atol": 0}"#).unwrap();
     assert_eq!(
         plus_task(1, &rec).unwrap_err(),
