@@ -186,11 +186,7 @@ fn side_by_side() {
             }
             println!(
                 "    execscope gemm768_seconds {best:.6} (rank::block_product: {})",
-                if rank::gemm::preferred() {
-                    "the AVX2/FMA kernel"
-                } else {
-                    "matrixmultiply"
-                }
+                rank::gemm::path().map_or("matrixmultiply", |p| p.name())
             );
             Ok(f)
         }

@@ -1,5 +1,6 @@
-//! The score GEMM on AVX2/FMA: `out = (q·diag(qs)) · (c·diag(cs))ᵀ`, bit for bit what
-//! `matrixmultiply`'s sgemm computes on the same inputs, at close to the FMA units' peak.
+//! The score GEMM on AVX-512F and on AVX2/FMA: `out = (q·diag(qs)) · (c·diag(cs))ᵀ`, bit for bit
+//! what `matrixmultiply`'s AVX2/FMA sgemm computes on the same inputs, at close to the FMA units'
+//! peak.
 //!
 //! # Why the bits are the same
 //!
@@ -8,62 +9,99 @@
 //! shorter); within a block an accumulator starts at +0 and takes one fused multiply-add per k, in
 //! increasing k; the first block's accumulator is stored as `fma(1, acc, +0)` (= `acc + 0`, which
 //! turns a −0 into +0), and every later block adds its accumulator to the stored value with one
-//! rounding (`fma(1, acc, c)` = `c + acc`). Its AVX-512 kernel does the same per element. This
-//! kernel does exactly those operations per element, only blocked for more independent
-//! accumulators: 6 query rows × 16 corpus rows (12 ymm accumulators, against `matrixmultiply`'s 8),
-//! which keeps both FMA pipes busy through their latency. Scaling by `qs`/`cs` (cosine's 1/‖row‖)
-//! happens as the panels are packed, one f32 multiply per element, exactly as a scaled copy would
-//! hold it. Tests compare every shape class (partial row and column panels, k not a multiple of
-//! 256, k < 256) with `matrixmultiply` bit for bit.
+//! rounding (`fma(1, acc, c)` = `c + acc`). Both kernels here do exactly those operations per
+//! element, only blocked for more independent accumulators; a wider vector changes which output
+//! elements are computed side by side, never the order of one element's operations:
+//!
+//! - AVX2/FMA: 6 query rows × 16 corpus rows (12 ymm accumulators, against `matrixmultiply`'s 8),
+//!   which keeps both FMA pipes busy through their latency;
+//! - AVX-512F: 8 query rows × 32 corpus rows (16 zmm accumulators); where `matrixmultiply`'s
+//!   AVX-512 kernel packs the corpus again in every call, it is packed once for all threads.
+//!
+//! Scaling by `qs`/`cs` (cosine's 1/‖row‖) happens as the panels are packed, one f32 multiply per
+//! element, exactly as a scaled copy would hold it. Tests compare every shape class (partial row and
+//! column panels, k not a multiple of 256, k < 256) with `matrixmultiply` bit for bit, both kernels
+//! with each other, and both with a scalar model of the order above.
+//!
+//! `matrixmultiply`'s own AVX-512 kernel (off in this workspace) differs in one corner: it stores
+//! the first block's accumulator as `1 · acc`, so a block sum that underflows to −0 stays −0 where
+//! the AVX2/FMA kernel stores +0. The kernels here follow the AVX2/FMA kernel on every CPU.
 //!
 //! # Blocking
 //!
-//! For each 256-wide block of k, the corpus is packed once into 16-row panels (k-major, 16 KB a
-//! panel; 4.8 MB for 4,695 rows, shared by the threads, in L3), the threads splitting the panels.
-//! Then each thread packs its blocks of at most `MC` = 240 query rows into 6-row panels (in L2) and
-//! walks every corpus panel (in L1 while it meets all the block's query panels).
+//! For each 256-wide block of k, the corpus is packed once into `NR`-row panels (k-major, 16 KB
+//! (AVX2) or 32 KB (AVX-512) a panel; 4.8 MB for 4,695 rows, shared by the threads, in L3), the
+//! threads splitting the panels. Then each thread packs its blocks of query rows into `MR`-row
+//! panels (in L2) and walks every corpus panel (in L1 while it meets all the block's query panels).
 
 use ndarray::{ArrayView2, ArrayViewMut2};
 
 /// Inner-dimension block: fixed by the arithmetic (see the module docs), not a tuning knob.
 pub const KC: usize = 256;
-/// Query rows per micro-tile.
-const MR: usize = 6;
-/// Corpus rows per micro-tile (two ymm registers).
-const NR: usize = 16;
-/// Most query rows in one block (a multiple of MR): 240 KB of packed rows at k = 256, held in L2
-/// while each 16-row corpus panel (16 KB, L1) meets all of them.
+/// Most query rows in one block (a multiple of both kernels' MR): 240 KB of packed rows at
+/// k = 256, held in L2 while each corpus panel (L1) meets all of them.
 const MC: usize = 240;
 
-/// Whether this CPU can run this kernel (x86_64 with AVX2 and FMA).
-pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+/// One of this module's kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// 8 × 32 tiles in zmm registers (x86_64 with AVX-512F, and AVX2/FMA for the packing).
+    Avx512,
+    /// 6 × 16 tiles in ymm registers (x86_64 with AVX2 and FMA).
+    Avx2,
+}
+
+impl Path {
+    /// Every kernel, widest first.
+    pub const ALL: [Path; 2] = [Path::Avx512, Path::Avx2];
+
+    /// Whether this CPU can run the kernel.
+    pub fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx2 = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma");
+            match self {
+                Path::Avx512 => avx2 && std::arch::is_x86_feature_detected!("avx512f"),
+                Path::Avx2 => avx2,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = self;
+            false
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+
+    /// A short name for figures and skip messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Avx512 => "the AVX-512F kernel (8 x 32)",
+            Path::Avx2 => "the AVX2/FMA kernel (6 x 16)",
+        }
     }
 }
 
-/// Whether [`product_into`] takes this kernel: where AVX2/FMA is the widest path. With AVX-512F,
-/// `matrixmultiply`'s 16 × 16 AVX-512 kernel (same bits) is faster, so it keeps the product.
+/// The kernel [`product_into`] takes on this CPU: the widest one it supports, or None (then the
+/// caller uses `matrixmultiply`, same bits).
+pub fn path() -> Option<Path> {
+    Path::ALL.into_iter().find(|p| p.supported())
+}
+
+/// Whether this CPU can run the AVX2/FMA kernel (x86_64 with AVX2 and FMA).
+pub fn available() -> bool {
+    Path::Avx2.supported()
+}
+
+/// Whether [`product_into`] takes one of this module's kernels here.
 pub fn preferred() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        available() && !std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    path().is_some()
 }
 
 /// `out[i][j] = Σ_k (q[i][k]·qs[i]) (c[j][k]·cs[j])` in `matrixmultiply`'s order of operations
-/// (a missing scale is 1 and not applied). `out` must be in standard (row-major, contiguous rows)
-/// layout; its previous contents are overwritten. Returns false, touching nothing, when this
-/// kernel is not [`preferred`] here or `out` is not row-major.
+/// (a missing scale is 1 and not applied), on [`path`]'s kernel. `out` must be in standard
+/// (row-major, contiguous rows) layout; its previous contents are overwritten. Returns false,
+/// touching nothing, when no kernel runs here or `out` is not row-major.
 pub fn product_into(
     q: ArrayView2<f32>,
     qs: Option<&[f32]>,
@@ -71,12 +109,14 @@ pub fn product_into(
     cs: Option<&[f32]>,
     out: ArrayViewMut2<f32>,
 ) -> bool {
-    preferred() && product_with_kernel(q, qs, c, cs, out)
+    path().is_some_and(|p| product_with(p, q, qs, c, cs, out))
 }
 
-/// [`product_into`] on this kernel wherever the CPU has AVX2/FMA (the tests compare it with
-/// `matrixmultiply` on every such CPU, AVX-512 ones included).
-fn product_with_kernel(
+/// [`product_into`] on a given kernel (the tests compare each with `matrixmultiply` on every CPU
+/// that supports it). Returns false, touching nothing, when this CPU cannot run it or `out` is
+/// not row-major.
+pub fn product_with(
+    kernel: Path,
     q: ArrayView2<f32>,
     qs: Option<&[f32]>,
     c: ArrayView2<f32>,
@@ -88,7 +128,7 @@ fn product_with_kernel(
     assert_eq!(c.ncols(), d, "inner dimensions differ");
     assert_eq!(out.dim(), (m, n), "output shape");
     assert!(qs.is_none_or(|s| s.len() == m) && cs.is_none_or(|s| s.len() == n));
-    if !available() {
+    if !kernel.supported() {
         return false;
     }
     let Some(out) = out.as_slice_mut() else {
@@ -102,10 +142,17 @@ fn product_with_kernel(
         return true;
     }
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: AVX2 and FMA were detected above; every pointer the kernel touches stays inside
-    // the packed buffers or `out` (rows × n, checked above).
-    unsafe {
-        x86::product(&Operand::new(q, qs), &Operand::new(c, cs), out, n);
+    {
+        let (q, c) = (&Operand::new(q, qs), &Operand::new(c, cs));
+        // SAFETY: the kernel's features (AVX-512F and AVX2/FMA, or AVX2/FMA) were detected
+        // above; every pointer it touches stays inside the packed buffers or `out` (rows × n,
+        // checked above).
+        unsafe {
+            match kernel {
+                Path::Avx512 => x86::product::<x86::Avx512>(q, c, out, n),
+                Path::Avx2 => x86::product::<x86::Avx2>(q, c, out, n),
+            }
+        }
     }
     true
 }
@@ -143,17 +190,23 @@ impl<'a> Operand<'a> {
                 .collect();
             match (srcs, self.scale) {
                 #[cfg(target_arch = "x86_64")]
-                (Some(srcs), scale) if w == NR && srcs.len() == NR => {
-                    for half in 0..2 {
-                        let rows: &[&[f32]; 8] = srcs[half * 8..half * 8 + 8].try_into().unwrap();
+                (Some(srcs), scale) if srcs.len() == w && w >= 8 => {
+                    // Whole panel: groups of 8 rows transposed in registers, the rest one by one.
+                    let groups = w / 8;
+                    for g in 0..groups {
+                        let rows: &[&[f32]; 8] = srcs[g * 8..g * 8 + 8].try_into().unwrap();
                         let f = scale.map(|s| -> &[f32; 8] {
-                            s[first + half * 8..first + half * 8 + 8]
-                                .try_into()
-                                .unwrap()
+                            s[first + g * 8..first + g * 8 + 8].try_into().unwrap()
                         });
                         // SAFETY: `pack` runs only inside `x86::product`, whose caller checked
-                        // AVX2/FMA; `pack8` stays inside `out` (kc rows of w = 16).
-                        unsafe { x86::pack8(out, w, half * 8, rows, f, kc) };
+                        // AVX2/FMA; `pack8` stays inside `out` (kc rows of w).
+                        unsafe { x86::pack8(out, w, g * 8, rows, f, kc) };
+                    }
+                    for (i, src) in srcs.iter().enumerate().skip(groups * 8) {
+                        let f = scale.map(|s| s[first + i]);
+                        for (k, o) in out.chunks_exact_mut(w).enumerate() {
+                            o[i] = f.map_or(src[k], |f| src[k] * f);
+                        }
                     }
                 }
                 (Some(srcs), None) => {
@@ -186,46 +239,94 @@ impl<'a> Operand<'a> {
     }
 }
 
+/// `len` floats of `buf` (grown as needed) starting on a 64-byte boundary, so a packed panel's
+/// vector loads never straddle two cache lines.
+#[cfg(target_arch = "x86_64")]
+fn aligned(buf: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    buf.resize(len + 16, 0.0);
+    let at = buf.as_ptr().align_offset(64).min(16);
+    &mut buf[at..at + len]
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Operand, KC, MC, MR, NR};
+    use super::{aligned, Operand, KC, MC};
     use rayon::prelude::*;
     use std::arch::x86_64::*;
+
+    /// A micro-kernel: its tile (`MR` query rows × `NR` corpus rows) and the walk of one block
+    /// of query rows over every corpus panel.
+    pub(super) trait Micro {
+        const MR: usize;
+        const NR: usize;
+        /// `ap`: the block's query rows packed into MR-row panels; `bp`: every corpus panel;
+        /// `o`: the block's rows of the output (`n` columns); `first`: the first k-block.
+        ///
+        /// # Safety
+        /// The CPU has the kernel's features; the buffers hold exactly those panels and rows.
+        unsafe fn block(ap: &[f32], bp: &[f32], o: &mut [f32], n: usize, kc: usize, first: bool);
+    }
+
+    /// 6 × 16 tiles, 12 ymm accumulators (AVX2/FMA).
+    pub(super) struct Avx2;
+
+    impl Micro for Avx2 {
+        const MR: usize = 6;
+        const NR: usize = 16;
+        unsafe fn block(ap: &[f32], bp: &[f32], o: &mut [f32], n: usize, kc: usize, first: bool) {
+            block_avx2(ap, bp, o, n, kc, first)
+        }
+    }
+
+    /// 8 × 32 tiles, 16 zmm accumulators (AVX-512F).
+    pub(super) struct Avx512;
+
+    impl Micro for Avx512 {
+        const MR: usize = 8;
+        const NR: usize = 32;
+        unsafe fn block(ap: &[f32], bp: &[f32], o: &mut [f32], n: usize, kc: usize, first: bool) {
+            block_avx512::<8, 2>(ap, bp, o, n, kc, first)
+        }
+    }
 
     /// The whole product, on the current rayon pool: per k-block, the corpus is packed once
     /// (its panels split between the threads) into a buffer all threads read, then each block of
     /// query rows is packed by the thread that owns its output rows and met by every panel.
-    pub(super) unsafe fn product(q: &Operand, c: &Operand, out: &mut [f32], n: usize) {
+    pub(super) unsafe fn product<K: Micro>(q: &Operand, c: &Operand, out: &mut [f32], n: usize) {
         let (m, d) = q.m.dim();
+        let (mr, nr) = (K::MR, K::NR);
         let threads = rayon::current_num_threads().max(1);
         // At least one query block per thread, none over MC rows, each a multiple of MR.
-        let blocks = m.div_ceil(MC).max(threads).min(m.div_ceil(MR));
-        let mc = m.div_ceil(blocks).next_multiple_of(MR);
-        let panels = n.div_ceil(NR);
-        let mut bp = vec![0f32; panels * KC.min(d) * NR];
+        let blocks = m.div_ceil(MC).max(threads).min(m.div_ceil(mr));
+        let mc = m.div_ceil(blocks).next_multiple_of(mr);
+        let panels = n.div_ceil(nr);
+        let mut buf = Vec::new();
+        let bp_all = aligned(&mut buf, panels * KC.min(d) * nr);
         for (kb, k0) in (0..d).step_by(KC).enumerate() {
             let kc = KC.min(d - k0);
-            let bp = &mut bp[..panels * kc * NR];
-            bp.par_chunks_mut(kc * NR).enumerate().for_each(|(p, dst)| {
-                c.pack(dst, p * NR, NR.min(n - p * NR), k0, kc, NR);
+            let bp = &mut bp_all[..panels * kc * nr];
+            bp.par_chunks_mut(kc * nr).enumerate().for_each(|(p, dst)| {
+                c.pack(dst, p * nr, nr.min(n - p * nr), k0, kc, nr);
             });
             let bp = &*bp;
             out.par_chunks_mut(mc * n)
                 .enumerate()
-                .for_each_init(Vec::new, |ap, (ib, o)| {
+                .for_each_init(Vec::new, |buf, (ib, o)| {
                     let rows = o.len() / n;
-                    ap.resize(rows.div_ceil(MR) * kc * MR, 0.0);
-                    q.pack(ap, ib * mc, rows, k0, kc, MR);
-                    // SAFETY: as for `product` (AVX2/FMA detected by the caller); `ap`, `bp`
-                    // and `o` hold exactly the panels and rows `block` walks.
-                    unsafe { block(ap, bp, o, n, kc, kb == 0) };
+                    let ap = aligned(buf, rows.div_ceil(mr) * kc * mr);
+                    q.pack(ap, ib * mc, rows, k0, kc, mr);
+                    // SAFETY: as for `product` (the kernel's features detected by the caller);
+                    // `ap`, `bp` and `o` hold exactly the panels and rows `block` walks.
+                    unsafe { K::block(ap, bp, o, n, kc, kb == 0) };
                 });
         }
     }
 
     /// One block of query rows (`o`: its rows of the output) against every corpus panel.
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn block(ap: &[f32], bp: &[f32], o: &mut [f32], n: usize, kc: usize, first: bool) {
+    unsafe fn block_avx2(ap: &[f32], bp: &[f32], o: &mut [f32], n: usize, kc: usize, first: bool) {
+        const MR: usize = Avx2::MR;
+        const NR: usize = Avx2::NR;
         let rows = o.len() / n;
         for j0 in (0..n).step_by(NR) {
             let b = bp.as_ptr().add(j0 * kc);
@@ -233,7 +334,30 @@ mod x86 {
             for i0 in (0..rows).step_by(MR) {
                 let a = ap.as_ptr().add(i0 * kc);
                 let dst = o.as_mut_ptr().add(i0 * n + j0);
-                tile(kc, a, b, dst, n, MR.min(rows - i0), cols, first);
+                tile_avx2(kc, a, b, dst, n, MR.min(rows - i0), cols, first);
+            }
+        }
+    }
+
+    /// One block of query rows against every corpus panel, in `MR` × 16·`NV` tiles.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn block_avx512<const MR: usize, const NV: usize>(
+        ap: &[f32],
+        bp: &[f32],
+        o: &mut [f32],
+        n: usize,
+        kc: usize,
+        first: bool,
+    ) {
+        let nr = 16 * NV;
+        let rows = o.len() / n;
+        for j0 in (0..n).step_by(nr) {
+            let b = bp.as_ptr().add(j0 * kc);
+            let cols = nr.min(n - j0);
+            for i0 in (0..rows).step_by(MR) {
+                let a = ap.as_ptr().add(i0 * kc);
+                let dst = o.as_mut_ptr().add(i0 * n + j0);
+                tile_avx512::<MR, NV>(kc, a, b, dst, n, MR.min(rows - i0), cols, first);
             }
         }
     }
@@ -311,7 +435,7 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn tile(
+    unsafe fn tile_avx2(
         kc: usize,
         a: *const f32,
         b: *const f32,
@@ -321,6 +445,8 @@ mod x86 {
         cols: usize,
         first: bool,
     ) {
+        const MR: usize = Avx2::MR;
+        const NR: usize = Avx2::NR;
         // The tile's output lines are read back (or first written) after the k loop: fetch them
         // now, while the loop runs (they are usually out of L2 by then).
         for r in 0..rows {
@@ -367,6 +493,75 @@ mod x86 {
             }
         }
     }
+
+    /// One `MR` × 16·`NV` tile over one k-block (`NV` zmm registers a row): accumulate, then
+    /// store (`first`: acc + 0) or add to what is stored; a partial tile (`rows` < MR or `cols`
+    /// < 16·NV) reads and writes only its corner, through lane masks.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tile_avx512<const MR: usize, const NV: usize>(
+        kc: usize,
+        a: *const f32,
+        b: *const f32,
+        dst: *mut f32,
+        ld: usize,
+        rows: usize,
+        cols: usize,
+        first: bool,
+    ) {
+        let nr = 16 * NV;
+        for r in 0..rows {
+            let p = dst.add(r * ld);
+            for h in 0..NV {
+                _mm_prefetch::<_MM_HINT_T0>(p.add((16 * h).min(cols - 1)).cast());
+            }
+            _mm_prefetch::<_MM_HINT_T0>(p.add(cols - 1).cast());
+        }
+        let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+        for k in 0..kc {
+            let bk = b.add(k * nr);
+            let bv: [__m512; NV] = std::array::from_fn(|h| _mm512_loadu_ps(bk.add(16 * h)));
+            let ak = a.add(k * MR);
+            for (r, acc) in acc.iter_mut().enumerate() {
+                let x = _mm512_set1_ps(*ak.add(r));
+                for (acc, &bv) in acc.iter_mut().zip(&bv) {
+                    *acc = _mm512_fmadd_ps(x, bv, *acc);
+                }
+            }
+        }
+        if rows == MR && cols == nr {
+            for (r, acc) in acc.iter().enumerate() {
+                let p = dst.add(r * ld);
+                for (h, &v) in acc.iter().enumerate() {
+                    let p = p.add(16 * h);
+                    let base = if first {
+                        _mm512_setzero_ps()
+                    } else {
+                        _mm512_loadu_ps(p)
+                    };
+                    _mm512_storeu_ps(p, _mm512_add_ps(base, v));
+                }
+            }
+            return;
+        }
+        let masks: [__mmask16; NV] = std::array::from_fn(|h| {
+            let lanes = cols.saturating_sub(16 * h).min(16);
+            ((1u32 << lanes) - 1) as __mmask16
+        });
+        for (r, acc) in acc.iter().enumerate().take(rows) {
+            let p = dst.add(r * ld);
+            for ((h, &v), &m) in acc.iter().enumerate().zip(&masks) {
+                let p = p.add(16 * h);
+                let base = if first {
+                    _mm512_setzero_ps()
+                } else {
+                    _mm512_maskz_loadu_ps(m, p)
+                };
+                _mm512_mask_storeu_ps(p, m, _mm512_add_ps(base, v));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -381,6 +576,24 @@ mod tests {
         out
     }
 
+    /// The order of operations of the module docs, one element at a time: k in blocks of 256,
+    /// each an accumulator from +0 taking one fused multiply-add per k, the first block stored
+    /// as acc + 0 and each later one added to what is stored.
+    fn model(q: &Array2<f32>, c: &Array2<f32>) -> Array2<f32> {
+        Array2::from_shape_fn((q.nrows(), c.nrows()), |(i, j)| {
+            let (a, b) = (q.row(i), c.row(j));
+            let mut stored = 0.0f32;
+            for (kb, k0) in (0..q.ncols()).step_by(KC).enumerate() {
+                let mut acc = 0.0f32;
+                for k in k0..(k0 + KC).min(q.ncols()) {
+                    acc = a[k].mul_add(b[k], acc);
+                }
+                stored = if kb == 0 { acc + 0.0 } else { stored + acc };
+            }
+            stored
+        })
+    }
+
     fn scaled(m: &Array2<f32>, s: &[f32]) -> Array2<f32> {
         let mut m = m.clone();
         for (mut r, &f) in m.rows_mut().into_iter().zip(s) {
@@ -389,25 +602,39 @@ mod tests {
         m
     }
 
-    /// Every shape class against `matrixmultiply`, bit for bit: partial 6-row and 16-column
-    /// panels, k below, at and above 256 and not a multiple of it, blocks past MC and NC, scaled
-    /// and unscaled operands, and signed zeros.
-    #[test]
-    fn bit_identical_to_matrixmultiply() {
-        if !available() {
-            eprintln!("skipped bit_identical_to_matrixmultiply: this CPU has no AVX2/FMA");
-            return;
+    fn same_bits(a: &Array2<f32>, b: &Array2<f32>) -> bool {
+        a.dim() == b.dim() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+    }
+
+    /// Runs `check` on a kernel this CPU runs; otherwise says by name why `test` is skipped.
+    fn on(path: Path, test: &str, check: fn(Path)) {
+        if path.supported() {
+            check(path);
+        } else {
+            eprintln!("skipped {test}: this CPU cannot run {}", path.name());
         }
+    }
+
+    /// Every shape class against `matrixmultiply` and the model, bit for bit: partial 6- and
+    /// 8-row and 16- and 32-column panels (a last panel of one column, a corpus narrower than one
+    /// vector), k below, at and above 256 and not a multiple of it, several query blocks (past
+    /// MC, unequal), scaled and unscaled operands, and signed zeros.
+    fn bit_identical_to_matrixmultiply(path: Path) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let shapes = [
             (1, 1, 1),
             (5, 7, 3),
             (6, 16, 256),
+            (12, 32, 256),
             (13, 37, 255),
             (7, 17, 257),
+            (11, 33, 513),
+            (25, 63, 100),
+            (24, 64, 512),
             (100, 1030, 300),
             (97, 40, 768),
             (20, 33, 1100),
+            (481, 45, 260),
         ];
         for &(m, n, d) in &shapes {
             let mut r = |rows, cols| {
@@ -421,49 +648,195 @@ mod tests {
             let qs: Vec<f32> = (0..m).map(|i| 0.5 + i as f32 * 0.37).collect();
             let cs: Vec<f32> = (0..n).map(|j| 1.3 - j as f32 * 0.001).collect();
             for scale in [false, true] {
-                let want = if scale {
-                    mm(&scaled(&q, &qs), &scaled(&c, &cs))
+                let (q1, c1) = if scale {
+                    (scaled(&q, &qs), scaled(&c, &cs))
                 } else {
-                    mm(&q, &c)
+                    (q.clone(), c.clone())
                 };
+                let want = mm(&q1, &c1);
+                assert!(
+                    same_bits(&want, &model(&q1, &c1)),
+                    "model m={m} n={n} d={d}"
+                );
                 let mut got = Array2::<f32>::from_elem((m, n), f32::NAN);
                 let (a, b) = if scale {
                     (Some(&qs[..]), Some(&cs[..]))
                 } else {
                     (None, None)
                 };
-                assert!(product_with_kernel(
-                    q.view(),
-                    a,
-                    c.view(),
-                    b,
-                    got.view_mut()
-                ));
-                let same = got
-                    .iter()
-                    .zip(&want)
-                    .all(|(x, y)| x.to_bits() == y.to_bits());
-                assert!(same, "m={m} n={n} d={d} scale={scale}");
+                assert!(product_with(path, q.view(), a, c.view(), b, got.view_mut()));
+                assert!(
+                    same_bits(&got, &want),
+                    "{path:?} m={m} n={n} d={d} scale={scale}"
+                );
             }
         }
     }
 
-    /// Strided operands (a transposed view) give the same bits as contiguous ones.
     #[test]
-    fn strided_operands() {
-        if !available() {
-            eprintln!("skipped strided_operands: this CPU has no AVX2/FMA");
-            return;
-        }
-        let q = Array2::from_shape_fn((9, 300), |(i, k)| {
+    fn avx512_bit_identical_to_matrixmultiply() {
+        on(
+            Path::Avx512,
+            "avx512_bit_identical_to_matrixmultiply",
+            bit_identical_to_matrixmultiply,
+        );
+    }
+
+    #[test]
+    fn avx2_bit_identical_to_matrixmultiply() {
+        on(
+            Path::Avx2,
+            "avx2_bit_identical_to_matrixmultiply",
+            bit_identical_to_matrixmultiply,
+        );
+    }
+
+    /// Strided operands (a transposed view) give the same bits as contiguous ones.
+    fn strided_operands(path: Path) {
+        let q = Array2::from_shape_fn((29, 300), |(i, k)| {
             ((i * 31 + k * 7) % 19) as f32 * 0.1 - 0.9
         });
-        let ct = Array2::from_shape_fn((300, 21), |(k, j)| {
+        let ct = Array2::from_shape_fn((300, 45), |(k, j)| {
             ((j * 13 + k * 3) % 17) as f32 * 0.1 - 0.8
         });
         let c = ct.t();
-        let mut got = Array2::<f32>::zeros((9, 21));
-        assert!(product_with_kernel(q.view(), None, c, None, got.view_mut()));
-        assert_eq!(got, mm(&q, &c.to_owned()));
+        let qs: Vec<f32> = (0..29).map(|i| 0.3 + i as f32 * 0.11).collect();
+        let cs: Vec<f32> = (0..45).map(|j| 1.1 - j as f32 * 0.013).collect();
+        let mut got = Array2::<f32>::zeros((29, 45));
+        assert!(product_with(path, q.view(), None, c, None, got.view_mut()));
+        assert!(same_bits(&got, &mm(&q, &c.to_owned())), "{path:?}");
+        let qt = q.t().to_owned();
+        assert!(product_with(
+            path,
+            qt.t(),
+            Some(&qs),
+            c,
+            Some(&cs),
+            got.view_mut()
+        ));
+        let want = mm(&scaled(&q, &qs), &scaled(&c.to_owned(), &cs));
+        assert!(same_bits(&got, &want), "{path:?} scaled");
+    }
+
+    #[test]
+    fn avx512_strided_operands() {
+        on(Path::Avx512, "avx512_strided_operands", strided_operands);
+    }
+
+    #[test]
+    fn avx2_strided_operands() {
+        on(Path::Avx2, "avx2_strided_operands", strided_operands);
+    }
+
+    /// A block sum that underflows to −0 (every product too small for an f32, the last one
+    /// negative) is stored as +0 by every kernel here, as `matrixmultiply`'s AVX2/FMA kernel
+    /// stores it (acc + 0); a later block adds to it; a sum of exact zeros of either sign is +0.
+    fn underflow_and_signed_zeros(path: Path) {
+        let tiny = 1e-30f32;
+        let (m, n, d) = (14, 35, 300);
+        let q = Array2::from_shape_fn((m, d), |(i, k)| match (i + k) % 3 {
+            0 => -tiny,
+            1 => -0.0,
+            _ => 0.0,
+        });
+        let c = Array2::from_shape_fn((n, d), |(j, k)| if (j + k) % 2 == 0 { tiny } else { -0.0 });
+        let want = model(&q, &c);
+        assert!(
+            want.iter().all(|x| x.to_bits() == 0),
+            "the model's sums are all +0"
+        );
+        let mut got = Array2::<f32>::from_elem((m, n), f32::NAN);
+        assert!(product_with(
+            path,
+            q.view(),
+            None,
+            c.view(),
+            None,
+            got.view_mut()
+        ));
+        assert!(same_bits(&got, &want), "{path:?}");
+        // One row of the first block: -tiny · tiny only, then later blocks of ordinary values.
+        let mut q2 = Array2::<f32>::zeros((3, d));
+        let mut c2 = Array2::<f32>::zeros((2, d));
+        q2.row_mut(0).fill(-tiny);
+        c2.row_mut(0).fill(tiny);
+        q2[[1, 299]] = 0.5;
+        c2[[1, 299]] = -0.25;
+        let mut got = Array2::<f32>::from_elem((3, 2), f32::NAN);
+        assert!(product_with(
+            path,
+            q2.view(),
+            None,
+            c2.view(),
+            None,
+            got.view_mut()
+        ));
+        assert!(same_bits(&got, &model(&q2, &c2)), "{path:?}");
+        assert!(same_bits(&got, &mm(&q2, &c2)), "{path:?} vs matrixmultiply");
+        assert_eq!(
+            got[[0, 0]].to_bits(),
+            0,
+            "an underflowed −0 block sum is stored as +0"
+        );
+        assert_eq!(got[[1, 1]], -0.125);
+    }
+
+    #[test]
+    fn avx512_underflow_and_signed_zeros() {
+        on(
+            Path::Avx512,
+            "avx512_underflow_and_signed_zeros",
+            underflow_and_signed_zeros,
+        );
+    }
+
+    #[test]
+    fn avx2_underflow_and_signed_zeros() {
+        on(
+            Path::Avx2,
+            "avx2_underflow_and_signed_zeros",
+            underflow_and_signed_zeros,
+        );
+    }
+
+    /// The two kernels give the same bits on a product of the paper's shape class (several
+    /// query blocks per thread, a corpus that ends in a partial panel of both widths, k past two
+    /// blocks), scaled as cosine scales it.
+    #[test]
+    fn avx512_and_avx2_kernels_agree() {
+        // The AVX-512F kernel's CPUs run the AVX2/FMA one too (`Path::supported`).
+        on(Path::Avx512, "avx512_and_avx2_kernels_agree", |_| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+            let mut r = |rows, cols| {
+                Array2::from_shape_fn((rows, cols), |_| rng.random_range(-1.0f32..1.0))
+            };
+            let (q, c) = (r(523, 600), r(1043, 600));
+            let qs: Vec<f32> = (0..523).map(|i| 0.02 + i as f32 * 1e-4).collect();
+            let cs: Vec<f32> = (0..1043).map(|j| 0.05 - j as f32 * 1e-5).collect();
+            let run = |path| {
+                let mut out = Array2::<f32>::from_elem((523, 1043), f32::NAN);
+                assert!(product_with(
+                    path,
+                    q.view(),
+                    Some(&qs),
+                    c.view(),
+                    Some(&cs),
+                    out.view_mut()
+                ));
+                out
+            };
+            assert!(same_bits(&run(Path::Avx512), &run(Path::Avx2)));
+        });
+    }
+
+    /// The kernel the product takes: the widest one this CPU runs.
+    #[test]
+    fn path_is_the_widest_supported_kernel() {
+        let want = Path::ALL.into_iter().find(|p| p.supported());
+        assert_eq!(path(), want);
+        assert_eq!(preferred(), want.is_some());
+        if Path::Avx512.supported() {
+            assert_eq!(path(), Some(Path::Avx512));
+        }
     }
 }

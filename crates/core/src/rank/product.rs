@@ -98,11 +98,12 @@ pub fn block_product(q: ArrayView2<f32>, c: ArrayView2<f32>) -> Array2<f32> {
 /// Corpus rows per tile of the product.
 const TILE: usize = 1024;
 
-/// `q · cᵀ`: by [`gemm::product_into`] where it is the fastest kernel, else in parallel blocks of
-/// query rows, each multiplied tile by tile of corpus rows by `matrixmultiply` (the same bits). With
-/// `scale = (qs, cs)` row i of q is multiplied by qs[i] and row j of c by cs[j] as the tiles are
-/// packed (exactly as a scaled copy would hold them, so the product is bit-identical to one over
-/// scaled copies: every output element is the same sequence of operations whatever the tiling).
+/// `q · cᵀ`: by [`gemm::product_into`] where the CPU runs one of its kernels (AVX-512F or
+/// AVX2/FMA), else in parallel blocks of query rows, each multiplied tile by tile of corpus rows by
+/// `matrixmultiply` (the same bits). With `scale = (qs, cs)` row i of q is multiplied by qs[i] and
+/// row j of c by cs[j] as the tiles are packed (exactly as a scaled copy would hold them, so the
+/// product is bit-identical to one over scaled copies: every output element is the same sequence
+/// of operations whatever the tiling).
 fn tiled_product(
     q: ArrayView2<f32>,
     c: ArrayView2<f32>,
@@ -118,9 +119,9 @@ fn tiled_product(
     if gemm::product_into(q, scale.map(|s| s.0), c, scale.map(|s| s.1), out.view_mut()) {
         return out;
     }
-    // Otherwise `matrixmultiply` (AVX-512 CPUs, where its kernel is faster, and CPUs without
-    // AVX2/FMA), one block of query rows per thread: each call packs the corpus once, so fewer,
-    // larger blocks run faster (on 2 cores, 939 rows in 2 blocks ≈ 1.4–1.6× the speed of 8).
+    // Otherwise (CPUs without AVX2/FMA) `matrixmultiply`, one block of query rows per thread:
+    // each call packs the corpus once, so fewer, larger blocks run faster (on 2 cores, 939 rows
+    // in 2 blocks ≈ 1.4–1.6× the speed of 8).
     let threads = rayon::current_num_threads().max(1);
     let block = nq.div_ceil(threads).max(16);
     out.axis_chunks_iter_mut(Axis(0), block)

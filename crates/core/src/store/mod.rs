@@ -38,8 +38,10 @@ const MAGIC: &[u8; 8] = b"EXSCORE1";
 const HEADER: usize = 8 + 8 + 8 + 32;
 const BLOB_MAGIC: &[u8; 8] = b"EXBLOB01";
 const BLOB_HEADER: usize = 8 + 8 + 32;
-/// Bump when the arithmetic of `dense_scores` or BM25 changes.
-const SCORE_VERSION: &str = "execscope-scores-2";
+/// Bump when the arithmetic of `dense_scores` or BM25 changes. 3: AVX-512F CPUs score with the
+/// project's kernel, which stores a block sum that underflows to −0 as +0 (as the AVX2/FMA path
+/// does), where `matrixmultiply`'s AVX-512 kernel, used there before, kept −0.
+const SCORE_VERSION: &str = "execscope-scores-3";
 
 /// Where rank-cache files live.
 #[derive(Clone, Debug, PartialEq, Eq)]
