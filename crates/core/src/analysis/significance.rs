@@ -13,6 +13,7 @@ use crate::engine::Engine;
 use crate::metrics::{metric_keys, EvalConfig, Metric, MetricKey, SystemEval, TiePolicy};
 use crate::stats::{self, Interval, MetricCell, PairResult, PairRow, Resamples};
 use crate::store::codec::{Reader, Writer};
+use rayon::prelude::*;
 
 /// Bootstrap settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,7 +353,20 @@ impl Significance {
         let (cells, columns) = cells_of(evals, eval);
         let n = evals.first().map_or(0, |e| e.per_query.len());
         let plan = Resamples::new(n, cfg.replicates, cfg.seed);
-        let intervals = stats::intervals_all(&metric_cells(&cells, &columns), &plan);
+        // The intervals and the tiers are independent: computed side by side (each also in
+        // parallel inside), so the McNemar tests of the tiers do not run alone after the
+        // bootstrap. Every value is computed as it would be one after the other.
+        let (intervals, tiers) = rayon::join(
+            || stats::intervals_all(&metric_cells(&cells, &columns), &plan),
+            || {
+                cells
+                    .par_iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.key.metric == Metric::Exec && !evals.is_empty())
+                    .map(|(ci, c)| (ci, tier_of(c, &columns[ci], &plan, cfg)))
+                    .collect::<Vec<_>>()
+            },
+        );
         let wilson = cells
             .iter()
             .zip(&columns)
@@ -367,51 +381,6 @@ impl Significance {
                     .collect()
             })
             .collect();
-        let mut tiers = Vec::new();
-        for (ci, c) in cells.iter().enumerate() {
-            if c.key.metric != Metric::Exec || evals.is_empty() {
-                continue;
-            }
-            let cols = &columns[ci];
-            let means: Vec<f64> = cols.iter().map(|v| mean(v)).collect();
-            let leader = (0..means.len())
-                .max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
-                .unwrap_or(0);
-            let tier = if c.test.has_p() {
-                let slices: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
-                let t = stats::tied_with_leader(&slices, leader, stats::ALPHA);
-                Tier {
-                    leader,
-                    tied: (0..cols.len()).map(|s| t.tied.contains(&s)).collect(),
-                    adjusted_p: t.adjusted_p,
-                    method: if c.test == PairTest::ExactMcNemar {
-                        "exact McNemar vs the leader, Holm-corrected, α = 0.05".into()
-                    } else {
-                        "exact McNemar averaged over tie orders vs the leader, Holm-corrected, α = 0.05".into()
-                    },
-                }
-            } else {
-                let tied = (0..cols.len())
-                    .map(|s| {
-                        if s == leader {
-                            return true;
-                        }
-                        let (_, lo, hi) = plan.paired_diff_ci(&cols[leader], &cols[s]);
-                        lo <= 0.0 && hi >= 0.0
-                    })
-                    .collect();
-                Tier {
-                    leader,
-                    tied,
-                    adjusted_p: vec![None; cols.len()],
-                    method: format!(
-                        "paired bootstrap 95% interval of the difference to the leader contains 0 ({} replicates; McNemar does not apply to expected values)",
-                        cfg.replicates
-                    ),
-                }
-            };
-            tiers.push((ci, tier));
-        }
         Significance {
             config: cfg,
             policy: eval.policy,
@@ -449,6 +418,50 @@ fn sig_key(cfg: SigConfig) -> Vec<u8> {
     what.extend_from_slice(&(cfg.replicates as u64).to_le_bytes());
     what.extend_from_slice(&cfg.seed.to_le_bytes());
     what
+}
+
+/// The tier of one exec@k cell (`cols`: every system's per-query values): which systems are tied
+/// with the leader, by McNemar against it (Holm-corrected) where the cell has a p-value, by the
+/// paired bootstrap otherwise.
+fn tier_of(c: &CellKey, cols: &[Vec<f64>], plan: &Resamples, cfg: SigConfig) -> Tier {
+    let means: Vec<f64> = cols.iter().map(|v| mean(v)).collect();
+    let leader = (0..means.len())
+        .max_by(|&a, &b| means[a].total_cmp(&means[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    if c.test.has_p() {
+        let slices: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+        let t = stats::tied_with_leader(&slices, leader, stats::ALPHA);
+        Tier {
+            leader,
+            tied: (0..cols.len()).map(|s| t.tied.contains(&s)).collect(),
+            adjusted_p: t.adjusted_p,
+            method: if c.test == PairTest::ExactMcNemar {
+                "exact McNemar vs the leader, Holm-corrected, α = 0.05".into()
+            } else {
+                "exact McNemar averaged over tie orders vs the leader, Holm-corrected, α = 0.05"
+                    .into()
+            },
+        }
+    } else {
+        let tied = (0..cols.len())
+            .map(|s| {
+                if s == leader {
+                    return true;
+                }
+                let (_, lo, hi) = plan.paired_diff_ci(&cols[leader], &cols[s]);
+                lo <= 0.0 && hi >= 0.0
+            })
+            .collect();
+        Tier {
+            leader,
+            tied,
+            adjusted_p: vec![None; cols.len()],
+            method: format!(
+                "paired bootstrap 95% interval of the difference to the leader contains 0 ({} replicates; McNemar does not apply to expected values)",
+                cfg.replicates
+            ),
+        }
+    }
 }
 
 /// Every metric cell of the evaluations with its test, and `columns[cell][system]`: each

@@ -2,6 +2,7 @@
 //! leader" set (`docs/statistics.md`; source: the ExecRetrieval paper §4.2 and the release's
 //! `tests/pairwise_tests.json`).
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::binomial::mcnemar_exact;
@@ -330,8 +331,9 @@ pub fn tied_with_leader(systems: &[&[f64]], leader: usize, alpha: f64) -> Leader
     assert!(leader < systems.len(), "leader index {leader} out of range");
     let others: Vec<usize> = (0..systems.len()).filter(|&s| s != leader).collect();
     let zero_one = systems.iter().all(|v| is_zero_one(v));
+    // One independent test per system, in parallel (the tie-averaged ones are O(u³) each).
     let raw: Vec<f64> = others
-        .iter()
+        .par_iter()
         .map(|&s| {
             if zero_one {
                 let d = Discordance::from_vectors(systems[leader], systems[s]);
