@@ -137,7 +137,8 @@ impl Engine {
                 corpus: Array2::zeros((0, d)),
                 invocation: sys.invocation.clone(),
             };
-            drop(sys);
+            bundle::npy::recycle(sys.queries);
+            bundle::npy::recycle(sys.corpus);
             let mut s = SystemScores {
                 id: placeholder.id.clone(),
                 similarity: rank::Scoring::Bundle(placeholder.similarity),
@@ -204,8 +205,10 @@ impl Engine {
             }
             (placeholder, (s, lookup, key, eval_lookup))
         };
-        let (b, per_system) =
-            bundle::load::load_streaming(root, &bundle::LoadOptions::default(), prepare, &each)?;
+        let loaded =
+            bundle::load::load_streaming(root, &bundle::LoadOptions::default(), prepare, &each);
+        bundle::npy::release();
+        let (b, per_system) = loaded?;
         let b = Arc::new(b);
         let index = Arc::new(bundle::CacheIndex::build(&b));
         let truth = Arc::new(Truth::from_index(&b, &index));
