@@ -65,7 +65,7 @@ fn reuse(len: usize) -> Vec<f32> {
 }
 
 /// Keep a matrix's buffer for the next [`Npz::matrix`] (the smallest spare one is dropped when
-/// more than [`SPARE_MAX`] are kept). For a caller done with a decoded matrix while more are read.
+/// more than `SPARE_MAX` are kept). For a caller done with a decoded matrix while more are read.
 pub fn recycle(m: Array2<f32>) {
     let (v, _) = m.into_raw_vec_and_offset();
     if v.capacity() == 0 {
