@@ -34,6 +34,21 @@ fn scaled(m: &Array2<f32>, s: &[f32]) -> Array2<f32> {
     m
 }
 
+/// `q · cᵀ` by `path`, unscaled, into an output that starts as NaN (a cell the kernel skipped
+/// shows).
+fn product(path: Path, q: &Array2<f32>, c: &Array2<f32>) -> Array2<f32> {
+    let mut out = Array2::<f32>::from_elem((q.nrows(), c.nrows()), f32::NAN);
+    assert!(product_with(
+        path,
+        q.view(),
+        None,
+        c.view(),
+        None,
+        out.view_mut()
+    ));
+    out
+}
+
 fn same_bits(a: &Array2<f32>, b: &Array2<f32>) -> bool {
     a.dim() == b.dim() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
@@ -177,15 +192,7 @@ fn underflow_and_signed_zeros(path: Path) {
         want.iter().all(|x| x.to_bits() == 0),
         "the model's sums are all +0"
     );
-    let mut got = Array2::<f32>::from_elem((m, n), f32::NAN);
-    assert!(product_with(
-        path,
-        q.view(),
-        None,
-        c.view(),
-        None,
-        got.view_mut()
-    ));
+    let got = product(path, &q, &c);
     assert!(same_bits(&got, &want), "{path:?}");
     // One row of the first block: -tiny · tiny only, then later blocks of ordinary values.
     let mut q2 = Array2::<f32>::zeros((3, d));
@@ -194,15 +201,7 @@ fn underflow_and_signed_zeros(path: Path) {
     c2.row_mut(0).fill(tiny);
     q2[[1, 299]] = 0.5;
     c2[[1, 299]] = -0.25;
-    let mut got = Array2::<f32>::from_elem((3, 2), f32::NAN);
-    assert!(product_with(
-        path,
-        q2.view(),
-        None,
-        c2.view(),
-        None,
-        got.view_mut()
-    ));
+    let got = product(path, &q2, &c2);
     assert!(same_bits(&got, &model(&q2, &c2)), "{path:?}");
     assert!(same_bits(&got, &mm(&q2, &c2)), "{path:?} vs matrixmultiply");
     assert_eq!(
@@ -278,15 +277,7 @@ fn stale_packing_buffers_never_leak(path: Path) {
     let q = Array2::from_shape_fn((37, 290), |(i, k)| ((i * 7 + k) % 13) as f32 - 6.0);
     let c = Array2::from_shape_fn((53, 290), |(j, k)| ((j * 5 + k * 3) % 11) as f32 - 5.0);
     for _ in 0..3 {
-        let mut got = Array2::<f32>::from_elem((37, 53), f32::NAN);
-        assert!(product_with(
-            path,
-            q.view(),
-            None,
-            c.view(),
-            None,
-            got.view_mut()
-        ));
+        let got = product(path, &q, &c);
         assert!(same_bits(&got, &mm(&q, &c)), "{path:?}");
     }
 }
