@@ -305,3 +305,24 @@ fn spoofed_results_are_ignored() {
     assert_eq!(o, ["FAIL"]);
     still_healthy();
 }
+
+#[test]
+fn a_status_line_in_the_childs_name_is_no_verdict() {
+    // The code finds its own child's token and pipe and writes the harness's status line (and a
+    // hang proof's) with it: neither may become a verdict, least of all a pass.
+    let forge = |line: &str| {
+        format!(
+            "import gc, os\n\
+             def f():\n    \
+                 for o in gc.get_objects():\n        \
+                     if type(o).__name__ == 'Lines':\n            \
+                         os.write(o.wfd, b'\\n' + o.prefix + b'{line}\\n')\n    \
+                 return 0\n"
+        )
+    };
+    for line in ["X pass", "X FAIL", "H"] {
+        let (o, _) = run(&forge(line), &["assert f() == 1", "assert f() == 1"]);
+        assert_eq!(o, ["FAIL", "FAIL"], "{line}");
+    }
+    still_healthy();
+}

@@ -485,6 +485,7 @@ class Link:
         self.code_timed_out = False
         self.overran = False  # a test of this pair ran out of time (see run_test)
         self.waiting = False
+        self.detecting = False  # the current child is a detector child (its "H" is a proof)
 
     def _write(self, data):
         if self.gone is not None:
@@ -544,10 +545,14 @@ class Link:
         if tag == b"N" and self.on_names is not None:
             self.on_names(body)
         elif tag == b"X":
+            # The harness's word that the child died, and how. The code runs in that child and
+            # can write this line too: only a status the child could also earn by dying for real
+            # counts (never a verdict such as `pass`); anything else is skipped.
             st = body.decode("ascii", "replace")
-            raise self._lost(st, code_timed_out=st == "TIMEOUT")
-        elif tag == b"H":
-            raise self._lost("HANG")
+            if st in ("TIMEOUT", "ERROR:ProcessExit") or (st[:9] == "ERROR:SIG" and st[9:].isalnum()):
+                raise self._lost(st, code_timed_out=st == "TIMEOUT")
+        elif tag == b"H" and self.detecting:
+            raise self._lost("HANG")  # (from any other child than a detector's: skipped)
 
     def begin(self, i):
         """Test i starts in the child: the code executed anew (its names follow)."""
@@ -571,6 +576,7 @@ class Link:
         self.buf = b""
         self.gone = None
         self.code_timed_out = False
+        self.detecting = detect > 0
         return True
 
 

@@ -7,7 +7,9 @@
 # handle with these arguments, read this attribute, the next items of this iterator, ... Every
 # answer is plain data or a handle; nothing here decides an outcome, so nothing the code can reach
 # here (these functions, `json`, the pipes) can forge a pass: a lie can at most misstate what the
-# code returned, which the code could do by returning it.
+# code returned, which the code could do by returning it. (It can also write the lines the
+# harness writes under its token: the judge takes an "X <status>" only with a status a process can
+# die with, and an "H" only from a detector child; both can only fail the code's own test.)
 #
 # Lines from the test's side (the judge, through a pipe execscope set up; or the sandboxed
 # self-test runner): "T <i>" (test i: exec the code), "M " {"q"|"r": ..} (a request, or the answer
