@@ -331,6 +331,8 @@ fn main() {
         .as_ref()
         .map(|cached| now.iter().zip(cached).filter(|(a, b)| a != b).count());
     let (mut stuck_ms, mut all_ms, mut walls) = (0u64, 0u64, Vec::new());
+    let count = |w: &str| now.iter().flatten().filter(|o| *o == w).count();
+    let (hangs, timeouts) = (count("HANG"), count("TIMEOUT"));
     for (r, o) in pool.iter().zip(&now) {
         let r = r.as_ref().expect("the oracle answers");
         all_ms += r.wall_ms;
@@ -389,7 +391,7 @@ fn main() {
         );
     }
     println!(
-        "oracle's pair time: {:.0}% in pairs with a HANG or TIMEOUT; median pair {} ms",
+        "oracle's pair time: {:.0}% in pairs with a HANG or TIMEOUT ({hangs} HANG and {timeouts} TIMEOUT tests); median pair {} ms",
         100.0 * stuck_ms as f64 / all_ms.max(1) as f64,
         walls.get(walls.len() / 2).copied().unwrap_or(0)
     );

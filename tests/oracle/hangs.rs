@@ -1,14 +1,27 @@
-//! Hangs cost their budget and no more: once a test of a pair ran out of time, a later test that
-//! starts in a fresh child anyway runs under the hang detector first, and a proof there is its
-//! `HANG` without spending the budget (docs/threat-model.md "A hang is proven, not assumed").
-//! The verdicts are those of the run-then-detect order in every case; only the cost changes.
+//! Hangs cost their budget and no more (docs/threat-model.md "A hang is proven, not assumed"): a
+//! test whose code holds the ball for a quarter of its budget is probed (its child's earlier tests
+//! replayed in a detector child, the test traced there), and once a test of a pair ran out of time
+//! or hung, a later test that starts in a fresh child anyway runs under the detector first. A
+//! proof is the test's `HANG` without the rest of its budget. When a probe comes changes what a
+//! test costs, never its verdict.
 
 use execscope::oracle::{Oracle, OracleConfig, SuiteResult};
 use std::time::Duration;
 
 fn run(budget: Duration, code: &str, tests: &[&str]) -> SuiteResult {
+    run_probed(budget, None, code, tests)
+}
+
+/// `run` with the probe at `probe` seconds of the code's time (None: a quarter of the budget).
+fn run_probed(
+    budget: Duration,
+    probe: Option<Duration>,
+    code: &str,
+    tests: &[&str],
+) -> SuiteResult {
     let oracle = Oracle::new(OracleConfig {
         timeout: budget,
+        probe,
         workers: 1,
         ..OracleConfig::default()
     })
@@ -24,10 +37,10 @@ fn words(r: &SuiteResult) -> Vec<String> {
 #[test]
 fn later_hangs_are_proven_without_their_budget() {
     // A budget well above the detector's backstop (5 s): a test that spends its budget records at
-    // least 8,000 ms whatever the load; a HANG proven by the detector before any budget is spent
-    // ends within the backstop. Test 0 pays its budget (nothing has hung yet), test 1 does not;
-    // test 3 starts in the child test 2 left (it ended normally), so it pays its budget again, and
-    // test 4 does not.
+    // least 8,000 ms whatever the load. Test 0 is probed after a quarter of it (2 s) and proven;
+    // test 1 starts in a fresh child after a hang, so it is proven first, at once; test 3 starts
+    // in the child test 2 left (it ended normally), so it is probed after 2 s, with test 2
+    // replayed first; test 4 is proven first. No test spends its budget.
     let budget = Duration::from_secs(8);
     let code = "def f(x):\n    while x:\n        pass\n    return 0\n";
     let r = run(
@@ -42,19 +55,19 @@ fn later_hangs_are_proven_without_their_budget() {
         ],
     );
     assert_eq!(words(&r), ["HANG", "HANG", "FAIL", "HANG", "HANG"]);
-    let ms = budget.as_millis() as u32;
-    assert!(
-        r.test_ms[0] >= ms,
-        "test 0 spends its budget: {:?}",
-        r.test_ms
-    );
-    assert!(r.test_ms[1] < ms, "test 1 is proven first: {:?}", r.test_ms);
-    assert!(
-        r.test_ms[3] >= ms,
-        "test 3 runs in test 2's child: {:?}",
-        r.test_ms
-    );
-    assert!(r.test_ms[4] < ms, "test 4 is proven first: {:?}", r.test_ms);
+    let (ms, quarter) = (budget.as_millis() as u32, budget.as_millis() as u32 / 4);
+    for t in [0, 3] {
+        let took = r.test_ms[t];
+        assert!(
+            (quarter..ms).contains(&took),
+            "test {t} is probed after a quarter of its budget: {:?}",
+            r.test_ms
+        );
+    }
+    for t in [1, 4] {
+        let took = r.test_ms[t];
+        assert!(took < quarter, "test {t} is proven first: {:?}", r.test_ms);
+    }
 }
 
 #[test]
@@ -85,6 +98,44 @@ fn a_probe_without_proof_keeps_the_ordinary_verdicts() {
         words(&r),
         ["HANG", "pass", "TIMEOUT", "HANG", "TIMEOUT", "FAIL", "pass"]
     );
+}
+
+#[test]
+fn when_a_probe_comes_changes_no_verdict() {
+    // One suite probed at 50 ms of the code's time, at the default quarter of the budget, and
+    // never (the probe after the budget: every hang detected after its whole budget): a hang
+    // that depends on what the earlier tests of its child left in a module (proven in that
+    // state: the detector child replays them first), a later test in a fresh child, a slow test
+    // that ends (probed at 50 ms with the test before it replayed, traced until the detection
+    // gives up, then run again with its whole budget: it passes), a loop on the clock (no proof:
+    // TIMEOUT), a failure. The same verdicts every time.
+    let code = "import string\n\
+                def f():\n    \
+                    string.turns = getattr(string, 'turns', 0) + 1\n    \
+                    while string.turns == 3:\n        pass\n    \
+                    return string.turns\n\
+                def slow(n):\n    s = 0\n    for i in range(n):\n        s += i * i % 7\n    return s\n\
+                def clock():\n    while __import__('time').time() > 0:\n        pass\n";
+    let tests = [
+        "assert f() == 1",
+        "assert f() == 2",
+        "assert f() == 3",
+        "assert f() == 1",
+        "assert slow(2000000) == 3999997",
+        "assert clock()",
+        "assert f() == 5",
+    ];
+    let want = ["pass", "pass", "HANG", "pass", "pass", "TIMEOUT", "FAIL"];
+    let budget = Duration::from_secs(2);
+    let mut took = vec![];
+    for probe in [Some(Duration::from_millis(50)), None, Some(budget * 10)] {
+        let r = run_probed(budget, probe, code, &tests);
+        assert_eq!(words(&r), want, "probe {probe:?}: {:?}", r.test_ms);
+        took.push(r.test_ms[2]);
+    }
+    // The state-dependent hang costs less than its budget when probed, all of it when not.
+    let ms = budget.as_millis() as u32;
+    assert!(took[0] < ms && took[1] < ms && took[2] >= ms, "{took:?}");
 }
 
 /// The hang detector alone (its source, after the runtime it is embedded with), run on the

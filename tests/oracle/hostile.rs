@@ -52,14 +52,14 @@ fn still_healthy() {
 
 #[test]
 fn infinite_loop_is_a_proven_hang() {
-    // The loop runs out of its budget, is killed, and (re-run under the cycle detector) is
-    // proven never to end; the next test still runs and passes.
+    // The loop holds the ball for a quarter of its budget, is killed, and (run again under the
+    // cycle detector) is proven never to end; the next test still runs and passes.
     let (o, took) = run(
         "def f():\n    while True:\n        pass\n",
         &["assert f() == 1", "assert True"],
     );
     assert_eq!(o, ["HANG", "pass"]);
-    assert!(took >= TIMEOUT);
+    assert!(took >= TIMEOUT / 4);
     // A loop that swallows every exception (including timeouts raised inside it) is still killed.
     let (o, _) = run(
         "def f():\n    while True:\n        try:\n            pass\n        except BaseException:\n            pass\n",

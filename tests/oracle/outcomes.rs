@@ -244,7 +244,7 @@ fn naive_runner_agrees_with_pool() {
 fn runner_string_names_contract_and_python() {
     let s = oracle().runner_string();
     assert!(s.starts_with("execscope-oracle/"), "{s}");
-    assert!(s.contains("contract/5") && s.contains("python 3."), "{s}");
+    assert!(s.contains("contract/6") && s.contains("python 3."), "{s}");
     assert!(s.contains("PYTHONHASHSEED=0"), "{s}");
     assert!(s.contains("per test") && s.contains("HANG"), "{s}");
 }

@@ -1,6 +1,7 @@
 # execscope hang detector (Python stdlib only; embedded in the harness, see harness.py).
 #
-# Hang detection. A test that ran past its budget is run once more, alone, under a tracer that
+# Hang detection. A test probed for a hang (its code held the ball for a quarter of its budget; the
+# tests before it replayed untraced in this child) is run once more under a tracer that
 # looks for a *proven* cycle: one activation of a frame of the code or the test reaching the same
 # loop head twice in the same state. "State" is the frame's position, the iteration count of each
 # `for` loop around it (their iterators live on the value stack, out of reach), a deep snapshot of
@@ -203,9 +204,11 @@ class Detector:
         self.dead = False
         self.baseline = {}
         self.active = False  # the code is running (calls into C between its runs are ours)
+        self.armed = False  # the traced test started (replays of earlier tests run before it)
 
     def arm(self):
         """Starts watching (when the test starts: the code is executed traced)."""
+        self.armed = True
         self.baseline = {}
         for name, m in list(sys.modules.items()):
             try:

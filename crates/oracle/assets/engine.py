@@ -485,6 +485,10 @@ class Link:
         self.code_timed_out = False
         self.overran = False  # a test of this pair ran out of time (see run_test)
         self.waiting = False
+        self.probe = None  # seconds the code may hold the ball in this test before a probe
+        self.held = 0.0  # seconds the code held the ball so far in this test
+        self.history = []  # (test, outcome, seconds) of each test the current child ran, in order
+        self.untraced = False  # tests start with "U" (a replay a detector child does not trace)
         self.detecting = False  # the current child is a detector child (its "H" is a proof)
 
     def _write(self, data):
@@ -506,14 +510,21 @@ class Link:
         """The current child's next line (its tag and body), before the deadline."""
         prefix = self.token + b" "
         self.waiting = True
+        since = time.monotonic()
         try:
             while True:
                 while b"\n" not in self.buf:
                     if len(self.buf) > LINE_MAX:
                         raise self._lost("ERROR:OutputLimit")
-                    left = None if self.deadline is None else self.deadline - time.monotonic()
+                    now = time.monotonic()
+                    left = None if self.deadline is None else self.deadline - now
                     if left is not None and left <= 0:
                         raise self._lost("TIMEOUT", code_timed_out=True)
+                    if self.probe is not None:
+                        early = self.probe - self.held - (now - since)
+                        if early <= 0:
+                            raise self._lost("PROBE")
+                        left = early if left is None else min(left, early)
                     ready, _, _ = select.select([self.rfd], [], [], left)
                     if not ready:
                         continue
@@ -526,6 +537,7 @@ class Link:
                     rest = line[len(prefix) :]
                     return rest[:1], rest[2:]
         finally:
+            self.held += time.monotonic() - since
             self.waiting = False
 
     def send(self, obj):
@@ -556,7 +568,7 @@ class Link:
 
     def begin(self, i):
         """Test i starts in the child: the code executed anew (its names follow)."""
-        self._write(b"T " + str(i).encode() + b"\n")
+        self._write((b"U " if self.untraced else b"T ") + str(i).encode() + b"\n")
 
     def wait_names(self):
         """Reads up to this test's names line (handed to `on_names`)."""
@@ -576,13 +588,16 @@ class Link:
         self.buf = b""
         self.gone = None
         self.code_timed_out = False
+        self.history = []
         self.detecting = detect > 0
         return True
 
 
-def attempt(pair, link, peer, i, budget):
+def attempt(pair, link, peer, i, budget, probe=None):
     """(outcome, observed) of one run of test i within `budget` seconds: the code's side is
-    bounded by the link's deadline, the test's own logic by an alarm just after it.
+    bounded by the link's deadline, the test's own logic by an alarm just after it. With `probe`
+    seconds, a run whose code holds the ball that long ends early as `PROBE` (see run_test). The
+    run joins the link's history while its child lives.
 
     The alarm raises `Overrun` at most once per attempt, and the outer `except` takes it
     wherever it lands: on a loaded machine the alarm can fire just after the code's side ran
@@ -590,7 +605,9 @@ def attempt(pair, link, peer, i, budget):
     there would be recorded as the judge's own failure (`ERROR:Other`) instead of `TIMEOUT`
     -- a verdict that would depend on the machine's load. A test whose own logic caught the
     `Overrun` still ran past its budget: `TIMEOUT`, whatever it did next."""
-    link.deadline = time.monotonic() + budget
+    t0 = time.monotonic()
+    link.deadline = t0 + budget
+    link.probe, link.held = probe, 0.0
     state = {"armed": True, "fired": False}
 
     def alarm(signum, frame):
@@ -619,41 +636,98 @@ def attempt(pair, link, peer, i, budget):
         state["armed"] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         _signal.signal(signal.SIGALRM, old)
-        link.deadline = None
+        link.deadline, link.probe = None, None
     if link.gone is not None:
         return link.gone, None
     if state["fired"]:
-        return "TIMEOUT", None
+        outcome, observed = "TIMEOUT", None
+    link.history.append((i, outcome, time.monotonic() - t0))
     return outcome, observed
 
 
-def run_test(pair, link, peer, i, budget, detect):
-    """Test i's outcome: run once; if the code ran out of time, once more under the hang
-    detector (HANG when it proves the test never ends, else TIMEOUT).
+def _no_child(link):
+    """The outcome of a test for which no new child came: how the last one ended, or the
+    judge's own failure where that was a probe or a detection (words that are no outcome)."""
+    return "ERROR:Other" if link.gone in ("PROBE", "detected") else link.gone
 
-    Once a test of the pair ran out of time, a later test that starts in a fresh child anyway
-    (the one before it ended with its child) runs under the detector *first*: a proof there is
-    its HANG without spending the budget; otherwise it runs as usual in a fresh child, and if the
-    code runs out of time again it is TIMEOUT without a second detector run (the detector, in the
-    same fresh state, already found no proof). The verdicts are those of the run-then-detect
-    order (docs/threat-model.md "A hang is proven, not assumed")."""
+
+def replay(pair, link, peer, done, budget):
+    """Runs `done` (the tests an ended child ran, with their outcomes) again in the link's new
+    child, started untraced: whether each outcome came out the same, i.e. the child is in the
+    state the ended one was in when it ended (as far as the verdicts show)."""
+    link.untraced = True
+    try:
+        for j, was, _ in done:
+            if attempt(pair, link, peer, j, budget)[0] != was:
+                return False
+        return True
+    finally:
+        link.untraced = False
+
+
+def proven(pair, link, peer, i, done, budget, detect):
+    """Whether test i never ends from the state the tests `done` leave: a detector child replays
+    them, then runs test i traced. None when there is no such child or a replay came out
+    otherwise (no proof can be about that state)."""
+    if not link.renew(detect):
+        return None
+    try:
+        if not replay(pair, link, peer, done, budget):
+            return None
+        return attempt(pair, link, peer, i, detect)[0] == "HANG"
+    finally:
+        link.gone = link.gone or "detected"  # a detector child serves no further test
+
+
+def run_test(pair, link, peer, i, budget, detect, probe):
+    """Test i's outcome: run once; a run whose code holds the ball for `probe` seconds is probed
+    for a hang, and a test whose code ran out of time is TIMEOUT unless the hang detector proves
+    that it never ends (HANG). Every detection runs from the state the test ran in: a detector
+    child replays the tests the test's child ran before it (`proven`).
+
+    The probe (docs/threat-model.md "A hang is proven, not assumed"): the child is ended and the
+    detection runs; a proof is the test's HANG, before the rest of its budget is spent.
+    Otherwise a fresh child replays the same tests and the test runs with its whole budget: its
+    verdict is that run's, and TIMEOUT if the code runs out of time (the detector already ran
+    from that state). Without a probe (no time for one before the budget, or replays that would
+    cost more than the probe saves), a test whose code runs out of time is detected after its
+    budget, from the same state. So when a probe comes, or whether one does, depends on the
+    machine; the verdict does not: a proof means the test never ends from that state, and
+    without one the verdict is a whole-budget run from that state.
+
+    Once a test of the pair ran out of time (or hung), a later test that starts in a fresh child
+    anyway (the one before it ended with its child) runs under the detector *first*: a proof
+    there is its HANG without a probe's wait; otherwise it runs as usual, unprobed."""
     probed = False
     if link.gone is not None:
-        if link.overran and detect > 0 and link.renew(detect):
-            probed = True
-            again, _ = attempt(pair, link, peer, i, detect)
-            link.gone = link.gone or "detected"  # a detector child serves no further test
-            if again == "HANG":
+        if link.overran and detect > 0:
+            proof = proven(pair, link, peer, i, [], budget, detect)
+            if proof:
                 return "HANG", None
+            probed = proof is not None
         if not link.renew(0.0):
-            return link.gone, None
-    outcome, observed = attempt(pair, link, peer, i, budget)
+            return _no_child(link), None
+    done = link.history
+    cheap = sum(secs for _, _, secs in done) <= (probe or 0.0)
+    early = probe if detect > 0 and not probed and cheap else None
+    outcome, observed = attempt(pair, link, peer, i, budget, early)
+    if outcome == "PROBE":
+        proof = proven(pair, link, peer, i, done, budget, detect)
+        if proof:
+            link.overran = True
+            return "HANG", None
+        probed = proof is not None
+        if not link.renew(0.0):
+            return _no_child(link), None
+        if not replay(pair, link, peer, done, budget):
+            probed = False  # not the state the detection ran from: a fresh child instead
+            if not link.renew(0.0):
+                return _no_child(link), None
+        done = link.history
+        outcome, observed = attempt(pair, link, peer, i, budget)
     if outcome == "TIMEOUT" and link.code_timed_out:
         link.overran = True
-        if not probed and detect > 0 and link.renew(detect):
-            again, _ = attempt(pair, link, peer, i, detect)
-            outcome, observed = ("HANG" if again == "HANG" else "TIMEOUT"), None
-            link.gone = link.gone or "detected"  # a detector child serves no further test
-        else:
-            observed = None
+        observed = None
+        if not probed and detect > 0:
+            outcome = "HANG" if proven(pair, link, peer, i, done, budget, detect) else "TIMEOUT"
     return outcome, observed

@@ -187,8 +187,9 @@ class Harness:
             self.tester_used = True
         if uid >= 0:
             os.chown(workdir, uid, uid)
-        n_left = max(1, p["n"])
-        cpu = int(math.ceil(p["budget"] * (1 if detect else n_left))) + 1
+        # CPU for every test the child may run: a detector child replays the earlier tests of
+        # the child it replaces before the traced one (engine.py run_test).
+        cpu = int(math.ceil(p["budget"] * max(1, p["n"]))) + 1
         pid = warm_fork()
         if pid == 0:
             try:

@@ -10,7 +10,9 @@
 # pair and no pair pays an interpreter start. Descriptors: 0/1 control lines with execscope, 3 the
 # pipe to the sandbox (requests), 4 the pipe from it (answers, each line tagged by the child's
 # token). Control lines:
-#   zygote <- "P " {"tests", "entry", "setup", "token", "budget", "detect", "start"}  fork a child
+#   zygote <- "P " {"tests", "entry", "setup", "token", "budget", "detect", "probe", "start"}  fork
+#                                    a child ("probe": seconds the code may hold the ball in a test
+#                                    before it is probed for a hang; absent: PROBE_SHARE of budget)
 #   child  -> "V " {"i", "o": outcome, "obs": str|null, "ms": int}   test i's verdict (verdicts are
 #                                    written together, before an "F" and at the pair's end)
 #   child  -> "F <detect seconds>"   the sandbox child is gone: ask for a new one (a detector child
@@ -18,6 +20,10 @@
 #   zygote -> "Z"                    (on its own line) the pair's child is gone: next pair
 
 import os as _os
+
+# A test whose code holds the ball for this share of its budget is probed for a hang (engine.py
+# run_test): a hang then costs a quarter of its budget instead of all of it.
+PROBE_SHARE = 0.25
 
 
 class Wire:
@@ -54,6 +60,8 @@ class Wire:
 def child(wire, req):
     pair = Pair(list(req["tests"]), list(req.get("entry") or []), req.get("setup") or "")
     budget, detect = float(req["budget"]), float(req.get("detect") or 0)
+    probe = req.get("probe")
+    probe = budget * PROBE_SHARE if probe is None else float(probe)
 
     def renew(secs):
         wire.flush()
@@ -68,7 +76,7 @@ def child(wire, req):
     for i in range(int(req.get("start") or 0), len(pair.tests)):
         t0 = time.monotonic()
         try:
-            outcome, observed = run_test(pair, link, peer, i, budget, detect)
+            outcome, observed = run_test(pair, link, peer, i, budget, detect, probe)
         except BaseException as e:  # the judge's own failure: the test's, never a pass
             outcome, observed = "ERROR:" + exc_label(e), None
         ms = int((time.monotonic() - t0) * 1000)

@@ -12,9 +12,11 @@
 # die with, and an "H" only from a detector child; both can only fail the code's own test.)
 #
 # Lines from the test's side (the judge, through a pipe execscope set up; or the sandboxed
-# self-test runner): "T <i>" (test i: exec the code), "M " {"q"|"r": ..} (a request, or the answer
-# to one of ours). Lines back, each after this child's token: "N " {"names": {..}} | {"code": w},
-# "R " {"q"|"r": ..}, and "H" from a detector child that proved a hang.
+# self-test runner): "T <i>" (test i: exec the code; a detector child traces it), "U <i>" (the
+# same, untraced: a detector child replaying an earlier test before the traced one), "M "
+# {"q"|"r": ..} (a request, or the answer to one of ours). Lines back, each after this child's
+# token: "N " {"names": {..}} | {"code": w}, "R " {"q"|"r": ..}, and "H" from a detector child that
+# proved a hang.
 
 import io
 import os
@@ -195,7 +197,7 @@ class SandboxSide:
             self.detector.active = False
 
     def on_callback(self):
-        if self.detector is not None:  # the judge's state is out of the detector's sight
+        if self.detector is not None and self.detector.armed:  # the judge's state is out of its sight
             self.detector.give_up()
 
     def exc_enc(self, e, enc, d):
@@ -387,9 +389,9 @@ def pair_child(lines, code, main, detector):
     SIDE.detector = detector
     while True:
         line = lines.line()
-        if line.startswith(b"T "):
-            if detector is not None:
-                detector.arm()
+        if line.startswith(b"T ") or line.startswith(b"U "):
+            if detector is not None and line[:1] == b"T":
+                detector.arm()  # "U": a replay of an earlier test, before the traced one
             msg = start_test(code_obj, code_err, main)
             lines.write(b"N " + dumps(msg).encode() + b"\n")
         elif line.startswith(b"M "):

@@ -53,6 +53,11 @@ pub struct OracleConfig {
     /// Wall backstop of the hang detector that re-runs a test which ran out of its budget
     /// (zero: no detection, every such test is `TIMEOUT`).
     pub detect: Duration,
+    /// How long the code may hold the ball in one test before the test is probed for a hang
+    /// (replayed to the same state under the detector: a proof is its `HANG` without the rest
+    /// of its budget; otherwise it runs again with its whole budget). `None`: a quarter of the
+    /// budget. It changes when a proof is tried, never a verdict.
+    pub probe: Option<Duration>,
     /// Address-space limit of the process running a pair.
     pub mem_bytes: u64,
     /// Pre-warmed servers, i.e. pairs run at once.
@@ -69,6 +74,7 @@ impl Default for OracleConfig {
         OracleConfig {
             timeout: TEST_BUDGET,
             detect: DETECT_BACKSTOP,
+            probe: None,
             mem_bytes: 1 << 30,
             workers: default_workers(),
             isolation: IsolationChoice::Auto,

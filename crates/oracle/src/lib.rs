@@ -81,7 +81,10 @@ const HARNESS: &str = with_runtime!("detector.py", "sandbox.py", "harness.py");
 /// 5: the random module's shared generator seeded at every test's start on both sides; the hang
 ///    detector's give-up bounded by the work of its state keys too (both counts: the same on any
 ///    machine).
-pub const CONTRACT: u32 = 5;
+/// 6: a test whose code holds the ball for a quarter of its budget is probed: replayed to the
+///    same state (the child's earlier tests again) and run under the cycle detector, so a proven
+///    hang spends a quarter of its budget instead of all of it.
+pub const CONTRACT: u32 = 6;
 
 /// Default wall budget of each test.
 pub const TEST_BUDGET: Duration = Duration::from_secs(2);
@@ -142,6 +145,10 @@ impl Oracle {
 
     /// The cache's `runner` field: oracle version, interpreter, and the execution contract.
     pub fn runner_string(&self) -> String {
+        let probe = match self.cfg.probe {
+            Some(d) => format!("{}s", d.as_secs_f64()),
+            None => "a quarter of it".to_string(),
+        };
         format!(
             "execscope-oracle/{} contract/{CONTRACT} (python {} -s -P, PYTHONHASHSEED={}, \
              random.seed(0) at every test, fresh \
@@ -149,9 +156,10 @@ impl Oracle {
              sandbox, the test run by a separate judge process with its own builtins, every \
              operation on the code's objects a request to the sandbox answered with plain data; \
              wall {}s per test with process-group kill, later tests in a fresh process; a test \
-             out of time re-run under a cycle detector (backstop {}s): HANG when a repeated \
-             state is proven, else TIMEOUT; outcomes pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT|\
-             HANG, <Exc> a builtin or stdlib exception name, else Other)",
+             whose code holds the ball for {probe} replayed to the same state under a \
+             cycle detector (backstop {}s): HANG when a repeated state is proven, else run \
+             again with its whole budget, TIMEOUT when out of time; outcomes \
+             pass|FAIL|FAIL:<Exc>|ERROR:<Exc>|TIMEOUT|HANG, <Exc> a builtin or stdlib exception name, else Other)",
             execscope_record::version(),
             self.python_version,
             self.cfg.hash_seed,

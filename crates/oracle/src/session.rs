@@ -4,7 +4,7 @@
 //! the child answers on the other, every line tagged with the token the harness gave that child.
 //! So requests and answers go judge ⇄ pair child directly; execscope sees only each test's
 //! verdict, and is asked for a new pair child when one is gone (it died, or ran out of time and is
-//! to be re-run under the hang detector).
+//! to be probed under the hang detector).
 //!
 //! The judge enforces each test's budget (while the code holds the ball, and its own logic's);
 //! execscope only keeps a backstop. A judge or harness that dies or stops answering is replaced
@@ -31,6 +31,7 @@ impl Ctx<'_> {
         Limits {
             budget: self.cfg.timeout,
             detect: self.cfg.detect,
+            probe: self.cfg.probe,
             mem: self.cfg.mem_bytes,
         }
     }

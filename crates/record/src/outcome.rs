@@ -19,8 +19,9 @@ pub enum Outcome {
     /// The test ran past its own time budget and no cycle was proven: a resource limit, which
     /// a faster machine might not hit.
     Timeout,
-    /// The test ran past its budget and, re-run under the hang detector, was proven to repeat a
-    /// state it had been in (a deterministic loop that never ends): the same on any machine.
+    /// The test's code computed long enough to be probed and, run again under the hang detector
+    /// from the same state, was proven to repeat a state it had been in (a deterministic loop
+    /// that never ends): the same on any machine.
     Hang,
 }
 
