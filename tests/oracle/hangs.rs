@@ -1,18 +1,18 @@
 //! Hangs cost their budget and no more (docs/threat-model.md "A hang is proven, not assumed"): a
-//! test whose code holds the ball for a quarter of its budget is probed (its child's earlier tests
+//! test whose code holds the ball for an eighth of its budget (`PROBE_SHARE`) is probed (its child's earlier tests
 //! replayed in a detector child, the test traced there), and once a test of a pair ran out of time
 //! or hung, a later test that starts in a fresh child anyway runs under the detector first. A
 //! proof is the test's `HANG` without the rest of its budget. When a probe comes changes what a
 //! test costs, never its verdict.
 
-use execscope::oracle::{Oracle, OracleConfig, SuiteResult};
+use execscope::oracle::{Oracle, OracleConfig, SuiteResult, PROBE_SHARE};
 use std::time::Duration;
 
 fn run(budget: Duration, code: &str, tests: &[&str]) -> SuiteResult {
     run_probed(budget, None, code, tests)
 }
 
-/// `run` with the probe at `probe` seconds of the code's time (None: a quarter of the budget).
+/// `run` with the probe at `probe` seconds of the code's time (None: `PROBE_SHARE` of the budget).
 fn run_probed(
     budget: Duration,
     probe: Option<Duration>,
@@ -37,9 +37,9 @@ fn words(r: &SuiteResult) -> Vec<String> {
 #[test]
 fn later_hangs_are_proven_without_their_budget() {
     // A budget well above the detector's backstop (5 s): a test that spends its budget records at
-    // least 8,000 ms whatever the load. Test 0 is probed after a quarter of it (2 s) and proven;
+    // least 8,000 ms whatever the load. Test 0 is probed after an eighth of it (1 s) and proven;
     // test 1 starts in a fresh child after a hang, so it is proven first, at once; test 3 starts
-    // in the child test 2 left (it ended normally), so it is probed after 2 s, with test 2
+    // in the child test 2 left (it ended normally), so it is probed after 1 s, with test 2
     // replayed first; test 4 is proven first. No test spends its budget.
     let budget = Duration::from_secs(8);
     let code = "def f(x):\n    while x:\n        pass\n    return 0\n";
@@ -55,18 +55,20 @@ fn later_hangs_are_proven_without_their_budget() {
         ],
     );
     assert_eq!(words(&r), ["HANG", "HANG", "FAIL", "HANG", "HANG"]);
-    let (ms, quarter) = (budget.as_millis() as u32, budget.as_millis() as u32 / 4);
+    let ms = budget.as_millis() as u32;
+    let share = budget.mul_f64(PROBE_SHARE).as_millis() as u32;
+    assert_eq!(share, 1000);
     for t in [0, 3] {
         let took = r.test_ms[t];
         assert!(
-            (quarter..ms).contains(&took),
-            "test {t} is probed after a quarter of its budget: {:?}",
+            (share..ms).contains(&took),
+            "test {t} is probed after an eighth of its budget: {:?}",
             r.test_ms
         );
     }
     for t in [1, 4] {
         let took = r.test_ms[t];
-        assert!(took < quarter, "test {t} is proven first: {:?}", r.test_ms);
+        assert!(took < share, "test {t} is proven first: {:?}", r.test_ms);
     }
 }
 
@@ -102,7 +104,7 @@ fn a_probe_without_proof_keeps_the_ordinary_verdicts() {
 
 #[test]
 fn when_a_probe_comes_changes_no_verdict() {
-    // One suite probed at 50 ms of the code's time, at the default quarter of the budget, and
+    // One suite probed at 50 ms of the code's time, at the default eighth of the budget, and
     // never (the probe after the budget: every hang detected after its whole budget): a hang
     // that depends on what the earlier tests of its child left in a module (proven in that
     // state: the detector child replays them first), a later test in a fresh child, a slow test

@@ -12,7 +12,8 @@
 # token). Control lines:
 #   zygote <- "P " {"tests", "entry", "setup", "token", "budget", "detect", "probe", "start"}  fork
 #                                    a child ("probe": seconds the code may hold the ball in a test
-#                                    before it is probed for a hang; absent: PROBE_SHARE of budget)
+#                                    before it is probed for a hang, execscope's PROBE_SHARE of the
+#                                    budget unless configured; absent: never probed)
 #   child  -> "V " {"i", "o": outcome, "obs": str|null, "ms": int}   test i's verdict (verdicts are
 #                                    written together, before an "F" and at the pair's end)
 #   child  -> "F <detect seconds>"   the sandbox child is gone: ask for a new one (a detector child
@@ -20,11 +21,6 @@
 #   zygote -> "Z"                    (on its own line) the pair's child is gone: next pair
 
 import os as _os
-
-# A test whose code holds the ball for this share of its budget is probed for a hang (engine.py
-# run_test): a hang then costs a quarter of its budget instead of all of it.
-PROBE_SHARE = 0.25
-
 
 class Wire:
     """Control lines on stdin/stdout (raw descriptors: the zygote and its child take turns)."""
@@ -60,8 +56,7 @@ class Wire:
 def child(wire, req):
     pair = Pair(list(req["tests"]), list(req.get("entry") or []), req.get("setup") or "")
     budget, detect = float(req["budget"]), float(req.get("detect") or 0)
-    probe = req.get("probe")
-    probe = budget * PROBE_SHARE if probe is None else float(probe)
+    probe = None if req.get("probe") is None else float(req["probe"])
 
     def renew(secs):
         wire.flush()

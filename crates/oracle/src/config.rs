@@ -55,8 +55,9 @@ pub struct OracleConfig {
     pub detect: Duration,
     /// How long the code may hold the ball in one test before the test is probed for a hang
     /// (replayed to the same state under the detector: a proof is its `HANG` without the rest
-    /// of its budget; otherwise it runs again with its whole budget). `None`: a quarter of the
-    /// budget. It changes when a proof is tried, never a verdict.
+    /// of its budget; otherwise it runs again with its whole budget). `None`:
+    /// [`PROBE_SHARE`](crate::PROBE_SHARE) of the budget. It changes when a proof is tried,
+    /// never a verdict.
     pub probe: Option<Duration>,
     /// Address-space limit of the process running a pair.
     pub mem_bytes: u64,
@@ -80,6 +81,15 @@ impl Default for OracleConfig {
             isolation: IsolationChoice::Auto,
             hash_seed: 0,
         }
+    }
+}
+
+impl OracleConfig {
+    /// How long the code may hold the ball in one test before the test is probed for a hang:
+    /// `probe`, else [`PROBE_SHARE`](crate::PROBE_SHARE) of the budget.
+    pub fn probe_after(&self) -> Duration {
+        self.probe
+            .unwrap_or_else(|| self.timeout.mul_f64(crate::PROBE_SHARE))
     }
 }
 

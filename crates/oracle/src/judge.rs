@@ -113,14 +113,11 @@ impl Judge {
         limits: &super::server::Limits,
         start: usize,
     ) -> Result<(), Fail> {
-        let mut req = serde_json::json!({
+        let req = serde_json::json!({
             "tests": job.tests, "entry": job.entry, "setup": job.setup, "token": token,
             "budget": limits.budget.as_secs_f64(), "detect": limits.detect.as_secs_f64(),
-            "start": start,
+            "probe": limits.probe.as_secs_f64(), "start": start,
         });
-        if let Some(p) = limits.probe {
-            req["probe"] = p.as_secs_f64().into();
-        }
         self.send(format!("P {req}").as_bytes())
     }
 

@@ -81,10 +81,18 @@ const HARNESS: &str = with_runtime!("detector.py", "sandbox.py", "harness.py");
 /// 5: the random module's shared generator seeded at every test's start on both sides; the hang
 ///    detector's give-up bounded by the work of its state keys too (both counts: the same on any
 ///    machine).
-/// 6: a test whose code holds the ball for a quarter of its budget is probed: replayed to the
-///    same state (the child's earlier tests again) and run under the cycle detector, so a proven
-///    hang spends a quarter of its budget instead of all of it.
+/// 6: a test whose code holds the ball for a share of its budget ([`PROBE_SHARE`]) is probed:
+///    replayed to the same state (the child's earlier tests again) and run under the cycle
+///    detector, so a proven hang spends that share of its budget instead of all of it. (When a
+///    probe comes changes no verdict: the share went from a quarter to an eighth within 6.)
 pub const CONTRACT: u32 = 6;
+
+/// The share of its budget a test's code may hold the ball before the test is probed for a hang
+/// (unless `OracleConfig::probe` says otherwise). An eighth: a hang costs 0.25 s of a 2 s budget
+/// and a test that runs out of time without a proof 0.25 s more; a test that ends after more
+/// than that pays a detection and a second run (the embedded build's slowest such test took
+/// 246 ms). docs/performance.md "A hang proven after an eighth of its budget".
+pub const PROBE_SHARE: f64 = 0.125;
 
 /// Default wall budget of each test.
 pub const TEST_BUDGET: Duration = Duration::from_secs(2);
@@ -147,7 +155,7 @@ impl Oracle {
     pub fn runner_string(&self) -> String {
         let probe = match self.cfg.probe {
             Some(d) => format!("{}s", d.as_secs_f64()),
-            None => "a quarter of it".to_string(),
+            None => format!("{PROBE_SHARE} of it"),
         };
         format!(
             "execscope-oracle/{} contract/{CONTRACT} (python {} -s -P, PYTHONHASHSEED={}, \

@@ -294,13 +294,13 @@ pub(crate) fn read_line(fd: i32, buf: &mut Vec<u8>, deadline: Instant) -> Result
 }
 
 /// What a request may spend: each test's wall budget, the hang detector's wall backstop (zero:
-/// no detection), when a test is probed for a hang (None: the judge's default) and the
-/// address-space limit.
+/// no detection), how long the code may hold the ball in a test before it is probed for a hang,
+/// and the address-space limit.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub budget: Duration,
     pub detect: Duration,
-    pub probe: Option<Duration>,
+    pub probe: Duration,
     pub mem: u64,
 }
 

@@ -31,7 +31,7 @@ impl Ctx<'_> {
         Limits {
             budget: self.cfg.timeout,
             detect: self.cfg.detect,
-            probe: self.cfg.probe,
+            probe: self.cfg.probe_after(),
             mem: self.cfg.mem_bytes,
         }
     }
