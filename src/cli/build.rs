@@ -199,8 +199,15 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             Ok(o) => o.join(" "),
             Err(e) => format!("oracle error: {e}"),
         };
+        let changes = d.pass_changes();
+        let which = if changes.is_empty() {
+            "pass/not-pass the same, only the kind of failure differs".to_string()
+        } else {
+            let tests: Vec<String> = changes.iter().map(|t| (t + 1).to_string()).collect();
+            format!("pass/not-pass differs: test {}", tests.join(", "))
+        };
         println!(
-            "DISAGREE {} (code {}…, tests {}…): cached [{}], now [{}]",
+            "DISAGREE {} (code {}…, tests {}…): cached [{}], now [{}] ({which})",
             v.labels.get(d.pair).map(String::as_str).unwrap_or("?"),
             &d.code_sha256[..12.min(d.code_sha256.len())],
             &d.tests_sha256[..12.min(d.tests_sha256.len())],
@@ -208,12 +215,18 @@ pub fn verify(root: &Path, args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             now
         );
     }
+    let disagree = match v.report.disagreements.len() {
+        0 => "0 disagree".to_string(),
+        n => format!(
+            "{n} disagree ({} of them on a test's pass/not-pass)",
+            v.report.pass_changing()
+        ),
+    };
     println!(
-        "{} cache rows; {} re-executed, {} disagree; {} rows not recoverable from the bundle's \
+        "{} cache rows; {} re-executed, {disagree}; {} rows not recoverable from the bundle's \
          texts; tests key encoding {}; isolation {}",
         v.cache_rows,
         v.report.checked,
-        v.report.disagreements.len(),
         v.unrecoverable,
         v.encoding.as_deref().unwrap_or("unknown"),
         oracle.isolation()

@@ -183,3 +183,37 @@ fn kill_9_mid_append_loses_no_committed_row() {
         }
     }
 }
+
+#[test]
+fn a_disagreement_names_the_tests_whose_pass_changed() {
+    use execscope::oracle::cache::{Disagreement, VerifyReport};
+    let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    let d = |cached: &str, now: Result<&str, &str>| Disagreement {
+        code_sha256: "c".into(),
+        tests_sha256: "t".into(),
+        pair: 0,
+        cached: words(cached),
+        now: now.map(words).map_err(String::from),
+    };
+    // Only the kind of failure moved (a race of the clock against a count): no test's label.
+    let kinds = d(
+        "pass TIMEOUT FAIL FAIL:Unjudged",
+        Ok("pass FAIL:MemoryError TIMEOUT ERROR:ProcessExit"),
+    );
+    assert_eq!(kinds.pass_changes(), Vec::<usize>::new());
+    // A failure that now passes and a pass that now fails, among kinds that moved.
+    let labels = d("pass TIMEOUT FAIL HANG", Ok("FAIL TIMEOUT pass TIMEOUT"));
+    assert_eq!(labels.pass_changes(), vec![0, 2]);
+    // No outcomes to compare (the oracle failed, or the count of tests differs): every test.
+    assert_eq!(
+        d("pass FAIL", Err("harness died")).pass_changes(),
+        vec![0, 1]
+    );
+    assert_eq!(d("pass FAIL", Ok("pass")).pass_changes(), vec![0, 1]);
+    let report = VerifyReport {
+        checked: 9,
+        not_cached: 0,
+        disagreements: vec![kinds, labels],
+    };
+    assert_eq!(report.pass_changing(), 1);
+}

@@ -179,10 +179,14 @@ fn exec_verify_catches_a_forged_pass_in_the_cache() {
     assert!(
         lines[0].contains("c_0002")
             && lines[0].contains("cached [pass pass pass]")
-            && lines[0].contains("now [FAIL FAIL FAIL]"),
+            && lines[0].contains("now [FAIL FAIL FAIL]")
+            && lines[0].contains("(pass/not-pass differs: test 1, 2, 3)"),
         "{out}"
     );
-    assert!(out.contains("1 disagree"), "{out}");
+    assert!(
+        out.contains("1 disagree (1 of them on a test's pass/not-pass);"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -262,6 +262,25 @@ pub struct Disagreement {
     pub now: Result<Vec<String>, String>,
 }
 
+impl Disagreement {
+    /// The tests (0-based) whose pass/not-pass differs between the cache and now: every test
+    /// when the oracle failed or the counts differ. Empty when only the kind of failure moved
+    /// (`TIMEOUT` against `FAIL:MemoryError`, say), which is what a test that races its budget
+    /// against a count gives on machines of different speed (docs/performance.md "Verdicts
+    /// that race the clock").
+    pub fn pass_changes(&self) -> Vec<usize> {
+        let pass = |o: &str| o.parse::<Outcome>().is_ok_and(|o| o.is_pass());
+        match &self.now {
+            Ok(now) if now.len() == self.cached.len() => (self.cached.iter().zip(now))
+                .enumerate()
+                .filter(|(_, (a, b))| pass(a) != pass(b))
+                .map(|(i, _)| i)
+                .collect(),
+            _ => (0..self.cached.len()).collect(),
+        }
+    }
+}
+
 /// The result of [`verify`].
 #[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
@@ -270,6 +289,16 @@ pub struct VerifyReport {
     /// Pairs given that have no cache row (not executed).
     pub not_cached: usize,
     pub disagreements: Vec<Disagreement>,
+}
+
+impl VerifyReport {
+    /// How many disagreements change some test's pass/not-pass (the rest differ only in the
+    /// kind of failure).
+    pub fn pass_changing(&self) -> usize {
+        (self.disagreements.iter())
+            .filter(|d| !d.pass_changes().is_empty())
+            .count()
+    }
 }
 
 /// The pairs among `pairs` that `verify` re-executes: each cached pair once (its first
