@@ -91,7 +91,7 @@ pub const CONTRACT: u32 = 6;
 /// (unless `OracleConfig::probe` says otherwise). An eighth: a hang costs 0.25 s of a 2 s budget
 /// and a test that runs out of time without a proof 0.25 s more; a test that ends after more
 /// than that pays a detection and a second run (the embedded build's slowest such test took
-/// 246 ms). docs/performance.md "A hang proven after an eighth of its budget".
+/// 246 ms). docs/performance.md "An eighth of the budget, not a quarter".
 pub const PROBE_SHARE: f64 = 0.125;
 
 /// Default wall budget of each test.
