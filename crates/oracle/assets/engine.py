@@ -490,6 +490,7 @@ class Link:
         self.history = []  # (test, outcome, seconds) of each test the current child ran, in order
         self.untraced = False  # tests start with "U" (a replay a detector child does not trace)
         self.detecting = False  # the current child is a detector child (its "H" is a proof)
+        self.kept, self.spill, self.eof = [], b"", False  # what `absorb` read (see there)
 
     def _write(self, data):
         if self.gone is not None:
@@ -579,13 +580,36 @@ class Link:
                 return
             self._other(tag, body)
 
+    def absorb(self):
+        """Reads what waits on the pipe while the judge waits for its new child (`renew`). The
+        harness writes on this pipe before it forks that child (the line that ends the old
+        child's output) and must never wait on a full pipe for a judge that waits on the
+        harness: that stalled a pair for 30 s, then lost its test as ERROR:OracleKilled
+        (measured under `--slowdown 4` with hangs probed early). What is read here comes from
+        children that are gone, but for one line: the harness's status of the new child,
+        should it die at once (one atomic write, whose first part a read can end with). Only
+        lines that may be such a status are kept, a bounded few, and the unfinished last one."""
+        try:
+            chunk = os.read(self.rfd, 1 << 20)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.eof = True
+            return
+        lines = (self.spill + chunk).split(b"\n")
+        self.spill = lines.pop()
+        if len(self.spill) > 4096:
+            self.spill = b""  # longer than any status: the rest of it is skipped as it comes
+        self.kept = (self.kept + [x for x in lines if b" X " in x and len(x) <= 256])[-64:]
+
     def renew(self, detect=0.0):
         """A fresh child (a detector child when `detect` > 0) in place of the current one."""
         token = self.renew_fn(detect) if self.renew_fn is not None else None
         if token is None:
             return False
         self.token = token.encode()
-        self.buf = b""
+        self.buf = b"".join(x + b"\n" for x in self.kept) + self.spill  # (see absorb)
+        self.kept, self.spill, self.eof = [], b"", False
         self.gone = None
         self.code_timed_out = False
         self.history = []
