@@ -1,5 +1,5 @@
 //! Hangs cost their budget and no more (docs/threat-model.md "A hang is proven, not assumed"): a
-//! test whose code holds the ball for an eighth of its budget (`PROBE_SHARE`) is probed (its child's earlier tests
+//! test whose code holds the ball for a share of its budget (`PROBE_SHARE`) is probed (its child's earlier tests
 //! replayed in a detector child, the test traced there), and once a test of a pair ran out of time
 //! or hung, a later test that starts in a fresh child anyway runs under the detector first. A
 //! proof is the test's `HANG` without the rest of its budget. When a probe comes changes what a
@@ -36,12 +36,13 @@ fn words(r: &SuiteResult) -> Vec<String> {
 
 #[test]
 fn later_hangs_are_proven_without_their_budget() {
-    // A budget well above the detector's backstop (5 s): a test that spends its budget records at
-    // least 8,000 ms whatever the load. Test 0 is probed after an eighth of it (1 s) and proven;
-    // test 1 starts in a fresh child after a hang, so it is proven first, at once; test 3 starts
-    // in the child test 2 left (it ended normally), so it is probed after 1 s, with test 2
-    // replayed first; test 4 is proven first. No test spends its budget.
-    let budget = Duration::from_secs(8);
+    // A budget well above the detector's backstop (5 s) whose `PROBE_SHARE` is 1 s: a test that
+    // spends its budget records at least that budget whatever the load. Test 0 is probed after
+    // 1 s and proven; test 1 starts in a fresh child after a hang, so it is proven first, at
+    // once; test 3 starts in the child test 2 left (it ended normally), so it is probed after
+    // 1 s, with test 2 replayed first; test 4 is proven first. No test spends its budget.
+    let budget = Duration::from_secs_f64(1.0 / PROBE_SHARE);
+    assert!(budget >= Duration::from_secs(8), "{budget:?}");
     let code = "def f(x):\n    while x:\n        pass\n    return 0\n";
     let r = run(
         budget,
@@ -62,7 +63,7 @@ fn later_hangs_are_proven_without_their_budget() {
         let took = r.test_ms[t];
         assert!(
             (share..ms).contains(&took),
-            "test {t} is probed after an eighth of its budget: {:?}",
+            "test {t} is probed after its share of the budget: {:?}",
             r.test_ms
         );
     }
@@ -104,7 +105,7 @@ fn a_probe_without_proof_keeps_the_ordinary_verdicts() {
 
 #[test]
 fn when_a_probe_comes_changes_no_verdict() {
-    // One suite probed at 50 ms of the code's time, at the default eighth of the budget, and
+    // One suite probed at 50 ms of the code's time, at the default share of the budget, and
     // never (the probe after the budget: every hang detected after its whole budget): a hang
     // that depends on what the earlier tests of its child left in a module (proven in that
     // state: the detector child replays them first), a later test in a fresh child, a slow test

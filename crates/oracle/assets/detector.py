@@ -1,6 +1,6 @@
 # execscope hang detector (Python stdlib only; embedded in the harness, see harness.py).
 #
-# Hang detection. A test probed for a hang (its code held the ball for an eighth of its budget; the
+# Hang detection. A test probed for a hang (its code held the ball for 1/32 of its budget; the
 # tests before it replayed untraced in this child) is run once more under a tracer that
 # looks for a *proven* cycle: one activation of a frame of the code or the test reaching the same
 # loop head twice in the same state. "State" is the frame's position, the iteration count of each

@@ -84,15 +84,16 @@ const HARNESS: &str = with_runtime!("detector.py", "sandbox.py", "harness.py");
 /// 6: a test whose code holds the ball for a share of its budget ([`PROBE_SHARE`]) is probed:
 ///    replayed to the same state (the child's earlier tests again) and run under the cycle
 ///    detector, so a proven hang spends that share of its budget instead of all of it. (When a
-///    probe comes changes no verdict: the share went from a quarter to an eighth within 6.)
+///    probe comes changes no verdict: the share went from a quarter to an eighth, then to 1/32,
+///    within 6.)
 pub const CONTRACT: u32 = 6;
 
 /// The share of its budget a test's code may hold the ball before the test is probed for a hang
-/// (unless `OracleConfig::probe` says otherwise). An eighth: a hang costs 0.25 s of a 2 s budget
-/// and a test that runs out of time without a proof 0.25 s more; a test that ends after more
-/// than that pays a detection and a second run (the embedded build's slowest such test took
-/// 246 ms). docs/performance.md "An eighth of the budget, not a quarter".
-pub const PROBE_SHARE: f64 = 0.125;
+/// (unless `OracleConfig::probe` says otherwise). 1/32: a hang costs 62.5 ms of a 2 s budget and
+/// a test that runs out of time without a proof 62.5 ms more; a test that ends after more than
+/// that pays a detection (bounded by its work) and a second run. docs/performance.md
+/// "1/32 of the budget".
+pub const PROBE_SHARE: f64 = 0.03125;
 
 /// Default wall budget of each test.
 pub const TEST_BUDGET: Duration = Duration::from_secs(2);
