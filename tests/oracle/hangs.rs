@@ -1,9 +1,9 @@
 //! Hangs cost their budget and no more (docs/threat-model.md "A hang is proven, not assumed"): a
-//! test whose code holds the ball for a share of its budget (`PROBE_SHARE`) is probed (its child's earlier tests
-//! replayed in a detector child, the test traced there), and once a test of a pair ran out of time
-//! or hung, a later test that starts in a fresh child anyway runs under the detector first. A
-//! proof is the test's `HANG` without the rest of its budget. When a probe comes changes what a
-//! test costs, never its verdict.
+//! test whose code holds the ball for a share of its budget (`PROBE_SHARE`) is probed (its
+//! child's earlier tests replayed in a detector child, the test traced there), and once a test of
+//! a pair ran out of time or hung, a later test that starts in a fresh child anyway runs under
+//! the detector first. A proof is the test's `HANG` without the rest of its budget. When a probe
+//! comes changes what a test costs, never its verdict.
 
 use execscope::oracle::{Oracle, OracleConfig, SuiteResult, PROBE_SHARE};
 use std::time::Duration;

@@ -54,8 +54,8 @@ fn still_healthy() {
 
 #[test]
 fn infinite_loop_is_a_proven_hang() {
-    // The loop holds the ball for its share of the budget (`PROBE_SHARE`), is killed, and (run again under the
-    // cycle detector) is proven never to end; the next test still runs and passes.
+    // The loop holds the ball for its share of the budget (`PROBE_SHARE`), is killed, and (run
+    // again under the cycle detector) is proven never to end; the next test still runs and passes.
     let (o, took) = run(
         "def f():\n    while True:\n        pass\n",
         &["assert f() == 1", "assert True"],
@@ -332,11 +332,10 @@ fn a_status_line_in_the_childs_name_is_no_verdict() {
 #[test]
 fn a_full_pipe_to_the_judge_stalls_no_new_child() {
     // The code floods its own pipe to the judge, a page a write: once the test is probed, the
-    // judge stops reading that pipe, which fills at once (every page to its end), and waits
-    // for a new child; the harness writes the
-    // line that ends the old child's output before it forks one. Were the judge deaf to the
-    // pipe while it waits, each would wait on the other until execscope gave up (30 s), and the
-    // test would be lost as ERROR:OracleKilled.
+    // judge stops reading that pipe, which fills at once (every page to its end), and waits for
+    // a new child; the harness writes the line that ends the old child's output before it forks
+    // one. Were the judge deaf to the pipe while it waits, each would wait on the other until
+    // execscope gave up (30 s), and the test would be lost as ERROR:OracleKilled.
     let code = "import gc, os\n\
                 def f():\n    \
                     fd = next(o.wfd for o in gc.get_objects() if type(o).__name__ == 'Lines')\n    \

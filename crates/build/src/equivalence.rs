@@ -207,8 +207,8 @@ pub fn group<'a>(canonical: &'a str, mutants: &'a [crate::mutate::Mutant]) -> Gr
     (canonical, codes)
 }
 
-/// [`settle`] for many canonicals at once, compiled together ([`compile_all`]). Without an interpreter every
-/// mutant is executed and the note says why.
+/// [`settle`] for many canonicals at once, compiled together ([`compile_all`]). Without an
+/// interpreter every mutant is executed and the note says why.
 pub fn settle_all(groups: &[Group]) -> (Vec<Vec<Settled>>, Checked) {
     let sources: Vec<&str> = groups
         .iter()

@@ -92,7 +92,7 @@ pub const CONTRACT: u32 = 6;
 /// (unless `OracleConfig::probe` says otherwise). 1/32: a hang costs 62.5 ms of a 2 s budget and
 /// a test that runs out of time without a proof 62.5 ms more; a test that ends after more than
 /// that pays a detection (bounded by its work) and a second run. docs/performance.md
-/// "1/32 of the budget".
+/// "1/32 of the budget, and a stall that cost 30 s".
 pub const PROBE_SHARE: f64 = 0.03125;
 
 /// Default wall budget of each test.
