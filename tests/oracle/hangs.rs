@@ -141,25 +141,17 @@ fn when_a_probe_comes_changes_no_verdict() {
     assert!(took[0] < ms && took[1] < ms && took[2] >= ms, "{took:?}");
 }
 
-/// The hang detector alone (its source, after the runtime it is embedded with), run on the
-/// functions of `code` in a fresh python3: for each `(function, argument)`, how its detection
+/// The hang detector alone (the oracle's package imported from `crates/oracle/python`), run on
+/// the functions of `code` in a fresh python3: for each `(function, argument)`, how its detection
 /// ended ("hang", "giveup", or "none" when 30 s passed first), the traced events and the snapshot
 /// work it took, then `[DETECT_EVENTS, DETECT_WORK]`. The counts are deterministic: the clock only
 /// cuts a run that went wrong.
 fn detect(code: &str, calls: &[(&str, i64)]) -> serde_json::Value {
-    const RUNTIME: [&str; 8] = [
-        include_str!("../../crates/oracle/assets/codec.py"),
-        include_str!("../../crates/oracle/assets/decode.py"),
-        include_str!("../../crates/oracle/assets/excs.py"),
-        include_str!("../../crates/oracle/assets/peer.py"),
-        include_str!("../../crates/oracle/assets/proxy.py"),
-        include_str!("../../crates/oracle/assets/engine.py"),
-        include_str!("../../crates/oracle/assets/pytest_shim.py"),
-        include_str!("../../crates/oracle/assets/detector.py"),
-    ];
     let driver = format!(
         r#"
 import json, signal, sys
+sys.path.insert(0, {package})
+from execscope_oracle.detector import DETECT_EVENTS, DETECT_WORK, Detector
 class Stop(BaseException):
     pass
 def run(fn, arg):
@@ -188,10 +180,12 @@ print(json.dumps([run(ns[f], a) for f, a in {calls}] + [[DETECT_EVENTS, DETECT_W
 "#,
         code = serde_json::to_string(code).unwrap(),
         calls = serde_json::to_string(calls).unwrap(),
+        package =
+            serde_json::to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/oracle/python"))
+                .unwrap(),
     );
-    let program = RUNTIME.concat() + &driver;
     let out = std::process::Command::new("python3")
-        .args(["-I", "-c", &program])
+        .args(["-I", "-c", &driver])
         .output()
         .expect("python3 runs");
     assert!(

@@ -141,25 +141,25 @@ fn replies_the_judge_cannot_take() -> Vec<Case> {
     vec![
         case(
             "a forged reply: a Fraction over 0",
-            "import sys\ndef f():\n    sys.modules['__main__'].encode_value = lambda enc, v: ['q', 1, 0]\n    return 1\n",
+            "import sys\ndef f():\n    for m in [m for m in list(sys.modules.values()) if getattr(m, '__name__', '').startswith('execscope_oracle')]:\n        if hasattr(m, 'encode_value'):\n            setattr(m, 'encode_value', lambda enc, v: ['q', 1, 0])\n    return 1\n",
             &["assert f() == 1"],
             Expect::Exactly(&["FAIL:Unjudged"]),
         ),
         case(
             "a forged reply: null",
-            "import sys\ndef f():\n    sys.modules['__main__'].dumps = lambda o: 'null'\n    return 1\n",
+            "import sys\ndef f():\n    for m in [m for m in list(sys.modules.values()) if getattr(m, '__name__', '').startswith('execscope_oracle')]:\n        if hasattr(m, 'dumps'):\n            setattr(m, 'dumps', lambda o: 'null')\n    return 1\n",
             &["assert f() == 1"],
             Expect::Exactly(&["FAIL:Unjudged"]),
         ),
         case(
             "a forged reply: 100,000-deep nesting",
-            "import sys\ndef f():\n    sys.modules['__main__'].dumps = lambda o: '[' * 100000 + ']' * 100000\n    return 1\n",
+            "import sys\ndef f():\n    for m in [m for m in list(sys.modules.values()) if getattr(m, '__name__', '').startswith('execscope_oracle')]:\n        if hasattr(m, 'dumps'):\n            setattr(m, 'dumps', lambda o: '[' * 100000 + ']' * 100000)\n    return 1\n",
             &["assert f() == 1"],
             Expect::Exactly(&["FAIL:Unjudged"]),
         ),
         case(
             "forged names at the test's start",
-            "import sys\nsys.modules['__main__'].dumps = lambda o: '[' * 100000\ndef f():\n    return 1\n",
+            "import sys\nfor m in [m for m in list(sys.modules.values()) if getattr(m, '__name__', '').startswith('execscope_oracle')]:\n    if hasattr(m, 'dumps'):\n        setattr(m, 'dumps', lambda o: '[' * 100000)\ndef f():\n    return 1\n",
             &["assert f() == 1"],
             Expect::NoPass,
         ),

@@ -1,5 +1,5 @@
-//! The trusted half of the oracle: a warm Python "zygote" (`crates/oracle/assets/judge.py` and
-//! the engine it embeds) that forks one child per pair. The child runs the pair's tests — all
+//! The trusted half of the oracle: a warm Python "zygote" (`execscope_oracle/judge.py` and the
+//! engine it imports, `crates/oracle/python/`) that forks one child per pair. The child runs the pair's tests — all
 //! their logic, with its own builtins and standard library — and sends every operation on the
 //! code's objects as a request to the sandbox's pair child, over the pipe pair execscope set up
 //! between them for this worker; execscope only sees each test's verdict and its requests for a
@@ -17,11 +17,6 @@ use std::time::{Duration, Instant};
 
 /// How long the zygote may take to start.
 const STARTUP: Duration = Duration::from_secs(30);
-
-/// The judge, embedded so the binary is self-contained: the shared runtime (the value codec,
-/// the RPC peer, the stand-ins for the code's objects, the test engine, the pytest shim), then
-/// the zygote.
-pub const JUDGE: &str = with_runtime!("judge.py");
 
 /// A line from the judge's child.
 pub enum JudgeLine {
@@ -57,7 +52,7 @@ impl Judge {
     ) -> Result<Judge, OracleError> {
         let mut cmd = Command::new(python);
         cmd.args(flags)
-            .args(["-c", JUDGE])
+            .args(["-c", super::runtime::JUDGE.as_str()])
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
             .env("PYTHONHASHSEED", seed.to_string())

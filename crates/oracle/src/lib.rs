@@ -6,7 +6,8 @@
 //! interpreter start per pair. The judge's child runs every test's logic; only operations on the
 //! code's objects go to the sandbox's child, relayed by execscope (`session`).
 //! [`Oracle::run_naive`] keeps the one-interpreter-per-pair runner as the baseline; both run the
-//! same embedded harness and judge (`crates/oracle/assets/`), so they give the same outcomes.
+//! same embedded harness and judge (`crates/oracle/python/`, loaded by `runtime`), so they give
+//! the same outcomes.
 //!
 //! Layout: the public types in `config` (what to run under) and `error`; `start` (the scratch
 //! directory from `scratch`, the level chosen by a probe run, or the refusal); `pool` (running
@@ -14,25 +15,6 @@
 //! relay between judge and harness); `server`, `sandbox`, `confine` and `userns` (the processes
 //! and their confinement); `judge` (the trusted side that runs the tests); `cache` and `lazy` (the
 //! execution cache, and an oracle started only when a pair is missing from it).
-
-/// The Python both halves of the oracle share, in load order (the value codec, the decoder, the
-/// exception names, the RPC peer, the stand-ins for the other side's objects, the test engine,
-/// the pytest shim), followed by each half's own files: `with_runtime!("x.py", …)` is the
-/// embedded source of the shared files then `assets/x.py`, ….
-macro_rules! with_runtime {
-    ($($own:literal),*) => {
-        concat!(
-            include_str!("../assets/codec.py"),
-            include_str!("../assets/decode.py"),
-            include_str!("../assets/excs.py"),
-            include_str!("../assets/peer.py"),
-            include_str!("../assets/proxy.py"),
-            include_str!("../assets/engine.py"),
-            include_str!("../assets/pytest_shim.py"),
-            $(include_str!(concat!("../assets/", $own))),*
-        )
-    };
-}
 
 pub mod cache;
 mod config;
@@ -42,6 +24,7 @@ mod judge;
 pub mod lazy;
 pub use execscope_record::outcome;
 mod pool;
+mod runtime;
 mod sandbox;
 mod scratch;
 mod server;
@@ -66,10 +49,6 @@ use session::Worker;
 use std::sync::atomic::AtomicU32;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
-
-/// The harness, embedded so the binary is self-contained: the shared runtime (the engine serves
-/// the sandboxed self-test runner), the hang detector, the pair child, the server.
-const HARNESS: &str = with_runtime!("detector.py", "sandbox.py", "harness.py");
 
 /// Version of the execution contract (outcome strings, namespace-per-test, timeout rule).
 /// 2: outcomes decided by the judge from plain values; exception names from a fixed vocabulary.

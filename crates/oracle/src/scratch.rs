@@ -2,7 +2,8 @@
 //! `Rlimits` work-dir base, held under an owner lock for as long as the oracle lives, and the
 //! sweep that removes the directories of oracles that are gone.
 
-use super::{OracleError, HARNESS};
+use super::runtime::HARNESS;
+use super::OracleError;
 use std::path::{Path, PathBuf};
 
 /// Name prefix of an oracle's scratch directory in the temp dir.
@@ -96,7 +97,7 @@ impl Scratch {
         let io = |path: PathBuf| move |source| OracleError::Io { path, source };
         let owner = lock_owner(dir.path()).map_err(io(dir.path().join(OWNER_LOCK)))?;
         let harness_path = dir.path().join("harness.py");
-        std::fs::write(&harness_path, HARNESS).map_err(io(harness_path.clone()))?;
+        std::fs::write(&harness_path, HARNESS.as_str()).map_err(io(harness_path.clone()))?;
         // Children get the source as fd 3; the file itself need not outlive this handle.
         let harness = std::fs::File::open(&harness_path).map_err(io(harness_path.clone()))?;
         std::fs::remove_file(&harness_path).map_err(io(harness_path.clone()))?;

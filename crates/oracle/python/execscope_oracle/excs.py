@@ -1,4 +1,4 @@
-# execscope exceptions across the oracle's halves (Python stdlib only; embedded after codec.py).
+# execscope exceptions across the oracle's halves (Python stdlib only).
 #
 # An outcome names an exception only from a fixed vocabulary: the builtin exception names and
 # those of common standard-library modules; any other class -- the code's own, or one named like
@@ -6,6 +6,17 @@
 # message]; the receiver raises an instance of its own class of it (the builtin or stdlib class,
 # the mirrored class of the code's exception, else the builtin of that word), so `except
 # ValueError` and `pytest.raises(ValueError, match=...)` behave as in one process.
+
+import builtins
+import re
+
+from .codec import BadWire, TooBig, std_name
+
+# Every builtin exception class's name.
+BUILTIN_EXC = frozenset(
+    n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
+)
+
 
 def class_label(t):
     """The outcome word of an exception class: its name when it *is* the builtin or standard
@@ -59,7 +70,7 @@ def exc_dec(x, dec, d):
     except (BadWire, TooBig):
         cls = None
     if not (isinstance(cls, type) and issubclass(cls, BaseException)) or cls.__name__ in ("Gone", "Unjudged"):
-        cls = getattr(builtins, label, None) if label in _BUILTIN_EXC else Exception
+        cls = getattr(builtins, label, None) if label in BUILTIN_EXC else Exception
         if not (isinstance(cls, type) and issubclass(cls, BaseException)):
             cls = Exception
     args = dec.items(x[3], d) if type(x[3]) is list else []

@@ -1,5 +1,4 @@
-# execscope judge (Python stdlib only; embedded after codec.py, decode.py, excs.py, peer.py,
-# proxy.py, engine.py and pytest_shim.py in the execscope binary).
+# execscope judge (Python stdlib only).
 #
 # The trusted half of the oracle. It never runs the code under test: it runs the *tests*, with
 # its own builtins and standard library, and every operation on the code's objects is a request
@@ -20,7 +19,19 @@
 #   child  <- "G <token>"            when detect > 0); execscope answers with its token
 #   zygote -> "Z"                    (on its own line) the pair's child is gone: next pair
 
+import json as _json
 import os as _os
+import select
+import sys
+import time
+
+from .codec import STD_MODULES
+from .engine import COMPILED, JudgeSide, Link, Pair, instrument, run_test, warm_fork
+from .excs import exc_label
+from .peer import Peer, dumps
+from .proxy import S
+from .pytest_shim import pytest_module
+
 
 class Wire:
     """Control lines on stdin/stdout (raw descriptors: the zygote and its child take turns)."""
@@ -167,6 +178,3 @@ def main():
             pass
         wire.write(b"\nZ\n")
 
-
-if __name__ == "__main__":
-    main()

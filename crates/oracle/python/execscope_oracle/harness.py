@@ -1,6 +1,4 @@
-# execscope execution harness (Python stdlib only; embedded in the execscope binary after
-# codec.py, decode.py, excs.py, peer.py, proxy.py, engine.py, pytest_shim.py, detector.py and
-# sandbox.py).
+# execscope execution harness (Python stdlib only).
 #
 # Usage: python3 -s -P /dev/fd/3 (--server | --once) CONFIG_JSON   (PYTHONHASHSEED fixed)
 #   CONFIG_JSON: {"uid": <sandbox uid or -1>, "tmp": <dir for per-pair work dirs>,
@@ -23,8 +21,21 @@
 # Statuses: TIMEOUT | HANG | ERROR:<SIGNAL> | ERROR:ProcessExit | ERROR:OutputLimit | ERROR:Other
 
 import json as _json_mod
+import math
+import os
 import secrets
+import select
 import shutil
+import signal
+import sys
+import tempfile
+import time
+
+from .detector import Detector
+from .engine import LINE_MAX, JudgeSide, Link, Pair, reseed, warm_fork
+from .excs import exc_label
+from .peer import Gone, Peer, dumps
+from .sandbox import SIDE, Lines, confine, drop_privileges, pair_child, start_test
 
 PRELOAD = (
     "math cmath re collections collections.abc itertools functools heapq bisect string datetime "
@@ -607,6 +618,3 @@ def main():
         if h.child is not None:
             h.end_child(h.child)
 
-
-if __name__ == "__main__":
-    main()

@@ -1,5 +1,4 @@
-# execscope test engine (Python stdlib only; embedded after codec.py, peer.py and proxy.py in the
-# judge and the sandboxed self-test runner).
+# execscope test engine (Python stdlib only; the judge's and the sandboxed self-test runner's).
 #
 # A test is Python: one assert, several statements, loops, helper functions, try/except, a
 # `def check(candidate)` and its call, `with pytest.raises(...)`. It runs here, with this process's
@@ -11,15 +10,31 @@
 # record the value it compares (`observed`: the left operand of a top-level comparison, else the
 # asserted value).
 
+import _signal
 import ast as _ast
+import builtins
+import json as _json
 import os
+import random as _random
 import select
 import signal
-import _signal
+import sys
 import time
-import copy as _copy
-import random as _random
 import types as _types
+
+from .codec import MISSING, Unjudged, clean_name
+from .excs import VOCAB, exc_dec, exc_enc, exc_label
+from .peer import JUDGE_OPS, Gone, dumps
+from .proxy import (
+    ProxyBase,
+    S,
+    generic_class,
+    hid_of,
+    judge_foreign_dec,
+    judge_foreign_enc,
+    judge_own,
+    judge_sub_dec,
+)
 
 OBS_MAX = 200
 # The random module's shared generator starts every test from this seed, on both sides (the
@@ -356,13 +371,13 @@ def _take_names(body):
         S.names = {}
         return
     for name, lazy in S.lazy.items():
-        real = S.names.get(name, _MISSING)
-        if real is _MISSING:
+        real = S.names.get(name, MISSING)
+        if real is MISSING:
             continue  # the code lacks it: calls by name raise the code's NameError
         if not isinstance(real, ProxyBase):
             S.mispredicted = True
             continue
-        hid = _hid(real)
+        hid = hid_of(real)
         object.__setattr__(lazy, "__class__", type(real))
         object.__setattr__(lazy, "_es_hid", hid)
         S.proxies[hid] = lazy

@@ -1,6 +1,30 @@
-# execscope value decoding (Python stdlib only; embedded after codec.py, which documents the
-# wire forms). A receiver builds every value with its own classes; anything the protocol does not
-# allow is BadWire, anything over a bound TooBig (both end in an Unjudged test, never a pass).
+# execscope value decoding (Python stdlib only; codec.py documents the wire forms). A receiver
+# builds every value with its own classes; anything the protocol does not allow is BadWire,
+# anything over a bound TooBig (both end in an Unjudged test, never a pass).
+
+import collections
+import datetime
+import decimal
+import fractions
+import math
+
+from .codec import (
+    HASH_WORK,
+    MAX_CHARS,
+    MAX_DEC_CHARS,
+    MAX_DEPTH,
+    MAX_FRAC_BITS,
+    MAX_NODES,
+    MISSING,
+    TZ_T,
+    BadWire,
+    TooBig,
+    TooLarge,
+    clean_name,
+    int_in,
+    std_lookup,
+)
+
 
 class Dec:
     """Decodes one message. `foreign(tag, x)` turns the peer's handle into a stand-in, `own(tag,
@@ -64,16 +88,16 @@ class Dec:
         if tag == "A" and n == 2 and type(x[1]) is int and 0 <= x[1] < len(self.args):
             return self.args[x[1]]
         if tag == "i" and n == 2:
-            return _int_in(x)
+            return int_in(x)
         if tag in ("n", "nm") and n == 1:
             v = math.nan if tag == "nm" else float("nan")
             return self._fill(self._slot(), v)
         if tag == "c" and n == 3:
-            return complex(_float_in(x[1]), _float_in(x[2]))
+            return complex(float_in(x[1]), float_in(x[2]))
         if tag == "b" and n == 2:
             return _hex_bytes(x[1], self)
         if tag == "r" and n == 4:
-            return range(_int_in(x[1]), _int_in(x[2]), _int_in(x[3]) or _bad())
+            return range(int_in(x[1]), int_in(x[2]), int_in(x[3]) or _bad())
         if tag == "sl" and n == 4:
             return slice(self.dec(x[1], d), self.dec(x[2], d), self.dec(x[3], d))
         if tag == "..." and n == 1:
@@ -81,7 +105,7 @@ class Dec:
         if tag == "NI" and n == 1:
             return NotImplemented
         if tag == "q" and n == 3:
-            return _fraction(_int_in(x[1]), _int_in(x[2]))
+            return _fraction(int_in(x[1]), int_in(x[2]))
         if tag == "D" and n == 2 and type(x[1]) is str and len(x[1]) <= MAX_DEC_CHARS:
             try:
                 return decimal.Decimal(x[1])
@@ -107,7 +131,7 @@ class Dec:
             return v
         if tag in ("h", "j") and n >= 2 and type(x[1]) is int:
             got = self.own(tag, x[1])
-            if got is not _MISSING:
+            if got is not MISSING:
                 return got
             return self.foreign(tag, x, self, d)
         if tag == "big" and n == 2:
@@ -204,7 +228,7 @@ def _str_in(v):
     return v
 
 
-def _float_in(v):
+def float_in(v):
     if type(v) in (int, float):
         return float(v)
     if type(v) is str and v in ("nan", "inf", "-inf"):

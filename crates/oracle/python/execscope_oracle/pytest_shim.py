@@ -1,12 +1,20 @@
-# The `pytest` a test imports (Python stdlib only; embedded after engine.py). Tests use two
+# The `pytest` a test imports (Python stdlib only). Tests use two
 # things of pytest: `raises` and `approx`; both are evaluated here, on the test's side, with the
 # semantics pytest 7 gives them (src/_pytest/python_api.py): approx's defaults are rel 1e-6 and
 # abs 1e-12, `abs=` alone means no relative tolerance, both given means either suffices, NaN
 # equals NaN only with nan_ok, infinities only themselves; mappings compare their keys then each
 # value, sequences their lengths then each element, anything not numeric falls back to ==.
 
+import decimal
+import math
 import numbers as _numbers
-from collections.abc import Iterable as _Iterable, Mapping as _Mapping, Sized as _Sized
+import re
+import types as _types
+from collections.abc import Iterable as _Iterable
+from collections.abc import Mapping as _Mapping
+from collections.abc import Sized as _Sized
+
+from .peer import Gone
 
 
 class ApproxBase:

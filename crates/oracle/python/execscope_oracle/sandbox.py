@@ -1,5 +1,4 @@
-# execscope pair child (Python stdlib only; embedded in the harness after codec.py, excs.py,
-# peer.py, proxy.py, engine.py, pytest_shim.py and detector.py).
+# execscope pair child (Python stdlib only; the harness forks it).
 #
 # The untrusted half: the only process that runs the code. It never sees a test. For each test it
 # executes the code in a fresh namespace, reports the code's top-level names (plain values as
@@ -19,10 +18,20 @@
 # proved a hang.
 
 import io
+import json as _json
 import os
 import resource
 import signal
+import sys
 import tempfile
+
+from .codec import MISSING, VALUE_BASES, BadWire, Enc, clean_name, encode_value, int_in
+from .decode import float_in
+from .engine import reseed
+from .excs import class_label, exc_dec, exc_enc
+from .peer import OPS, Ahead, Peer, as_chunk, dumps
+from .proxy import NUMERIC
+from .pytest_shim import pytest_module
 
 SINK_MAX = 1 << 16
 HEAPTYPE = 1 << 9
@@ -103,7 +112,10 @@ def caps(t):
         return c is not None and c is not object and v is not None
 
     f = ""
-    for letter, n in (("c", "__call__"), ("i", "__iter__"), ("n", "__next__"), ("l", "__len__"), ("g", "__getitem__"), ("S", "__setitem__"), ("k", "__contains__"), ("b", "__bool__")):
+    for letter, n in (
+        ("c", "__call__"), ("i", "__iter__"), ("n", "__next__"), ("l", "__len__"), ("g", "__getitem__"),
+        ("S", "__setitem__"), ("k", "__contains__"), ("b", "__bool__"),
+    ):
         if defined(n):
             f += letter
     if "n" in f and not type.__getattribute__(t, "__flags__") & HEAPTYPE:
@@ -180,7 +192,7 @@ class SandboxSide:
             if not 0 <= n < len(self.objs):
                 raise BadWire()
             return self.objs[n]
-        return _MISSING
+        return MISSING
 
     def commit(self, enc):
         self.described.update(enc.described)
@@ -215,11 +227,11 @@ class SandboxSide:
             raise BadWire()
         raw = x[3]
         if base is int:
-            obj = int.__new__(cls, _int_in(raw))
+            obj = int.__new__(cls, int_in(raw))
         elif base is float:
-            obj = float.__new__(cls, _float_in(raw) if not isinstance(raw, list) else float("nan"))
+            obj = float.__new__(cls, float_in(raw) if not isinstance(raw, list) else float("nan"))
         elif base is complex:
-            obj = complex.__new__(cls, _float_in(raw[0]), _float_in(raw[1]))
+            obj = complex.__new__(cls, float_in(raw[0]), float_in(raw[1]))
         elif base in (str, bytes, tuple, frozenset):
             v = dec.dec(raw, d) if base in (str, bytes) else dec.items(raw, d)
             obj = base.__new__(cls, v)
@@ -315,7 +327,7 @@ def _judge_next(self):
     if buf is None:
         buf = Ahead()
         object.__setattr__(self, "_buf", buf)
-    return buf.next(lambda n: _chunk(_judge_ask("next", self, n=n), lambda: TypeError("bad iterator answer")), True)
+    return buf.next(lambda n: as_chunk(_judge_ask("next", self, n=n), lambda: TypeError("bad iterator answer")), True)
 
 
 class Lines:

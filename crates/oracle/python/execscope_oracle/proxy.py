@@ -1,5 +1,5 @@
-# execscope stand-ins for the code's objects on the test's side (Python stdlib only; embedded
-# after codec.py and peer.py in the judge and the sandboxed self-test runner).
+# execscope stand-ins for the code's objects on the test's side (Python stdlib only; the judge's
+# and the sandboxed self-test runner's).
 #
 # An object of the code that plain data cannot express (an instance of its own class, a function,
 # a generator, ...) is a handle; here it is an instance of a class that mirrors the code's class
@@ -14,6 +14,10 @@
 # iteration and indexing are `Unjudged`, and a boolean one of its methods or attributes answers is
 # a `Claimed` value, never a verdict. (Objects of builtin types -- generators, `itertools`
 # iterators -- iterate and index as Python defines.)
+
+from .codec import MISSING, VALUE_BASES, BadWire, TooBig, Unjudged, clean_name, int_in, value_base
+from .decode import float_in
+from .peer import BIN_OPS, UN_OPS, Ahead, as_chunk
 
 NUMERIC = sorted(BIN_OPS | UN_OPS)
 
@@ -58,7 +62,7 @@ def _ask(op, target, args=(), kwargs=None, **fields):
     return S.peer.ask(q, args, kwargs, values)
 
 
-def _hid(obj):
+def hid_of(obj):
     return object.__getattribute__(obj, "_es_hid")
 
 
@@ -110,29 +114,29 @@ class ProxyBase:
     def __getattr__(self, name):
         if name.startswith("_es_"):
             raise AttributeError(name)
-        return _claim(self, _ask("get", _hid(self), n=name))
+        return _claim(self, _ask("get", hid_of(self), n=name))
 
     def __setattr__(self, name, value):
-        _ask("set", _hid(self), n=name, o=value)
+        _ask("set", hid_of(self), n=name, o=value)
 
     def __delattr__(self, name):
-        _ask("del", _hid(self), n=name)
+        _ask("del", hid_of(self), n=name)
 
     def __repr__(self):
         if S.rendering or "r" not in type(self)._es_f:
             return "<{} object>".format(type(self).__name__)
-        return _plain_str(_ask("repr", _hid(self)))
+        return _plain_str(_ask("repr", hid_of(self)))
 
     def __str__(self):
         f = type(self)._es_f
         if S.rendering or ("s" not in f and "r" not in f):
             return ProxyBase.__repr__(self)
-        return _plain_str(_ask("str", _hid(self)))
+        return _plain_str(_ask("str", hid_of(self)))
 
     def __format__(self, spec):
         if spec == "":
             return str(self)
-        return _plain_str(_ask("format", _hid(self), n=spec))
+        return _plain_str(_ask("format", hid_of(self), n=spec))
 
     def __reduce_ex__(self, proto):
         raise TypeError("an object of the code cannot be copied on the test's side")
@@ -153,7 +157,7 @@ def _truth_unjudged(self):
 
 
 def _fields(obj):
-    v = _ask("fields", _hid(obj))
+    v = _ask("fields", hid_of(obj))
     if type(v) is not tuple:
         raise _judge_unjudged()
     return v
@@ -175,26 +179,26 @@ def _dc_hash(self):
 
 
 def _len(self):
-    n = _ask("len", _hid(self))
+    n = _ask("len", hid_of(self))
     if type(n) is not int or n < 0:
         raise TypeError("__len__ should return an int >= 0")
     return n
 
 
 def _iter(self):
-    return _ask("iter", _hid(self))
+    return _ask("iter", hid_of(self))
 
 
 def _next(self):
-    hid = _hid(self)
+    hid = hid_of(self)
     buf = S.buffers.get(hid)
     if buf is None:
         buf = S.buffers[hid] = Ahead()
-    return buf.next(lambda n: _chunk(_ask("next", hid, n=n), _judge_unjudged), "P" in type(self)._es_f)
+    return buf.next(lambda n: as_chunk(_ask("next", hid, n=n), _judge_unjudged), "P" in type(self)._es_f)
 
 
 def _call(self, *args, **kwargs):
-    v = _ask("call", _hid(self), args, kwargs)
+    v = _ask("call", hid_of(self), args, kwargs)
     try:
         owned = object.__getattribute__(self, "_es_owned")
     except AttributeError:
@@ -205,24 +209,24 @@ def _call(self, *args, **kwargs):
 
 
 def _getitem(self, key):
-    return _ask("item", _hid(self), o=key)
+    return _ask("item", hid_of(self), o=key)
 
 
 def _setitem(self, key, value):
-    _ask("setitem", _hid(self), (value,), o=key)
+    _ask("setitem", hid_of(self), (value,), o=key)
 
 
 def _delitem(self, key):
-    _ask("delitem", _hid(self), o=key)
+    _ask("delitem", hid_of(self), o=key)
 
 
 def _numeric(name):
     if name in BIN_OPS:
         def op(self, other):
-            return _ask("bin", _hid(self), n=name, o=other)
+            return _ask("bin", hid_of(self), n=name, o=other)
     else:
         def op(self, *args):
-            return _ask("un", _hid(self), args, n=name)
+            return _ask("un", hid_of(self), args, n=name)
     op.__name__ = name
     return op
 
@@ -405,7 +409,7 @@ def judge_foreign_dec(tag, x, dec, d):
 def judge_own(tag, n):
     if tag == "h":
         got = S.proxies.get(n)
-        return _MISSING if got is None else got
+        return MISSING if got is None else got
     if tag == "j" and 0 <= n < len(S.jobjs):
         return S.jobjs[n]
     raise BadWire()
@@ -417,12 +421,12 @@ def judge_foreign_enc(v, enc, d):
     if type(v) is Claimed:
         return enc.enc(v.value, d)
     if isinstance(v, ProxyBase):
-        h = _hid(v)
+        h = hid_of(v)
         if type(h) is str:  # a predicted entry: its handle comes with the names
             from_names = S.link.wait_names if S.names_raw is None else None
             if from_names is not None:
                 from_names()
-            h = _hid(v)
+            h = hid_of(v)
             if type(h) is str:
                 raise Unjudged()
         return ["h", h]
@@ -449,11 +453,11 @@ def judge_sub_dec(x, dec, d):
         raise BadWire()
     raw = x[3]
     if base is int:
-        val = _int_in(raw)
+        val = int_in(raw)
     elif base is float:
-        val = _float_in(raw) if not isinstance(raw, list) else float("nan")
+        val = float_in(raw) if not isinstance(raw, list) else float("nan")
     elif base is complex:
-        val = complex(_float_in(raw[0]), _float_in(raw[1]))
+        val = complex(float_in(raw[0]), float_in(raw[1]))
     elif base in (str, bytes, bytearray):
         val = dec.dec(raw, d)
     elif base in (list, tuple, set, frozenset):

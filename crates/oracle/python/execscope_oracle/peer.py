@@ -1,4 +1,4 @@
-# execscope RPC peer (Python stdlib only; embedded after codec.py in the harness and the judge).
+# execscope RPC peer (Python stdlib only; the harness's and the judge's).
 #
 # Both halves of the oracle speak the same protocol: a request {"q": {...}} is answered by a
 # reply {"r": {...}}; while a side waits for its reply it serves the other side's requests (a
@@ -8,7 +8,12 @@
 # argument the call changed ({"p": [[k, x]]}), which the caller copies into its own objects, so
 # `f(l); assert l == [...]` sees what `f` did to `l`.
 
+import collections
 import json as _json
+
+from .codec import BadWire, Enc, TooBig, Unjudged, encode_value
+from .decode import Dec
+from .excs import BUILTIN_EXC
 
 # Operations a side answers on its own objects. The judge answers only the first three on the
 # test's objects it handed out (a function or an iterator of the test the code uses).
@@ -44,7 +49,7 @@ class Gone(BaseException):
 class Peer:
     """One side of a test's RPC conversation. `side` supplies: foreign_enc(v, enc, d) (this
     side's object -> handle), foreign_dec(tag, x, dec, d) (the other side's handle -> stand-in),
-    own(tag, n) (this side's object by handle, or codec._MISSING), exc_enc(e, enc, d),
+    own(tag, n) (this side's object by handle, or codec.MISSING), exc_enc(e, enc, d),
     exc_dec(x, dec, d), sub_dec(x, dec, d), obj(n) (this side's object a request names),
     ops (the operations it serves), on_request(), enter() and leave() (around the operation:
     the hang detector watches only the code's own computation) and commit(enc) (the handles a
@@ -197,12 +202,8 @@ class Peer:
 
 
 def _exc_plain(name, msg):
-    return ["ex", name, ["std", "builtins", name if name in _BUILTIN_EXC else "Exception"], [msg], msg]
+    return ["ex", name, ["std", "builtins", name if name in BUILTIN_EXC else "Exception"], [msg], msg]
 
-
-_BUILTIN_EXC = frozenset(
-    n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
-)
 
 
 def perform(op, obj, args, kwargs, operand, q):
@@ -297,7 +298,7 @@ class Ahead:
         return self.items[self.at - 1]
 
 
-def _chunk(ch, bad):
+def as_chunk(ch, bad):
     """`ch` when it is a Chunk, else raises `bad()` (an answer that is not one)."""
     if type(ch) is not Chunk:
         raise bad()

@@ -1,5 +1,5 @@
-# execscope value codec (Python stdlib only; embedded in the execscope binary, shared by the
-# sandbox's pair child, the judge and the sandboxed self-test runner).
+# execscope value codec (Python stdlib only; shared by the sandbox's pair child, the judge and
+# the sandboxed self-test runner).
 #
 # Values cross between the two halves of the oracle as tagged JSON, never as pickles: the side
 # that decodes builds them with its own classes, so a value arrives with the semantics of its
@@ -24,7 +24,6 @@
 #   ["big", what] a value over a bound (arrives opaque, docs/threat-model.md "Bounds")
 # Every container and every NaN takes the next index k, in the order written.
 
-import builtins
 import collections
 import datetime
 import decimal
@@ -89,13 +88,13 @@ def std_lookup(mod, qualname):
     for part in qualname.split("."):
         if part.startswith("__") and part != "__init__":
             return None
-        obj = getattr(obj, part, _MISSING)
-        if obj is _MISSING:
+        obj = getattr(obj, part, MISSING)
+        if obj is MISSING:
             return None
     return obj
 
 
-_MISSING = object()
+MISSING = object()
 
 
 def std_name(v):
@@ -126,7 +125,7 @@ def _int_out(v):
     return ["i", format(v, "x")]
 
 
-def _int_in(x):
+def int_in(x):
     if type(x) is int:
         return x
     if isinstance(x, list) and len(x) == 2 and x[0] == "i" and isinstance(x[1], str):
