@@ -6,7 +6,15 @@ use std::path::Path;
 
 /// Write `bytes` to `path` through a temporary file in the same directory, fsync, then rename.
 /// Creates missing parent directories. On error the previous file (if any) is untouched.
+/// A `path` that exists and is no regular file or directory (`/dev/null`, `/dev/stdout`, a
+/// FIFO) is written in place: renaming over it would replace the device or pipe with a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(m) = fs::metadata(path) {
+        if !m.is_file() && !m.is_dir() {
+            let mut f = fs::OpenOptions::new().write(true).open(path)?;
+            return f.write_all(bytes).and_then(|_| f.flush());
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -102,5 +110,41 @@ mod tests {
             fs::metadata(&p).unwrap().permissions().mode() & 0o777,
             0o640
         );
+    }
+
+    /// A FIFO (as `/dev/null` or `/dev/stdout` would be a device) is written in place, never
+    /// replaced by a regular file.
+    #[cfg(unix)]
+    #[test]
+    fn a_path_that_is_no_regular_file_is_written_in_place() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pipe");
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a NUL-terminated path.
+        assert_eq!(unsafe { libc_mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                let mut s = String::new();
+                fs::File::open(&p).unwrap().read_to_string(&mut s).unwrap();
+                s
+            })
+        };
+        write_atomic(&p, b"through").unwrap();
+        assert_eq!(reader.join().unwrap(), "through");
+        assert!(fs::metadata(&p).unwrap().file_type().is_fifo());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        let null = Path::new("/dev/null");
+        if null.exists() {
+            write_atomic(null, b"gone").unwrap();
+            assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        }
+    }
+
+    extern "C" {
+        #[link_name = "mkfifo"]
+        fn libc_mkfifo(path: *const std::ffi::c_char, mode: u32) -> i32;
     }
 }
