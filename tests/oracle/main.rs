@@ -9,6 +9,7 @@ mod common;
 mod cache;
 mod entry_points;
 mod fidelity;
+mod fidelity_round3;
 mod forgers;
 mod hangs;
 mod hostile;

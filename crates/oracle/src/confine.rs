@@ -221,6 +221,20 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_landlock_create_ruleset,
     libc::SYS_landlock_add_rule,
     libc::SYS_landlock_restrict_self,
+    // POSIX message queues live in the IPC namespace, where nothing lists them without a
+    // mount of their own: a queue could outlive its pair (System V objects are listed in
+    // /proc/sysvipc and removed by the harness after every pair).
+    libc::SYS_mq_open,
+];
+
+/// What the filter of the `rlimits` level refuses: every call that creates an IPC object in the
+/// host's IPC namespace (System V shared memory, semaphores and queues, POSIX message queues),
+/// where it would outlive its pair and execscope itself.
+const IPC_CREATE: &[libc::c_long] = &[
+    libc::SYS_shmget,
+    libc::SYS_semget,
+    libc::SYS_msgget,
+    libc::SYS_mq_open,
 ];
 
 fn cond(arg: u8, len: SeccompCmpArgLen, op: SeccompCmpOp, v: u64) -> io::Result<SeccompCondition> {
@@ -229,6 +243,35 @@ fn cond(arg: u8, len: SeccompCmpArgLen, op: SeccompCmpOp, v: u64) -> io::Result<
 
 fn rule(c: Vec<SeccompCondition>) -> io::Result<SeccompRule> {
     SeccompRule::new(c).map_err(io::Error::other)
+}
+
+/// The seccomp program of the `rlimits` level (EPERM on a match, allow otherwise): the calls
+/// that create IPC objects in the host's IPC namespace ([`IPC_CREATE`]). `None` on an
+/// architecture the crate does not know.
+pub fn ipc_program() -> io::Result<Option<Vec<libc::sock_filter>>> {
+    let Ok(arch) = std::env::consts::ARCH.try_into() else {
+        return Ok(None);
+    };
+    let rules: BTreeMap<i64, Vec<SeccompRule>> =
+        IPC_CREATE.iter().map(|&nr| (nr, Vec::new())).collect();
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(io::Error::other)?;
+    let prog: seccompiler::BpfProgram = filter.try_into().map_err(io::Error::other)?;
+    Ok(Some(
+        prog.iter()
+            .map(|f| libc::sock_filter {
+                code: f.code,
+                jt: f.jt,
+                jf: f.jf,
+                k: f.k,
+            })
+            .collect(),
+    ))
 }
 
 /// The seccomp program (EPERM on a match, allow otherwise): [`DENIED`]; `clone` with a

@@ -122,6 +122,8 @@ pub struct Launcher {
     landlock: Option<Landlock>,
     /// `Netns` and `Userns`: the seccomp program, where the architecture is known.
     seccomp: Option<Arc<Vec<libc::sock_filter>>>,
+    /// `Rlimits`: the filter that refuses IPC objects in the host's IPC namespace.
+    ipc_filter: Option<Arc<Vec<libc::sock_filter>>>,
 }
 
 /// Directories on the way from `/root` (exclusive) to `prefix` (inclusive), to recreate inside
@@ -179,6 +181,12 @@ impl Launcher {
                 .map(Arc::new),
             _ => None,
         };
+        let ipc_filter = match level {
+            IsolationLevel::Rlimits => confine::ipc_program()
+                .map_err(|e| unavailable(format!("IPC filter: {e}")))?
+                .map(Arc::new),
+            _ => None,
+        };
         let (plan, landlock) = if level == IsolationLevel::Userns {
             (
                 Some(Arc::new(RootPlan::new(
@@ -202,6 +210,7 @@ impl Launcher {
             plan,
             landlock,
             seccomp,
+            ipc_filter,
         })
     }
 
@@ -219,9 +228,8 @@ impl Launcher {
                 "/run/lock",
                 "/var/lock",
             ],
-            IsolationLevel::Bubblewrap | IsolationLevel::Userns => {
-                vec!["/tmp", "/tmp/execscope", "/dev/shm"]
-            }
+            IsolationLevel::Bubblewrap => vec!["/tmp", "/tmp/execscope", "/dev/shm", "/dev/mqueue"],
+            IsolationLevel::Userns => vec!["/tmp", "/tmp/execscope", "/dev/shm"],
         }
     }
 
@@ -251,6 +259,11 @@ impl Launcher {
         } else if self.level == IsolationLevel::Userns {
             parts.push("no Landlock (kernel lacks it)".into());
         }
+        if self.ipc_filter.is_some() {
+            parts.push(
+                "no System V IPC or message queues (their objects would outlive a pair)".into(),
+            );
+        }
         if self.seccomp.is_some() {
             parts.push("seccomp filter".into());
         }
@@ -259,10 +272,14 @@ impl Launcher {
 
     /// The command that starts a harness in `mode` (`--server` or `--once`) that runs its pairs
     /// as `uid` (ignored unless root). Stdin/stdout are piped; stderr is discarded.
-    pub fn command(&self, mode: &str, uid: u32, seed: u32, judge_fds: (i32, i32)) -> Command {
+    /// `judge_fds`: the judge's pipe ends (5, 6) and the records pipe's read end (7).
+    pub fn command(&self, mode: &str, uid: u32, seed: u32, judge_fds: (i32, i32, i32)) -> Command {
         let uid: i64 = if self.root { uid as i64 } else { -1 };
         let cfg = serde_json::json!({
             "uid": uid, "tmp": self.tmp, "close_fd": 3, "wipe": self.wipe_dirs(),
+            // A private IPC namespace per worker: the harness removes every System V object in
+            // it after each pair.
+            "own_ipc": self.level != IsolationLevel::Rlimits,
         })
         .to_string();
         let mut py_args: Vec<std::ffi::OsString> = vec![self.python.exe.as_os_str().to_owned()];
@@ -279,7 +296,14 @@ impl Launcher {
                 for d in SYSTEM_DIRS.iter().chain(ETC_FILES) {
                     c.args(["--ro-bind-try", d, d]);
                 }
-                c.args(["--dev", "/dev", "--proc", "/proc"]);
+                c.args([
+                    "--dev",
+                    "/dev",
+                    "--proc",
+                    "/proc",
+                    "--mqueue",
+                    "/dev/mqueue",
+                ]);
                 // Scratch space is RAM: capped.
                 c.args(["--perms", "1777", "--size", TMPFS_BYTES, "--tmpfs", "/tmp"]);
                 // bwrap's /dev/shm is a directory of its uncapped /dev tmpfs: capped too.
@@ -340,6 +364,7 @@ impl Launcher {
         let netns = level == IsolationLevel::Netns;
         let plan = self.plan.clone();
         let seccomp = self.seccomp.clone();
+        let ipc_filter = self.ipc_filter.clone();
         let landlock = self.landlock;
         // A fresh Landlock ruleset per spawn: the child adds the rules for its own new root.
         let ruleset = match (&landlock, level) {
@@ -372,9 +397,15 @@ impl Launcher {
             cmd.pre_exec(move || {
                 let _keep = &ruleset; // open until the fork
                                       // The harness source at 3, the Landlock ruleset at 4, the judge's pipes at 5 and
-                                      // 6; nothing else the shell that started execscope left open reaches the harness
-                                      // (or bwrap, which would pass it on).
-                let mut fds = [(fd, 3), (-1, 4), (judge_fds.0, 5), (judge_fds.1, 6)];
+                                      // 6, the records pipe at 7; nothing else the shell that started execscope left
+                                      // open reaches the harness (or bwrap, which would pass it on).
+                let mut fds = [
+                    (fd, 3),
+                    (-1, 4),
+                    (judge_fds.0, 5),
+                    (judge_fds.1, 6),
+                    (judge_fds.2, 7),
+                ];
                 if let Some(r) = ruleset_fd {
                     fds[1].0 = r;
                 }
@@ -415,6 +446,9 @@ impl Launcher {
                     if let (Some(l), true) = (&landlock, ruleset_fd.is_some()) {
                         confine::apply_landlock(l, 4, 3)?;
                     }
+                }
+                if let Some(prog) = &ipc_filter {
+                    confine::apply_seccomp(prog)?;
                 }
                 if let Some(prog) = &seccomp {
                     confine::apply_seccomp(prog)?;

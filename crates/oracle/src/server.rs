@@ -6,7 +6,7 @@ use super::sandbox::Launcher;
 use super::OracleError;
 use execscope_record::Job;
 use std::io::Write;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Child, ChildStdin, ChildStdout};
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,10 @@ pub struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
+    /// The write end of the records pipe: each pair child's code (a self-test runner's
+    /// self-tests too) goes there, read by the child itself, never by the harness (so the
+    /// process every pair child is forked from never holds another pair's code).
+    records: OwnedFd,
     buf: Vec<u8>,
     pub python: String,
     /// The current pair's nonce (see [`Server::begin`]).
@@ -56,15 +60,20 @@ impl Server {
         uid: u32,
         seed: u32,
         judge_fds: (i32, i32),
+        records: (OwnedFd, OwnedFd),
     ) -> Result<Server, OracleError> {
+        let judge_fds = (judge_fds.0, judge_fds.1, records.0.as_raw_fd());
         let mut child = super::sandbox::spawn(launcher.command(mode, uid, seed, judge_fds))
             .map_err(|e| OracleError::Spawn(format!("{}: {e}", launcher.level)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
+        // The harness holds its own copy of the read end now.
+        drop(records.0);
         let mut s = Server {
             child,
             stdin,
             stdout,
+            records: records.1,
             buf: Vec::new(),
             python: String::new(),
             nonce: "-".to_string(),
@@ -114,21 +123,62 @@ impl Server {
         self.nonce = format!("{:032x}", rand::random::<u128>());
         let token = format!("{:024x}", rand::random::<u128>() >> 32);
         let mut req = serde_json::json!({
-            "nonce": self.nonce, "code": job.code, "mem": limits.mem, "n": job.tests.len(),
+            "nonce": self.nonce, "mem": limits.mem, "n": job.tests.len(),
             "budget": limits.budget.as_secs_f64(), "main": job.selftest.is_some(),
         });
         if job.selftest.is_none() {
             req["token"] = serde_json::Value::String(token.clone());
+            let record = serde_json::json!({ "code": job.code });
+            self.send_with(format!("P {req}").as_bytes(), &[record])?;
+        } else {
+            self.send(format!("P {req}").as_bytes())?;
         }
-        self.send(format!("P {req}").as_bytes())?;
         Ok(token)
     }
 
     /// Replaces the pair's child (a detector child when `detect` is above zero); its token.
-    pub fn replace(&mut self, detect: f64) -> Result<String, Fail> {
+    pub fn replace(&mut self, job: &Job, detect: f64) -> Result<String, Fail> {
         let req = serde_json::json!({ "detect": detect });
-        self.send(format!("F {req}").as_bytes())?;
+        let record = serde_json::json!({ "code": job.code });
+        self.send_with(format!("F {req}").as_bytes(), &[record])?;
         self.token()
+    }
+
+    /// Sends a control line and the records of the children it forks: what of the records the
+    /// pipe takes at once goes first (so a child finds its record waiting), the line, then the
+    /// rest as the children read it (a record can be longer than the pipe holds).
+    fn send_with(&mut self, line: &[u8], records: &[serde_json::Value]) -> Result<(), Fail> {
+        let mut data = Vec::new();
+        for r in records {
+            let body = r.to_string();
+            data.extend_from_slice(format!("R {}\n", body.len()).as_bytes());
+            data.extend_from_slice(body.as_bytes());
+        }
+        let fd = self.records.as_raw_fd();
+        let mut at = write_some(fd, &data).map_err(|e| Fail::Protocol(format!("records: {e}")))?;
+        self.send(line)?;
+        let deadline = Instant::now() + STARTUP;
+        while at < data.len() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Fail::Timeout);
+            }
+            let mut pfd = libc::pollfd {
+                fd,
+                events: libc::POLLOUT,
+                revents: 0,
+            };
+            let ms = left.as_millis().min(i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut pfd, 1, ms.max(1)) } < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(Fail::Protocol(format!("poll: {e}")));
+                }
+            }
+            at += write_some(fd, &data[at..]).map_err(|_| Fail::Died)?;
+        }
+        Ok(())
     }
 
     fn token(&mut self) -> Result<String, Fail> {
@@ -144,12 +194,14 @@ impl Server {
 
     /// A self-test run (its self-tests and the code in two children of the harness); the
     /// harness's answer: a verdict or a status.
+    /// `records`: the code's child's, then the self-test runner's.
     pub fn selftest(
         &mut self,
         req: &serde_json::Value,
+        records: &[serde_json::Value],
         deadline: Instant,
     ) -> Result<ServerLine, Fail> {
-        self.send(format!("Q {req}").as_bytes())?;
+        self.send_with(format!("Q {req}").as_bytes(), records)?;
         self.next(deadline)
     }
 
@@ -243,6 +295,25 @@ fn kill_uid(uid: u32) {
             libc::waitpid(pid, std::ptr::null_mut(), 0);
         }
     }
+}
+
+/// Writes what the non-blocking pipe `fd` takes now of `data`; how much.
+fn write_some(fd: i32, data: &[u8]) -> std::io::Result<usize> {
+    let mut at = 0;
+    while at < data.len() {
+        // SAFETY: writing from a live slice of the given length.
+        let n = unsafe { libc::write(fd, data[at..].as_ptr().cast(), data.len() - at) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            match e.kind() {
+                std::io::ErrorKind::Interrupted => continue,
+                std::io::ErrorKind::WouldBlock => break,
+                _ => return Err(e),
+            }
+        }
+        at += n as usize;
+    }
+    Ok(at)
 }
 
 /// Reads one line from `fd` (buffering in `buf`), giving up at `deadline`.

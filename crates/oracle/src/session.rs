@@ -64,12 +64,27 @@ impl Worker {
     pub fn start(ctx: Ctx<'_>, mode: &str, uid: u32) -> Result<Worker, OracleError> {
         let (to_code_r, to_code_w) = pipe()?;
         let (from_code_r, from_code_w) = pipe()?;
+        let records = pipe()?;
+        // Most records fit at once (a pipe of 1 MiB, the most an ordinary user may ask for); a
+        // longer one is written as the child reads it. Never blocking: the oracle waits with a
+        // deadline.
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let w = records.1.as_raw_fd();
+            libc::fcntl(w, libc::F_SETPIPE_SZ, 1 << 20);
+            libc::fcntl(
+                w,
+                libc::F_SETFL,
+                libc::fcntl(w, libc::F_GETFL) | libc::O_NONBLOCK,
+            );
+        }
         let server = Server::spawn(
             ctx.launcher,
             mode,
             uid,
             ctx.cfg.hash_seed,
             (to_code_r.as_raw_fd(), from_code_w.as_raw_fd()),
+            records,
         )?;
         let py = &ctx.launcher.python;
         let judge = Judge::spawn(
@@ -233,7 +248,7 @@ impl<'a> PairRun<'a> {
                 }
                 Ok(JudgeLine::Renew(detect)) => {
                     let server = self.w.server.as_mut().expect("started");
-                    let token = match server.replace(detect) {
+                    let token = match server.replace(self.job, detect) {
                         Ok(tok) => tok,
                         Err(_) => {
                             self.w.stop();
@@ -276,17 +291,25 @@ impl<'a> PairRun<'a> {
     /// process; the harness returns the self-test runner's verdict.
     fn selftest(&mut self, t: &mut Tests) -> Result<(), OracleError> {
         let supply = self.job.selftest == Some(SelfTest::Supply);
-        let req = serde_json::json!({
-            "tests": self.job.tests.first().cloned().unwrap_or_default(),
-            "entry": self.job.entry, "supply": supply,
-            "budget": self.limits.budget.as_secs_f64(),
-        });
+        let req = serde_json::json!({ "budget": self.limits.budget.as_secs_f64() });
+        let records = [
+            serde_json::json!({ "code": self.job.code }),
+            serde_json::json!({
+                "code": self.job.code,
+                "tests": self.job.tests.first().cloned().unwrap_or_default(),
+                "entry": self.job.entry, "supply": supply,
+            }),
+        ];
         self.worker()?;
         let t0 = Instant::now();
         let server = self.w.server.as_mut().expect("started");
-        let got = server
-            .begin(self.job, &self.limits)
-            .and_then(|_| server.selftest(&req, Instant::now() + self.limits.budget + BACKSTOP));
+        let got = server.begin(self.job, &self.limits).and_then(|_| {
+            server.selftest(
+                &req,
+                &records,
+                Instant::now() + self.limits.budget + BACKSTOP,
+            )
+        });
         let ms = t0.elapsed().as_millis() as u32;
         match got {
             Ok(ServerLine::Verdict(v)) => match untrusted_verdict(&v) {

@@ -37,14 +37,28 @@ class Dec:
         self.nodes = MAX_NODES
         self.chars = MAX_CHARS
         self.memo = []  # the k-th container (or NaN) of the message, for ["R", k] and replies
+        # Per slot: the node budget when it opened, then the nodes its value took (with every
+        # reference in it counted as the nodes of what it refers to). A reference costs what it
+        # refers to, so the budget bounds the value *expanded*: a small structure shared many
+        # times (a tuple DAG of 64 levels: 2^64 elements) costs what hashing or comparing it
+        # would cost the judge in C, where its alarm cannot stop it (docs/threat-model.md
+        # "Bounds").
+        self.start = []
+        self.weight = []
 
     def _slot(self):
         self.memo.append(_PENDING)
+        self.start.append(self.nodes)
+        self.weight.append(0)
         return len(self.memo) - 1
 
     def _fill(self, k, v):
         self.memo[k] = v
+        self.weight[k] = self.start[k] - self.nodes
         return v
+
+    def _done(self, k):
+        self.weight[k] = self.start[k] - self.nodes
 
     def dec(self, x, depth=0):
         self.nodes -= 1
@@ -84,6 +98,9 @@ class Dec:
             v = self.memo[x[1]]
             if v is _PENDING:
                 raise BadWire()
+            self.nodes -= self.weight[x[1]]
+            if self.nodes < 0:
+                raise TooBig()
             return v
         if tag == "A" and n == 2 and type(x[1]) is int and 0 <= x[1] < len(self.args):
             return self.args[x[1]]
@@ -152,6 +169,11 @@ class Dec:
 
     def container(self, tag, x, n, d):
         k = self._slot()
+        v = self._container(k, tag, x, n, d)
+        self._done(k)
+        return v
+
+    def _container(self, k, tag, x, n, d):
         if tag == "l" and n == 2:
             out = self._fill(k, [])
             out.extend(self.items(x[1], d))

@@ -19,6 +19,7 @@
 
 import builtins
 import sys
+import types
 
 DETECT_EVENTS = 300_000
 DETECT_WORK = 2_000_000
@@ -213,11 +214,17 @@ class Detector:
         """Starts watching (when the test starts: the code is executed traced)."""
         self.armed = True
         self.baseline = {}
+        self.inner = {}
         for name, m in list(sys.modules.items()):
             try:
-                self.baseline[name] = dict(m.__dict__)
+                d = dict(m.__dict__)
             except BaseException:
-                pass
+                continue
+            self.baseline[name] = d
+            for v in d.values():
+                inner = _own_dict(v)
+                if inner is not None and id(v) not in self.inner:
+                    self.inner[id(v)] = (v, dict(inner))
         sys.settrace(self.trace)
         sys.setprofile(self.profile)
 
@@ -232,6 +239,8 @@ class Detector:
         """Snapshot of every loaded module's attributes that changed since the test began
         (non-strict: an opaque value counts by identity)."""
         s = _Snap(False, WORLD_NODES)
+        strict = _Snap(True, WORLD_NODES)
+        strict.memo = s.memo  # one numbering of shared values for both
         out = []
         for name in sorted(k for k in list(sys.modules) if isinstance(k, str)):
             m = sys.modules.get(name)
@@ -243,12 +252,43 @@ class Detector:
                 continue
             base = self.baseline.get(name)
             for k, v in list(d.items()):
-                if base is not None and base.get(k, self) is v and type(v) in _IMMUTABLE_KINDS:
-                    continue
-                out.append((name, k, s.enc(v)))
+                if base is not None and base.get(k, self) is v:
+                    # A function's or a class's own attributes can hold state (a counter in
+                    # `statistics.mean.n`, `fractions.Fraction.n`): what changed of them.
+                    changed = self.changed_inside(v, s)
+                    if changed is not None:
+                        out.append((name, k, changed))
+                    if type(v) not in _IMMUTABLE_KINDS:
+                        out.append((name, k, s.enc(v)))
+                else:
+                    # New since the test began, or another object: nothing of it may be out of
+                    # sight (an iterator kept in a module is state no snapshot shows).
+                    out.append((name, k, strict.enc(v)))
             if base is not None:
                 out.append((name, tuple(k for k in base if k not in d)))
         return repr(out)
+
+    def changed_inside(self, v, s):
+        """What changed in the own attributes of a function or class `v` since the test began:
+        new or rebound attributes (encoded), the contents of a small list, dict or set it held
+        (its size for a larger one), and removed attributes; None when none was added, rebound
+        or removed (what a list, dict or set it already held holds is not looked into then)."""
+        got = self.inner.get(id(v))
+        if got is None or got[0] is not v:
+            return None
+        inner = _own_dict(v)
+        saved = got[1]
+        if inner is None or inner == saved:  # (in C; a value still there compares by identity)
+            return None
+        out = []
+        for a, x in list(inner.items()):
+            was = saved.get(a, self)
+            if was is not x:
+                out.append((a, s.enc(x)))
+            elif type(x) in _CONTAINERS:
+                out.append((a, s.enc(x) if len(x) <= 64 else ("len", len(x))))
+        gone = tuple(a for a in saved if a not in inner)
+        return (tuple(out), gone) if out or gone else None
 
     def c_call(self, fn):
         s = getattr(fn, "__self__", None)
@@ -354,6 +394,23 @@ class Detector:
 
 
 _IMMUTABLE_KINDS = frozenset()
+
+
+def _own_dict(v):
+    """The own attributes of a function or a class (a heap type's: a builtin type's cannot be
+    set), or None."""
+    try:
+        t = type(v)
+        if t is types.FunctionType:
+            return v.__dict__
+        if isinstance(v, type) and type.__getattribute__(v, "__flags__") & (1 << 9):
+            return type.__getattribute__(v, "__dict__")
+    except BaseException:
+        pass
+    return None
+
+
+_CONTAINERS = (list, dict, set, bytearray)
 
 
 def _immutable_kinds():

@@ -22,18 +22,22 @@ import sys
 import time
 import types as _types
 
-from .codec import MISSING, Unjudged, clean_name
+from .codec import MISSING, Unjudged, clean_name, std_name
 from .excs import VOCAB, exc_dec, exc_enc, exc_label
 from .peer import JUDGE_OPS, Gone, dumps
 from .proxy import (
     ProxyBase,
+    ProxyMeta,
     S,
     generic_class,
     hid_of,
+    interface_class,
     judge_foreign_dec,
     judge_foreign_enc,
     judge_own,
     judge_sub_dec,
+    mark,
+    same_object,
 )
 
 OBS_MAX = 200
@@ -118,6 +122,43 @@ def called_names(src):
     return out
 
 
+def mentioned_names(srcs):
+    """The names the tests (and the trusted setup) read without binding them themselves. The
+    code's objects bound to them, and the entry points, are the code's interface: the code under
+    test, whose arguments are the test's inputs (docs/threat-model.md "The rule")."""
+    loads, binds = set(), set()
+    for src in srcs:
+        try:
+            tree = _ast.parse(src)
+        except BaseException:
+            continue
+        for n in _ast.walk(tree):
+            if isinstance(n, _ast.Name):
+                (loads if isinstance(n.ctx, _ast.Load) else binds).add(n.id)
+            elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
+                binds.add(n.name)
+            elif isinstance(n, _ast.arg):
+                binds.add(n.arg)
+            elif isinstance(n, (_ast.Import, _ast.ImportFrom)):
+                binds.update((a.asname or a.name).split(".")[0] for a in n.names)
+    return frozenset(loads - binds)
+
+
+def _join_interface(name, v):
+    """Marks the code's object `v`, bound to a name of the interface, as of the interface."""
+    if isinstance(v, ProxyMeta):
+        interface_class(v)
+    else:
+        mark(v, "i")
+
+
+def _by_name(v):
+    """Whether an entry point's value is called by its name in the sandbox: a standard-library
+    function or class the code bound to it (`from math import gcd`) is the code's function, so it
+    runs there, as the code's own would."""
+    return not isinstance(v, (ProxyBase, ProxyMeta)) and callable(v) and std_name(v) is not None
+
+
 def infer_entries(code_names, tests):
     """Entry points when the caller named none: the code's names the tests call that are not
     builtins; a builtin-named one only when it is the only name of the code the tests call."""
@@ -200,6 +241,8 @@ def _brepr(v, out, left, depth):
         _emit(repr(v[: OBS_MAX * 2]), out, left)
     elif t is int and v.bit_length() > 4 * OBS_MAX:
         _emit("<int of {} bits>".format(v.bit_length()), out, left)
+    elif t is _types.GeneratorType:
+        _emit("<generator object>", out, left)  # (its repr holds an address)
     else:
         _emit(repr(v), out, left)
 
@@ -218,6 +261,7 @@ class Pair:
         self.setup_code = None
         if self.setup.strip():
             self.setup_code, self.setup_err = instrument(self.setup, "<setup>")
+        self.mentioned = mentioned_names(list(self.tests) + [self.setup])
 
     def code(self, i):
         c = self.compiled.get(i)
@@ -234,10 +278,14 @@ class Pair:
         self.inferred = entries
         for n in entries:
             if n in names:
-                ns[n] = names[n]
+                v = names[n]
+                ns[n] = _lazy_entry(n, FUNCTION_META) if _by_name(v) else v
+                _join_interface(n, ns[n])
         for n, v in names.items():
             if n not in BUILTIN_NAMES and n not in ns and isinstance(n, str):
                 ns[n] = v
+                if n in self.mentioned:
+                    _join_interface(n, v)
         ns["_ES_obs"] = _observe
         ns["_ES_fail"] = _Fail.fail
         for alias in modules:
@@ -270,6 +318,7 @@ class Pair:
         S.names_raw, S.names, S.predict, S.mispredicted = None, None, predict or {}, False
         link.on_names = _take_names
         link.begin(i)
+        S.pair = self
         if predict:
             ns = SpecNs(self, modules)
             ns.update(vars(builtins))
@@ -278,6 +327,7 @@ class Pair:
                 ns["__name__"] = "__main__"
             for name, meta in predict.items():
                 ns[name] = S.lazy[name] = _lazy_entry(name, meta)
+            S.ns = ns
         else:
             if not _await_names(link):
                 return _code_failure()
@@ -345,10 +395,12 @@ class SpecNs(dict):
 
 
 def _lazy_entry(name, meta):
+    """A stand-in for the entry point `name` that addresses the code's object by its name."""
     f = meta.get("f") if type(meta.get("f")) is str else ""
     numeric = [n for n in meta.get("a", []) if type(n) is str]
     obj = object.__new__(generic_class(clean_name(meta.get("n")), f, numeric))
     object.__setattr__(obj, "_es_hid", "=" + name)
+    mark(obj, "i")
     return obj
 
 
@@ -372,8 +424,15 @@ def _take_names(body):
         return
     for name, lazy in S.lazy.items():
         real = S.names.get(name, MISSING)
-        if real is MISSING:
-            continue  # the code lacks it: calls by name raise the code's NameError
+        if real is MISSING or _by_name(real):
+            continue  # calls by name: the code's NameError, or its standard-library function
+        if isinstance(real, ProxyMeta):
+            # A class: what was called by name so far made its instances; the test's globals
+            # take the class itself (`isinstance(s, Stack)`).
+            interface_class(real)
+            if S.ns is not None and dict.get(S.ns, name) is lazy:
+                dict.__setitem__(S.ns, name, real)
+            continue
         if not isinstance(real, ProxyBase):
             S.mispredicted = True
             continue
@@ -382,6 +441,12 @@ def _take_names(body):
         object.__setattr__(lazy, "_es_hid", hid)
         S.proxies[hid] = lazy
         S.names[name] = lazy
+    pair = S.pair
+    if pair is not None:
+        for n in pair.mentioned:
+            v = S.names.get(n, MISSING)
+            if v is not MISSING and n not in BUILTIN_NAMES and n not in S.lazy:
+                _join_interface(n, v)
 
 
 def _await_names(link):
@@ -427,10 +492,14 @@ class JudgeSide:
     the code's request."""
 
     ops = JUDGE_OPS
+    same = staticmethod(same_object)
 
     def __init__(self):
         self.foreign_enc, self.foreign_dec, self.own = judge_foreign_enc, judge_foreign_dec, judge_own
         self.exc_enc, self.exc_dec, self.sub_dec = exc_enc, exc_dec, judge_sub_dec
+
+    def remember(self, v):
+        return None
 
     def obj(self, n):
         if type(n) is not int or not 0 <= n < len(S.jobjs):

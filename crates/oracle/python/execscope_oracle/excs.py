@@ -59,7 +59,26 @@ def exc_enc(e, enc, d, trusted=True):
         msg = BaseException.__str__(e)[:1000]
     except BaseException:
         wire_args, msg = [], ""
+    if not trusted and _own_str(t):
+        try:
+            m = str(e)  # the code's own message for its exception, computed in its process
+            if type(m) is str:
+                msg = m[:1000]
+        except BaseException:
+            pass
     return ["ex", label, cls, wire_args, msg]
+
+
+def _own_str(t):
+    """Whether the first class of `t`'s MRO that defines `__str__` is a class of the code (a heap
+    type), not a builtin exception's."""
+    try:
+        for c in type.__getattribute__(t, "__mro__"):
+            if "__str__" in type.__getattribute__(c, "__dict__"):
+                return bool(type.__getattribute__(c, "__flags__") & (1 << 9))
+    except BaseException:
+        pass
+    return False
 
 
 def exc_dec(x, dec, d):
@@ -81,6 +100,8 @@ def exc_dec(x, dec, d):
         e = Exception(*args)
     try:
         e._es_label = label
+        if type(x[4]) is str and len(x[4]) <= 1000:
+            e._es_msg = x[4]  # what `str(e)` gives for a class of the code (proxy._exception_str)
     except BaseException:
         pass
     return e

@@ -5,18 +5,23 @@
 #                 "wipe": [dirs emptied after each pair], "close_fd": 3}
 # Descriptors: 0/1 control lines with execscope; 5 the pipe from the judge (its requests) and 6
 # the pipe to it, which execscope set up for this worker: the harness hands them to each pair
-# child, so requests and answers go judge <-> child directly, never through this process.
+# child, so requests and answers go judge <-> child directly, never through this process; 7 the
+# pipe of records (each child's code; a self-test runner's self-tests), which execscope writes
+# and each child reads itself: this process never holds a pair's code (sandbox.read_record).
 #
 # The server half inside the sandbox: it runs no code itself. It forks the pair child (sandbox.py)
 # that runs the code, watches it, and when it dies writes `<token> X <status>` to the judge's pipe
 # (the test's outcome). Every pair child gets a fresh token, and its every line carries it, so the
 # judge never takes a line of an earlier child for the current one's. Control lines (every line
 # this harness writes during a pair starts with the pair's nonce):
-#   "P " {"nonce", "code", "mem", "n", "budget", "main", "token"}  a pair: fork its child under
-#                     `token` (execscope chose it; no answer: the judge may write at once)
-#   "F " {"detect"}   replace the child (a detector child when detect > 0) -> "F <token>"
-#   "Q " {"tests", "entry", "supply", "budget"}  a self-test run: a second, separate child runs the
-#                     self-tests against the code's child (pipes of their own) -> "V " | "X " ...
+#   "P " {"nonce", "mem", "n", "budget", "main", "token"}  a pair: fork its child under `token`
+#                     (execscope chose it; no answer: the judge may write at once); the child
+#                     reads its record {"code"}
+#   "F " {"detect"}   replace the child (a detector child when detect > 0) -> "F <token>"; the
+#                     new child reads the next record {"code"}
+#   "Q " {"budget"}   a self-test run: a second, separate child runs the self-tests against the
+#                     code's child (pipes of their own) -> "V " | "X " ...; the code's child reads
+#                     a record {"code"}, then the runner {"code", "tests", "entry", "supply"}
 #   "E"               the pair is over: kill, sweep, empty the scratch space -> "D {}"
 # Statuses: TIMEOUT | HANG | ERROR:<SIGNAL> | ERROR:ProcessExit | ERROR:OutputLimit | ERROR:Other
 
@@ -35,7 +40,7 @@ from .detector import Detector
 from .engine import LINE_MAX, JudgeSide, Link, Pair, reseed, warm_fork
 from .excs import exc_label
 from .peer import Gone, Peer, dumps
-from .sandbox import SIDE, Lines, confine, drop_privileges, pair_child, start_test
+from .sandbox import RECORDS, SIDE, Lines, confine, drop_privileges, pair_child, read_record, start_test
 
 PRELOAD = (
     "math cmath re collections collections.abc itertools functools heapq bisect string datetime "
@@ -146,9 +151,22 @@ def write_all(fd, data):
 
 
 def drain(fd):
-    """Discards what is waiting in a pipe (lines meant for a child that is gone)."""
+    """Discards what is waiting in a pipe (lines meant for a child that is gone), moved to
+    /dev/null inside the kernel where it can (`splice`), so none of it enters this process's
+    memory, which every later pair's child inherits; else read and dropped."""
     os.set_blocking(fd, False)
     try:
+        splice = getattr(os, "splice", None)
+        if splice is not None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                while splice(fd, null, 1 << 20, flags=getattr(os, "SPLICE_F_NONBLOCK", 2)):
+                    pass
+            except (BlockingIOError, OSError):
+                pass
+            finally:
+                os.close(null)
+            return
         while os.read(fd, 1 << 20):
             pass
     except (BlockingIOError, OSError):
@@ -158,8 +176,9 @@ def drain(fd):
 
 
 class Harness:
-    def __init__(self, uid, tmp, readcap, wipe):
+    def __init__(self, uid, tmp, readcap, wipe, own_ipc=False, apart=False):
         self.uid, self.tmp, self.readcap, self.wipe = uid, tmp, readcap, wipe
+        self.own_ipc, self.apart = own_ipc, apart
         self.inbuf = b""
         self.child = None
         self.pair = None
@@ -186,9 +205,11 @@ class Harness:
         write_all(1, nonce + b" " + data + b"\n")
 
     # -- children -----------------------------------------------------------------------------
-    def fork_child(self, role, rfd, wfd, extra=(), detect=False, token=None):
+    def fork_child(self, role, rfd, wfd, extra=(), detect=False, token=None, started=None):
         """A confined child: the code's (`role` "code") or the self-tests' ("tester"), reading
-        `rfd` and writing `wfd` (and the fds in `extra`)."""
+        `rfd` and writing `wfd` (and the fds in `extra`). It reads its record (the code; the
+        self-tests) itself, from the pipe this process never reads, then writes a byte to
+        `started` when given."""
         p = self.pair
         token = token or secrets.token_hex(12)
         workdir = tempfile.mkdtemp(prefix="pair-", dir=self.tmp)
@@ -204,11 +225,16 @@ class Harness:
         pid = warm_fork()
         if pid == 0:
             try:
-                close_fds_except(rfd, wfd, *extra)
-                confine(workdir, cpu, p["mem"], uid, self.readcap)
+                keep = (started,) if started is not None else ()
+                close_fds_except(rfd, wfd, RECORDS, *extra, *keep)
+                confine(workdir, cpu, p["mem"], uid, self.readcap, apart=self.apart and uid < 0)
+                record = read_record()
+                if started is not None:
+                    os.write(started, b"1")
+                    os.close(started)
                 lines = Lines(rfd, wfd, token)
                 if role == "tester":
-                    tester_child(rfd, wfd, extra[0], p)
+                    tester_child(rfd, wfd, extra[0], p, record)
                 else:
                     det = None
                     if detect:
@@ -220,7 +246,7 @@ class Harness:
                                 signal.pause()
 
                         det = Detector(hang, lambda: os._exit(0))
-                    pair_child(lines, p["code"], p.get("main", False), det)
+                    pair_child(lines, record.get("code", ""), p.get("main", False), det)
             finally:
                 os._exit(0)
         try:
@@ -348,6 +374,7 @@ class Harness:
             self.end_child(self.child)
             self.child = None
         self.stop_if_tainted()
+        self.fresh_scratch()
         drain(FROM_JUDGE)
         write_all(TO_JUDGE, b"\n")  # ends any half line the old child left
         self.child = self.fork_child("code", FROM_JUDGE, TO_JUDGE, detect=detect)
@@ -415,23 +442,44 @@ class Harness:
             self.child = None
         self.stop_if_tainted()
         drain(FROM_JUDGE)  # the pair's judge is gone: nothing on this pipe is for anyone
-        for d in self.wipe:
-            _empty(d, keep=self.wipe)
+        drain(RECORDS)  # a record no child read (it died first): no later pair's child reads it
+        self.fresh_scratch()
         self.say(b"D {}")
         self.pair = None
+
+    def fresh_scratch(self):
+        """Empties what the pair could leave to a later process: the level's scratch directories
+        and, in this worker's own IPC namespace, every System V object (POSIX message queues are
+        refused by the system-call filter, or live in a wiped mount). Run after each pair and
+        before each child that replaces one, so every child starts from the same empty state: a
+        test that a hang probe replays in a new child finds what it found in the first run
+        (engine.replay), and nothing outlives its pair."""
+        for d in self.wipe:
+            _empty(d, keep=self.wipe)
+        if self.own_ipc:
+            remove_sysv_ipc()
+        elif self.uid >= 0:
+            _remove_owned("/dev/shm", (self.uid, self.uid + 512))
 
     def selftest(self, req):
         """The self-tests in a child of their own, the code in another: they talk over pipes of
         their own (the code's answers reach the self-test runner directly, its verdict reaches
         only this process); the harness watches the code's child and the budget."""
         p = self.pair
-        p.update(tests=req["tests"], entry=req.get("entry") or [], supply=bool(req.get("supply")))
         p["budget"], p["main"], p["n"] = float(req["budget"]), True, 1
         if self.child is not None:
             self.end_child(self.child)
             self.child = None
-        to_code, from_code, verdict = os.pipe(), os.pipe(), os.pipe()
-        code = self.fork_child("code", to_code[0], from_code[1])
+        self.fresh_scratch()
+        to_code, from_code, verdict, go = os.pipe(), os.pipe(), os.pipe(), os.pipe()
+        # The code's child reads the first record (its code), then says so; only then is the
+        # self-test runner forked, to read the second (code and self-tests).
+        code = self.fork_child("code", to_code[0], from_code[1], started=go[1])
+        os.close(go[1])
+        ready, _, _ = select.select([go[0]], [], [], p["budget"])
+        if ready:
+            os.read(go[0], 1)
+        os.close(go[0])
         p["token"] = code.token
         tester = self.fork_child("tester", from_code[0], to_code[1], extra=(verdict[1],))
         for fd in (to_code[0], to_code[1], from_code[0], verdict[1]):
@@ -469,6 +517,47 @@ class Harness:
         self.say(out if out.startswith((b"V ", b"X ")) else b"X FAIL:Unjudged")
 
 
+def remove_sysv_ipc():
+    """Removes every System V shared-memory segment, semaphore set and message queue of this IPC
+    namespace: the worker's own, so they are its pairs' and nobody else's."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    removers = (
+        ("shm", lambda i: libc.shmctl(i, 0, None)),  # IPC_RMID
+        ("sem", lambda i: libc.semctl(i, 0, 0)),
+        ("msg", lambda i: libc.msgctl(i, 0, None)),
+    )
+    for kind, remove in removers:
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            parts = row.split()
+            if len(parts) > 1 and parts[1].isdigit():
+                remove(int(parts[1]))
+
+
+def _remove_owned(d, uids):
+    """Removes the entries of `d` owned by `uids` (a pair's own uids: at `rlimits`, as root)."""
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for n in names:
+        p = os.path.join(d, n)
+        try:
+            if os.lstat(p).st_uid in uids:
+                if os.path.isdir(p) and not os.path.islink(p):
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    os.unlink(p)
+        except OSError:
+            pass
+
+
 def _empty(d, keep):
     """Removes everything in `d` but the directories in `keep` (each emptied on its own): the
     next pair finds the scratch space empty."""
@@ -489,7 +578,7 @@ def _empty(d, keep):
             pass
 
 
-def tester_child(rfd, wfd, vfd, p):
+def tester_child(rfd, wfd, vfd, p, record):
     """The self-test runner: the engine on the self-tests, its requests to the code's child over
     `wfd`/`rfd`, its verdict to the harness on `vfd` (a pipe the code's process never holds).
     Not dumpable: the code's process (the same uid when execscope is not root) can neither trace
@@ -502,8 +591,9 @@ def tester_child(rfd, wfd, vfd, p):
         pass
     link = Link(rfd, wfd, p["token"])
     peer = Peer(link.send, link.recv, JudgeSide())
-    pair = Pair([p["tests"]], p["entry"], "", main=True)
-    mods = sorted(selftest_aliases(p["tests"], p["code"], p["entry"])) if p.get("supply") else []
+    tests, entry = str(record.get("tests") or ""), [e for e in record.get("entry") or [] if type(e) is str]
+    pair = Pair([tests], entry, "", main=True)
+    mods = sorted(selftest_aliases(tests, str(record.get("code") or ""), entry)) if record.get("supply") else []
     try:
         reseed()  # as every test of the judge (engine.attempt)
         outcome, observed = pair.run(0, link, peer, modules=mods)
@@ -588,7 +678,7 @@ def main():
         os.close(int(cfg.get("close_fd", -1)))
     except OSError:
         pass
-    close_fds_except(FROM_JUDGE, TO_JUDGE)  # nothing inherited but stdio and the judge's pipes
+    close_fds_except(FROM_JUDGE, TO_JUDGE, RECORDS)  # nothing inherited but stdio and these pipes
     try:
         import ctypes
 
@@ -605,7 +695,14 @@ def main():
     os.makedirs(cfg["tmp"], exist_ok=True)
     uid = int(cfg["uid"])
     mode_uid = uid_mode(uid) if uid >= 0 else None
-    h = Harness(uid if mode_uid else -1, cfg["tmp"], mode_uid == "readcap", list(cfg.get("wipe") or []))
+    h = Harness(
+        uid if mode_uid else -1,
+        cfg["tmp"],
+        mode_uid == "readcap",
+        list(cfg.get("wipe") or []),
+        own_ipc=cfg.get("own_ipc") is True,
+        apart=cfg.get("own_ipc") is not True,  # rlimits: no namespace of the worker's own
+    )
     if mode == "--server":
         warm_up()
     ready = {"ready": True, "python": sys.version.split()[0], "uid": h.uid, "readcap": h.readcap}

@@ -17,7 +17,7 @@ from .excs import BUILTIN_EXC
 
 # Operations a side answers on its own objects. The judge answers only the first three on the
 # test's objects it handed out (a function or an iterator of the test the code uses).
-OPS = frozenset("call next iter get set del item setitem delitem len str repr format bin un fields".split())
+OPS = frozenset("call next iter get set del item setitem delitem len str repr format bin un fields bool has".split())
 JUDGE_OPS = frozenset(("call", "next", "iter"))
 BIN_OPS = frozenset(
     (
@@ -28,7 +28,6 @@ BIN_OPS = frozenset(
     ).split()
 )
 UN_OPS = frozenset("__neg__ __pos__ __abs__ __invert__ __int__ __float__ __index__ __complex__ __round__".split())
-MUTABLE = None  # set below, once codec's names are known
 MAX_NESTING = 60
 CHUNK_MAX = 4096
 
@@ -51,6 +50,9 @@ class Peer:
     side's object -> handle), foreign_dec(tag, x, dec, d) (the other side's handle -> stand-in),
     own(tag, n) (this side's object by handle, or codec.MISSING), exc_enc(e, enc, d),
     exc_dec(x, dec, d), sub_dec(x, dec, d), obj(n) (this side's object a request names),
+    remember(v) (the number of a container this side answers a call with, the same for the same
+    object within a test, or None), same(k, v) (the value of an answer marked k: the earlier
+    answer's object when it had that mark, or None where this side keeps no such marks),
     ops (the operations it serves), on_request(), enter() and leave() (around the operation:
     the hang detector watches only the code's own computation) and commit(enc) (the handles a
     message described are known to the other side once it is sent)."""
@@ -94,11 +96,13 @@ class Peer:
                 out = ("v", Chunk(dec.items(r["c"], 1), r.get("e") is True, err))
             elif "v" in r:
                 out = ("v", dec.dec(r["v"]))
+                if "s" in r and self.side.same is not None:
+                    out = ("v", self.side.same(r["s"], out[1]))
             else:
                 out = ("x", dec.dec(r["x"]))
             for k, x in r.get("p", ()):
                 if type(k) is int and 0 <= k < len(enc.order):
-                    _apply(enc.order[k], dec.dec(x))
+                    apply_contents(enc.order[k], dec.dec(x))
         except (TooBig, BadWire, KeyError, TypeError, ValueError, RecursionError):
             raise Unjudged() from None
         if out[0] == "x":
@@ -154,7 +158,7 @@ class Peer:
         mutables = []
         argmap = {id(o): k for k, o in enumerate(dec.memo)}
         for k, o in enumerate(dec.memo):
-            if type(o) in MUTABLE:
+            if type(o) in MUTABLE_TYPES:
                 try:
                     mutables.append((k, o, Enc(side.foreign_enc, argmap, side.exc_enc).exact(o, type(o), 1)))
                 except BaseException:
@@ -180,6 +184,9 @@ class Peer:
                     r["x"] = _exc_plain("Other", "")
         elif result[0] == "v":
             r = {"v": encode_value(enc, result[1])}
+            k = side.remember(result[1]) if op == "call" else None
+            if k is not None:
+                r["s"] = k  # the k-th object this side answered with in this test
         else:
             try:
                 r = {"x": enc.enc(result[1])}
@@ -250,15 +257,15 @@ def perform(op, obj, args, kwargs, operand, q):
             raise TypeError("operator not allowed")
         return getattr(type(obj), name)(obj, *args)
     if op == "fields":
-        return tuple(getattr(obj, f) for f in _compare_fields(type(obj)))
+        names = args[0] if args else None
+        if type(names) is not list or not all(type(n) is str for n in names):
+            raise TypeError("field names must be strings")
+        return tuple(getattr(obj, n) for n in names)
+    if op == "bool":
+        return bool(obj)
+    if op == "has":
+        return operand in obj
     raise TypeError("unknown operation")
-
-
-def _compare_fields(t):
-    fs = getattr(t, "__dataclass_fields__", None)
-    if type(fs) is not dict:
-        raise TypeError("not a dataclass")
-    return [f.name for f in fs.values() if getattr(f, "compare", False) and str(getattr(f, "_field_type", "")) == "_FIELD"]
 
 
 class Chunk:
@@ -324,7 +331,7 @@ def _next_chunk(it, n):
     return Chunk(items, end, err)
 
 
-def _apply(obj, new):
+def apply_contents(obj, new):
     """Copies the new contents of a mutable argument into this side's own object."""
     t = type(obj)
     if t is not type(new):
@@ -345,6 +352,6 @@ def _apply(obj, new):
         dict.update(obj, new)
 
 
-MUTABLE = frozenset(
+MUTABLE_TYPES = frozenset(
     (list, dict, set, bytearray, collections.OrderedDict, collections.Counter, collections.defaultdict, collections.deque)
 )

@@ -24,12 +24,13 @@ import resource
 import signal
 import sys
 import tempfile
+import types
 
 from .codec import MISSING, VALUE_BASES, BadWire, Enc, clean_name, encode_value, int_in
 from .decode import float_in
 from .engine import reseed
 from .excs import class_label, exc_dec, exc_enc
-from .peer import OPS, Ahead, Peer, as_chunk, dumps
+from .peer import MUTABLE_TYPES, OPS, Ahead, Peer, as_chunk, dumps
 from .proxy import NUMERIC
 from .pytest_shim import pytest_module
 
@@ -122,9 +123,8 @@ def caps(t):
         f += "P"
     if defined("__eq__") or defined("__ne__"):
         f += "e"
-        params = _lookup(t, "__dataclass_params__")[1]
-        fields = _lookup(t, "__dataclass_fields__")[1]
-        if type(fields) is dict and getattr(params, "eq", False) is True:
+        if dataclass_shape(t) is not None:
+            params = _lookup(t, "__dataclass_params__")[1]
             f += "d" + ("F" if getattr(params, "frozen", False) is True else "")
     c, h = _lookup(t, "__hash__")
     if c is not None and h is None:
@@ -136,6 +136,29 @@ def caps(t):
     if defined("__repr__"):
         f += "r"
     return f, [n for n in NUMERIC if defined(n)]
+
+
+def dataclass_shape(t):
+    """(the field names its `__eq__` compares, its fields as [name, compare, init]) of a dataclass
+    whose `__eq__` is the one `dataclasses` generated, the names read from that function itself
+    (in order), so fields or flags changed after the class was made change nothing, as in one
+    process; None for any other class."""
+    try:
+        eq = _lookup(t, "__eq__")[1]
+        fields = _lookup(t, "__dataclass_fields__")[1]
+        if type(fields) is not dict or type(eq) is not types.FunctionType:
+            return None
+        code = eq.__code__
+        if code.co_filename != "<string>" or code.co_argcount != 2 or "__class__" not in code.co_names:
+            return None
+        q = [n for n in code.co_names if n not in ("__class__", "NotImplemented")]
+        dc = []
+        for name, fl in list(dict.items(fields)):
+            if type(name) is str and str(getattr(fl, "_field_type", "")) == "_FIELD":
+                dc.append([name, getattr(fl, "compare", True) is True, getattr(fl, "init", True) is not False])
+        return q, dc
+    except BaseException:
+        return None
 
 
 _CAPS = {}  # static (non-heap) types: what their instances can do never changes
@@ -171,9 +194,25 @@ class SandboxSide:
         self.peer = None
         self.reset()
 
+    same = None  # (the judge marks nothing in its answers)
+
     def reset(self):
         self.objs, self.ids, self.described, self.stand = [], {}, set(), {}
         self.ns = {}
+        self.sent, self.sent_ids = [], {}
+
+    def remember(self, v):
+        """The number of a container this test's calls answered with (the same object, the same
+        number: the judge then gives the test its earlier object again, as `f() is f()` sees in
+        one process), or None for anything else. Each stays alive for the test, so its id is not
+        taken by another object."""
+        if type(v) not in REMEMBERED:
+            return None
+        k = self.sent_ids.get(id(v))
+        if k is None:
+            k = self.sent_ids[id(v)] = len(self.sent)
+            self.sent.append(v)
+        return k
 
     def obj(self, n):
         """The object a request names: by handle, or (`=name`, a call sent with the test's
@@ -277,6 +316,9 @@ class SandboxSide:
         if issubclass(t, type):
             f, numeric = caps(v)
             meta = {"C": clean_name(type.__getattribute__(v, "__name__")), "f": f, "a": numeric}
+            shape = dataclass_shape(v) if "d" in f else None
+            if shape is not None:
+                meta["q"], meta["dc"] = shape
             meta["b"] = [enc.enc(b, d) for b in type.__getattribute__(v, "__bases__")]
             if t is not type:
                 mf = "".join(x for x in caps_of(t)[0] if x in "ilgk")
@@ -308,6 +350,7 @@ def _judge_class(flags):
     return cls
 
 
+REMEMBERED = MUTABLE_TYPES | {tuple, frozenset}
 SIDE = SandboxSide()
 
 
@@ -416,9 +459,65 @@ def pair_child(lines, code, main, detector):
             # a stray reply (to nothing we asked) is dropped
 
 
-def confine(workdir, budget_cpu, mem, uid, readcap):
+RECORDS = 7  # the pipe execscope writes each child's record into (see read_record)
+
+
+def read_record(fd=RECORDS):
+    """This child's record: its pair's code (and, for a self-test runner, the self-tests), read
+    from the pipe execscope writes it into (`R <length>` and a line, then that many bytes of
+    JSON), then closed. The harness never reads that pipe, so no process a later pair's child is
+    forked from ever holds another pair's code (docs/threat-model.md "Nothing of a pair in the
+    next pair's memory")."""
+    head = b""
+    while not head.endswith(b"\n"):
+        c = os.read(fd, 1)
+        if not c or len(head) > 24:
+            raise EOFError("no record")
+        head += c
+    n = int(head[2:])
+    body = bytearray()
+    while len(body) < n:
+        chunk = os.read(fd, min(n - len(body), 1 << 20))
+        if not chunk:
+            raise EOFError("a record cut short")
+        body += chunk
+    os.close(fd)
+    return _json.loads(bytes(body))
+
+
+def count_apart():
+    """Enters a user namespace of this child's own, mapping its own ids (nothing changes for it
+    outside), so that its process limit counts this pair's processes only. At `rlimits` without a
+    uid of the pair's own, RLIMIT_NPROC would count every process of the user (other workers'
+    pairs, execscope's threads), and a correct threaded program would fail whenever other work
+    ran. Where user namespaces are not allowed the limit counts them all (docs/threat-model.md).
+    Whether it did."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    uid, gid = os.getuid(), os.getgid()
+    libc.prctl(4, 1, 0, 0, 0)  # dumpable for the maps (a non-dumpable /proc/self is root's)
+    try:
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            return False
+        for path, text in (
+            ("/proc/self/setgroups", "deny"),
+            ("/proc/self/uid_map", "{0} {0} 1".format(uid)),
+            ("/proc/self/gid_map", "{0} {0} 1".format(gid)),
+        ):
+            with open(path, "w") as f:
+                f.write(text)
+        return True
+    except OSError:
+        return False
+    finally:
+        libc.prctl(4, 0, 0, 0, 0)
+
+
+def confine(workdir, budget_cpu, mem, uid, readcap, apart=False):
     """Everything a pair child does before it runs the code: stdio on /dev/null, a private work
-    dir, a clean environment, rlimits, an unprivileged uid (when the harness is root)."""
+    dir, a clean environment, rlimits, an unprivileged uid (when the harness is root); with
+    `apart`, a process limit that counts the pair's own processes only (`count_apart`)."""
     try:
         import ctypes
 
@@ -434,6 +533,8 @@ def confine(workdir, budget_cpu, mem, uid, readcap):
     os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir})
     tempfile.tempdir = workdir
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversize writes raise instead of killing
+    if apart:
+        count_apart()
     limits = [
         (resource.RLIMIT_AS, mem),
         (resource.RLIMIT_CPU, budget_cpu),
