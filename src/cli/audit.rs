@@ -142,7 +142,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                     tasks: tasks.display().to_string(),
                 },
             )?;
-            pools.provenance.extend(input.provenance);
+            input.complete(&mut pools);
             pools.provenance.extend(lazy.describe());
             AuditRun::new(pools, &table_cfg)
         }
@@ -294,9 +294,14 @@ fn render_run(run: &AuditRun, format: Format, out: Option<&Path>) -> anyhow::Res
     let doc = serde_json::json!({
         "mode": pools.mode,
         "provenance": pools.provenance,
+        "rejected_rows": pools.rejected,
+        "missing_tasks": pools.missing_tasks,
         "tables": tables.iter().map(|t| t.to_json()).collect::<Vec<_>>(),
         "cohorts": audits,
     });
+    for w in tables::input_warnings(pools) {
+        eprintln!("execscope: warning: {w}");
+    }
     let mut stdout = std::io::stdout().lock();
     if format == Format::Json {
         stdout.write_all((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;
