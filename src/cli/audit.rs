@@ -152,6 +152,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .context("retrieval audit needs --system (or give --pool and --tasks)")?;
             let engine = open_engine(args.bundle.as_deref(), &EvalArgs::default())?;
+            super::cutoffs_fit(&[args.k], engine.bundle().corpus.len(), "--k")?;
             let spec = RetrievalSpec {
                 system: system.to_string(),
                 k: args.k,
