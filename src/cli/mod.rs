@@ -10,6 +10,7 @@ mod import;
 mod merge;
 mod plot;
 mod probe;
+mod progress;
 mod report;
 
 pub use audit::{audit, AuditArgs};

