@@ -244,6 +244,7 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
     .column("cohort", "cohort", Align::Left)
     .column("predicate", "predicate", Align::Left)
     .column("orders", "orders", Align::Right)
+    .column("of", "enumeration", Align::Left)
     .column("default", "default_order", Align::Right)
     .column("min", "min", Align::Right)
     .column("median", "median", Align::Right)
@@ -253,7 +254,7 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
     for a in audits {
         let o = &a.orders;
         let how = if o.exhaustive {
-            format!("all {}", o.orders)
+            "all".to_string()
         } else {
             notes.push(format!(
                 "{}: {}! orders exceed 40,320, so {} orders were sampled (seed {})",
@@ -262,12 +263,13 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
                 o.orders,
                 o.seed.unwrap_or(0)
             ));
-            format!("sample {}", o.orders)
+            "sampled".to_string()
         };
         for p in &o.per_predicate {
             t.push(vec![
                 TableCell::text(&a.cohort),
                 TableCell::text(&p.predicate),
+                TableCell::int(o.orders),
                 TableCell::text(&how),
                 TableCell::int(p.default_order),
                 TableCell::int(p.min),
