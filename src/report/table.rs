@@ -153,11 +153,12 @@ pub fn csv_text(s: &str) -> String {
 }
 
 /// Text in a Markdown (GitHub-flavoured) table cell, shown as the characters it holds and never
-/// read as markup: every character CommonMark gives a meaning inside a line (links and images
-/// `[ ] ( ) !`, HTML and autolinks `< >`, entities `&`, emphasis and code `* _ ~ \``, the cell
-/// separator `|`, the escape `\` itself) is backslash-escaped; the triggers of GFM's extended
-/// autolinks (`:` of `http://`, `@` of an address, the `.` of `www.`) too; a line break or
-/// another control character becomes a space, so the row stays one row.
+/// read as markup: the characters that open links, images and code, HTML and autolinks,
+/// entities and emphasis (`[ ] < > & \` * ~`, an underscore not between two letters or digits),
+/// the cell separator `|` and the escape `\` itself are backslash-escaped, and so are the
+/// triggers of GFM's extended autolinks (the `:` of `://`, the `.` of `www.`); a line break or
+/// another control character becomes a space, so the row stays one row. Parentheses and `!`
+/// mean nothing without a `[`, and stay as they are.
 pub fn markdown_text(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut o = String::with_capacity(s.len() + 8);
@@ -171,10 +172,12 @@ pub fn markdown_text(s: &str) -> String {
             {
                 o.push(c)
             }
-            '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '(' | ')' | '!' | '<' | '>' | '&' | '|'
-            | ':' | '@' => {
+            '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '<' | '>' | '&' | '|' => {
                 o.push('\\');
                 o.push(c);
+            }
+            ':' if chars.get(i + 1) == Some(&'/') && chars.get(i + 2) == Some(&'/') => {
+                o.push_str("\\:")
             }
             '.' if (1..=3).all(|n| before(n).is_some_and(|p| p.eq_ignore_ascii_case(&'w'))) => {
                 o.push_str("\\.")
@@ -526,12 +529,9 @@ mod tests {
     fn markdown_cells_are_text() {
         assert_eq!(
             markdown_text("[x](http://evil) ![i](y) <img src=x> &amp; a|b"),
-            "\\[x\\]\\(http\\://evil\\) \\!\\[i\\]\\(y\\) \\<img src=x\\> \\&amp; a\\|b"
+            "\\[x\\](http\\://evil) !\\[i\\](y) \\<img src=x\\> \\&amp; a\\|b"
         );
-        assert_eq!(
-            markdown_text("www.evil.com a@b.c"),
-            "www\\.evil.com a\\@b.c"
-        );
+        assert_eq!(markdown_text("www.evil.com a: b"), "www\\.evil.com a: b");
         assert_eq!(markdown_text("two\nlines"), "two lines");
         assert_eq!(
             markdown_text("off_by_one _x_ a*b*"),
