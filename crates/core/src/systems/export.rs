@@ -356,10 +356,10 @@ pub fn export_trec(
         },
         "judged_pairs": judged,
         "measures": {
-            "exec@k": measure("exec@k", format!("success.{ks}"), QRELS_PASS, "run", "success_k"),
-            "execp@k": measure("execp@k", format!("P.{ks}"), QRELS_PASS, "run", "P_k"),
-            "mrr": measure("mrr", "recip_rank".into(), QRELS_PASS, "run", "recip_rank"),
-            "ndcg@k": measure("ndcg@k", format!("ndcg_cut.{ks}"), QRELS_RELEVANT, "ndcg_run", "ndcg_cut_k"),
+            "exec@k": measure("exec@k", format!("success.{ks}"), QRELS_PASS, "systems[].run", "success_k"),
+            "execp@k": measure("execp@k", format!("P.{ks}"), QRELS_PASS, "systems[].run", "P_k"),
+            "mrr": measure("mrr", "recip_rank".into(), QRELS_PASS, "systems[].run", "recip_rank"),
+            "ndcg@k": measure("ndcg@k", format!("ndcg_cut.{ks}"), QRELS_RELEVANT, "systems[].ndcg_run", "ndcg_cut_k"),
         },
         "systems": systems,
     });
