@@ -178,11 +178,18 @@ pub fn humaneval_results(pools: &PoolSet, pool_text: &str) -> String {
 
 /// EvalPlus's `eval_results.json` for the audited pool `pools`.
 pub fn evalplus_results(pools: &PoolSet) -> String {
-    let mut by_task: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    // Tasks in the order the pool first names them (EvalPlus writes its file's order).
+    let mut by_task = serde_json::Map::new();
     for (task, c) in in_file_order(pools) {
         let (base, base_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "base"));
         let (plus, plus_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "plus"));
-        by_task.entry(&task.task_id).or_default().push(json!({
+        let list = by_task
+            .entry(task.task_id.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(list) = list else {
+            continue;
+        };
+        list.push(json!({
             "task_id": task.task_id,
             "solution": c.code,
             "base_status": base.unwrap_or("pass"),
