@@ -403,6 +403,12 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let opts = args.eval.engine_options()?;
+    // The dashboard loads the bundle on a worker: its cutoffs are checked here, against the
+    // corpus's rows (one a non-blank line), before the terminal is taken.
+    if let Ok(corpus) = std::fs::read_to_string(root.join("data/corpus.jsonl")) {
+        let rows = corpus.lines().filter(|l| !l.trim().is_empty()).count();
+        cutoffs_fit(&opts.eval.ks, rows, "--ks")?;
+    }
     let app = crate::tui::App::new(root, opts, crate::tui::Theme::from_env(args.theme))
         .with_rank_cache(args.eval.rank_cache());
     crate::tui::run::run(app)?;

@@ -28,6 +28,10 @@ fn a_cutoff_larger_than_the_corpus_is_refused() {
     ]);
     assert_ne!(code, 0);
     assert!(err.contains("--k 13"), "{err}");
+    // The dashboard refuses it before it takes the terminal.
+    let (code, _, err) = common::run_execscope(&[TINY, "--ks", "5000"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--ks 5000"), "{err}");
     let (code, _, err) = common::run_execscope(&["report", TINY, "--ks", "12"]);
     assert_eq!(code, 0, "the whole ranking is a cutoff: {err}");
 }
