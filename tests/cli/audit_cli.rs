@@ -583,7 +583,7 @@ fn ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes() {
             .stderr(std::process::Stdio::piped());
         c
     };
-    let child = cmd().spawn().unwrap();
+    let mut child = cmd().spawn().unwrap();
     // Interrupted once the journal holds a pair (read off the file, never timed).
     let journal = |root: &Path| -> usize {
         std::fs::read_dir(root.join("audit-journals"))
@@ -598,6 +598,13 @@ fn ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes() {
             .sum()
     };
     while journal(&cache) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            assert!(
+                journal(&cache) > 0,
+                "the audit ended without journaling a pair under the cache directory"
+            );
+            break;
+        }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     unsafe {
