@@ -157,6 +157,10 @@ fn embed_without_the_environment_asks_for_setup_and_installs_nothing() {
     let env = tmp.path().join("no-env");
     let out = exe()
         .env("EXECSCOPE_EMBED_ENV", &env)
+        // Should the install start anyway (the bug), pip finds no index and it stops at once
+        // instead of downloading 7 GB.
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
         .arg("embed")
         .arg(&root)
         .args(["--model", "all-MiniLM-L6-v2"])
