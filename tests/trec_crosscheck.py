@@ -4,11 +4,14 @@
       RRF of two score matrices with competition ranks (scipy's rankdata, method="min"),
       summed in float64 and rounded to float32; prints the number of cells that differ from
       the fused system's `scores` and the largest difference.
-  trec_crosscheck.py trec DIR
-      Reads DIR/manifest.json and evaluates every system's runs with pytrec_eval (trec_eval's
-      own code): success.k, P.k and recip_rank on the pass qrels, ndcg_cut.k on the relevant
-      qrels, and success.k, P.k and recip_rank again on the graded qrels at relevance_level=2
-      (named graded_<measure>). Prints {system: {query: {measure: value}}} as JSON.
+  trec_crosscheck.py trec DIR [TOOL ...]
+      Reads DIR/manifest.json and evaluates every system's runs with each TOOL (default both):
+      `pytrec` is pytrec_eval (trec_eval's own code): success.k, P.k and recip_rank on the pass
+      qrels, ndcg_cut.k on the relevant qrels, and success.k, P.k and recip_rank again on the
+      graded qrels at relevance_level=2 (named graded_<measure>); `ranx` is ranx: hit_rate@k,
+      precision@k and mrr on the pass qrels, ndcg@k on the relevant qrels, reported under
+      trec_eval's names (success_k, P_k, recip_rank, ndcg_cut_k). A tool that cannot be imported
+      is left out. Prints {tool: {system: {query: {measure: value}}}} as JSON.
 """
 import json
 import sys
@@ -49,11 +52,9 @@ def read_run(path):
     return r
 
 
-def trec(d):
+def pytrec(d, m):
     import pytrec_eval
 
-    with open(f"{d}/manifest.json") as f:
-        m = json.load(f)
     ks = ",".join(str(k) for k in m["ks"])
     passq = read_qrels(f"{d}/{m['qrels']['pass']}")
     relq = read_qrels(f"{d}/{m['qrels']['relevant']}")
@@ -75,6 +76,49 @@ def trec(d):
         for qid, vals in ev_rel.evaluate(read_run(f"{d}/{s['ndcg_run']}")).items():
             res.setdefault(qid, {}).update(vals)
         out[s["id"]] = res
+    return out
+
+
+def ranx_eval(d, m):
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    from ranx import Qrels, Run, evaluate
+
+    ks = m["ks"]
+    names = {f"hit_rate@{k}": f"success_{k}" for k in ks}
+    names.update({f"precision@{k}": f"P_{k}" for k in ks})
+    names["mrr"] = "recip_rank"
+    ndcg = {f"ndcg@{k}": f"ndcg_cut_{k}" for k in ks}
+
+    def scores(qrels_file, run_file, metrics, res):
+        qrels = Qrels.from_dict(read_qrels(f"{d}/{qrels_file}"))
+        run = Run.from_dict(read_run(f"{d}/{run_file}"))
+        evaluate(qrels, run, list(metrics), make_comparable=True)
+        for metric, per_query in run.scores.items():
+            for qid, v in per_query.items():
+                res.setdefault(qid, {})[metrics[metric]] = float(v)
+
+    out = {}
+    for s in m["systems"]:
+        res = {}
+        scores(m["qrels"]["pass"], s["run"], names, res)
+        scores(m["qrels"]["relevant"], s["ndcg_run"], ndcg, res)
+        out[s["id"]] = res
+    return out
+
+
+def trec(d, tools):
+    with open(f"{d}/manifest.json") as f:
+        m = json.load(f)
+    out = {}
+    for tool, fn in [("pytrec", pytrec), ("ranx", ranx_eval)]:
+        if tool not in tools:
+            continue
+        try:
+            out[tool] = fn(d, m)
+        except ImportError:
+            pass
     json.dump(out, sys.stdout)
 
 
@@ -82,4 +126,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "rrf":
         rrf(*sys.argv[2:6])
     else:
-        trec(sys.argv[2])
+        trec(sys.argv[2], sys.argv[3:] or ["pytrec", "ranx"])

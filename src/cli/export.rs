@@ -29,6 +29,7 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         engine.bundle(),
         engine.truth(),
         engine.scores(),
+        engine.evals(),
         &cfg,
         &args.trec,
         args.depth,
@@ -42,6 +43,26 @@ pub fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         s.label_fallbacks,
         crate::systems::export::LABEL_FALLBACKS
     );
+    if s.run_policy == cfg.policy {
+        eprintln!(
+            "the runs reproduce `execscope report --ties {}` in trec_eval, pytrec_eval and ranx \
+             (manifest.json says which file answers which measure)",
+            cfg.policy
+        );
+    } else {
+        eprintln!(
+            "note: under ties {} no single run reproduces the report: a tie group's snippets count \
+             with their expected value, which trec_eval, pytrec_eval and ranx cannot break ties into. \
+             The runs are in the {} order (they reproduce `execscope report --ties {}`, the lower \
+             bound); the expected values `execscope report` averages are in {}/<system>.json, per \
+             query. For runs that reproduce the report, export with --ties row, pessimistic or \
+             optimistic.",
+            cfg.policy,
+            s.run_policy,
+            s.run_policy,
+            crate::systems::export::EXPECTED
+        );
+    }
     Ok(if engine.execution_failures().is_empty() {
         ExitCode::SUCCESS
     } else {

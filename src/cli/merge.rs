@@ -64,6 +64,9 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             // The tables on stdout and the files in OUT, as `audit --pool … --out OUT` writes them.
             let cfg = super::audit::config_from(&settings)?;
             super::audit::render(&pools, &cfg, crate::report::Format::Table, Some(&args.out))?;
+            if let crate::audit::Mode::Generated { pool, .. } = &pools.mode {
+                super::audit::write_results(&pools, std::path::Path::new(pool), Some(&args.out));
+            }
             ExitCode::SUCCESS
         }
         Merged::Verify { rows, disagree } => {

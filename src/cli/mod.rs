@@ -10,6 +10,7 @@ mod import;
 mod merge;
 mod plot;
 mod probe;
+mod progress;
 mod report;
 
 pub use audit::{audit, AuditArgs};
@@ -204,6 +205,7 @@ pub fn open_engine_keeping(
     let root = bundle.map_or_else(default_bundle, Path::to_path_buf);
     let mut opts = eval.engine_options()?;
     opts.rank.keep_rows = keep_rows;
+    bundle_dir(&root)?;
     let mut engine =
         Engine::open_with(&root, &opts, eval.rank_cache().as_ref(), &|_| {}).map_err(|e| {
             anyhow::anyhow!(crate::report::diagnose::load_failure(
@@ -211,6 +213,7 @@ pub fn open_engine_keeping(
                 &format!("{e:#}")
             ))
         })?;
+    cutoffs_fit(&opts.eval.ks, engine.bundle().corpus.len(), "--ks")?;
     let damaged = (engine.rank_lookups().iter())
         .chain(engine.eval_lookups())
         .filter(|l| **l == Some(crate::store::Lookup::Corrupt))
@@ -258,6 +261,35 @@ pub fn open_engine_keeping(
         }
     }
     Ok(engine)
+}
+
+/// A bundle argument that is not a directory, said as such (not as a file missing inside it).
+pub fn bundle_dir(root: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "no such bundle directory: {}; pass a bundle directory (e.g. data/bundle), or none \
+             for the embedded benchmark",
+            root.display()
+        ),
+        Err(e) => bail!("cannot open the bundle directory {}: {e}", root.display()),
+        Ok(m) if !m.is_dir() => bail!(
+            "{} is not a directory: a bundle is a directory holding data/queries.jsonl",
+            root.display()
+        ),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Cutoffs no longer than every query's ranking (the corpus): a larger k measures nothing the
+/// whole ranking does not, and is refused with the largest one that fits.
+pub fn cutoffs_fit(ks: &[usize], corpus: usize, option: &str) -> anyhow::Result<()> {
+    if let Some(k) = ks.iter().find(|&&k| k > corpus) {
+        bail!(
+            "{option} {k}: a cutoff larger than the corpus ({corpus} snippets), which every \
+             query ranks in full; give cutoffs from 1 to {corpus}"
+        );
+    }
+    Ok(())
 }
 
 /// `execscope tui`.
@@ -371,6 +403,12 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let opts = args.eval.engine_options()?;
+    // The dashboard loads the bundle on a worker: its cutoffs are checked here, against the
+    // corpus's rows (one a non-blank line), before the terminal is taken.
+    if let Ok(corpus) = std::fs::read_to_string(root.join("data/corpus.jsonl")) {
+        let rows = corpus.lines().filter(|l| !l.trim().is_empty()).count();
+        cutoffs_fit(&opts.eval.ks, rows, "--ks")?;
+    }
     let app = crate::tui::App::new(root, opts, crate::tui::Theme::from_env(args.theme))
         .with_rank_cache(args.eval.rank_cache());
     crate::tui::run::run(app)?;
@@ -379,6 +417,7 @@ pub fn tui(args: &TuiArgs) -> anyhow::Result<ExitCode> {
 
 pub fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
+    bundle_dir(&root)?;
     let mut report = crate::bundle::check(&root);
     // A built bundle's suite strength, from its build report (an analysis, not an integrity
     // check: it warns about suite gaps and never fails).
@@ -405,6 +444,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 
 pub fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let root = args.bundle.clone().unwrap_or_else(default_bundle);
+    bundle_dir(&root)?;
     build::verify(&root, args)
 }
 

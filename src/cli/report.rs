@@ -217,10 +217,9 @@ fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Resu
             } else {
                 t.render(f)
             };
-            write_atomic(
-                &out.join(format!("{kind}.{}", f.extension())),
-                text.as_bytes(),
-            )?;
+            let path = out.join(format!("{kind}.{}", f.extension()));
+            write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
             n += 1;
         }
     }
@@ -229,8 +228,10 @@ fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Resu
     // Release-schema statistics under the release's own tie rule.
     let sig = view.release_statistics();
     let pj = serde_json::to_string_pretty(&pairs::pairwise_json(engine, sig))?;
-    write_atomic(&out.join("tests/pairwise_tests.json"), pj.as_bytes())?;
+    let path = out.join("tests/pairwise_tests.json");
+    write_atomic(&path, pj.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     let cj = serde_json::to_string_pretty(&pairs::intervals_json(engine, sig))?;
-    write_atomic(&out.join("tests/confidence_intervals.json"), cj.as_bytes())?;
+    let path = out.join("tests/confidence_intervals.json");
+    write_atomic(&path, cj.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     Ok(n + 2)
 }

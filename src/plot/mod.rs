@@ -385,7 +385,25 @@ pub fn render(inputs: &PlotInputs<'_>, figure: Figure) -> anyhow::Result<String>
         let out = out;
         SVGBackend::with_string(out, size).into_drawing_area()
     })?;
-    Ok(svg)
+    Ok(xml_text(&svg))
+}
+
+/// An SVG document whose text holds only characters XML allows and a reader sees: plotters
+/// escapes `< > & " '` in labels, but a control character (illegal in XML 1.0: the file would
+/// not parse), a noncharacter or an invisible bidirectional override in a bundle's names
+/// passes through. Each becomes its visible escape (`\u{1}`), as the terminal shows it; tab,
+/// line feed and carriage return are XML's own whitespace and stay.
+pub fn xml_text(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    for ch in svg.chars() {
+        let hidden = matches!(ch as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF | 0xFFFE | 0xFFFF);
+        if (ch.is_control() && !matches!(ch, '\t' | '\n' | '\r')) || hidden {
+            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 /// Render one figure to a PNG file's bytes: an RGB bitmap of the SVG's size times

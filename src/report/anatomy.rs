@@ -183,6 +183,7 @@ pub fn difficulty_table(a: &AnatomyView) -> Table {
             TableCell {
                 text: label,
                 value: Some(r.systems as f64),
+                integer: true,
                 ..TableCell::default()
             },
             TableCell::int(r.queries),

@@ -41,7 +41,8 @@ fn exact(e: &Exact) -> TableCell {
 }
 
 /// pass@k (Chen et al.'s unbiased estimator) per cohort, base suite and base + plus apart, as
-/// EvalPlus reports them; only for generated pools.
+/// EvalPlus reports them (base + plus only when the task file has a plus suite); only for
+/// generated pools.
 pub fn passk_table(pools: &PoolSet) -> Option<Table> {
     let rows = crate::audit::passk::table(pools);
     if rows.is_empty() {
@@ -49,36 +50,103 @@ pub fn passk_table(pools: &PoolSet) -> Option<Table> {
     }
     let mut t = Table::new(
         "audit-passk",
-        "pass@k (unbiased estimator), base and base + plus",
+        if pools.plus_tasks > 0 {
+            "pass@k (unbiased estimator), base and base + plus"
+        } else {
+            "pass@k (unbiased estimator), base suite"
+        },
     )
     .column("cohort", "cohort", Align::Left)
     .column("suite", "suite", Align::Left)
     .column("k", "k", Align::Right)
     .column("pass@k %", "pass_at_k", Align::Right)
     .column("tasks", "tasks", Align::Right)
-    .column("samples/task", "samples_per_task", Align::Right)
+    .column("of", "task_file_tasks", Align::Right)
+    .column("min n", "min_samples", Align::Right)
+    .column("max n", "max_samples", Align::Right)
     .column("passing", "passing_samples", Align::Right);
     for r in &rows {
-        let per_task = if r.min_samples == r.max_samples {
-            r.min_samples.to_string()
-        } else {
-            format!("{}–{}", r.min_samples, r.max_samples)
-        };
         t.push(vec![
             TableCell::text(&r.cohort),
             TableCell::text(r.suite),
             TableCell::int(r.k),
             pct(Some(r.value)),
             TableCell::int(r.tasks),
-            TableCell::text(per_task),
+            TableCell::int(r.task_file_tasks),
+            TableCell::int(r.min_samples),
+            TableCell::int(r.max_samples),
             TableCell::int(r.passing),
         ]);
     }
-    Some(t.caption(
-        "pass@k = mean over tasks of 1 − C(n−c, k)/C(n, k) (n samples, c passing), for each k \
-         every task has samples for; base: the base suite passes (P_b); base + plus: both \
-         suites pass (P+), EvalPlus's HumanEval+/MBPP+ number.",
+    let mut cap = "pass@k = mean over the tasks with samples of 1 − C(n−c, k)/C(n, k) (n samples, \
+                   c passing), for each k every task has samples for (min n ≥ k); base: the base \
+                   suite passes (P_b); "
+        .to_string();
+    if pools.plus_tasks > 0 {
+        cap.push_str(&format!(
+            "base + plus: both suites pass (P+; {} of the {} tasks have a plus suite; for an \
+             EvalPlus file, its HumanEval+/MBPP+ number).",
+            pools.plus_tasks, pools.task_count
+        ));
+    } else {
+        cap.push_str("no task of the task file has a plus suite, so there is no base + plus row.");
+    }
+    if let Some(w) = missing_tasks_warning(pools) {
+        cap.push_str(&format!(" Warning: {w}."));
+    }
+    Some(t.caption(cap))
+}
+
+/// Names at most this many tasks or rows in a warning, then "…".
+const SHOWN: usize = 8;
+
+/// The first [`SHOWN`] items of a list, and how many more.
+fn some_of<T: std::fmt::Display>(items: &[T]) -> String {
+    let shown: Vec<String> = items.iter().take(SHOWN).map(ToString::to_string).collect();
+    if items.len() > SHOWN {
+        format!("{}, … ({} more)", shown.join(", "), items.len() - SHOWN)
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// "pass@k is over 155 of the task file's 164 tasks: no sample for …", when the pool leaves
+/// tasks of the task file out (human-eval and EvalPlus refuse such a pool).
+pub fn missing_tasks_warning(pools: &PoolSet) -> Option<String> {
+    if pools.missing_tasks.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "pass@k and every table are over {} of the task file's {} tasks: the pool has no \
+         audited sample for {} (human-eval and EvalPlus refuse a pool that misses tasks)",
+        pools.task_count - pools.missing_tasks.len(),
+        pools.task_count,
+        some_of(&pools.missing_tasks)
     ))
+}
+
+/// What the user must see about an audit's inputs, one line each: rows left out (file and
+/// line, why), tasks with no sample, samples read from inside Markdown fences.
+pub fn input_warnings(pools: &PoolSet) -> Vec<String> {
+    let mut out = Vec::new();
+    if let crate::audit::Mode::Generated { pool, .. } = &pools.mode {
+        for r in &pools.rejected {
+            out.push(format!(
+                "{pool}:{}: left out of the audit: {}",
+                r.line, r.reason
+            ));
+        }
+    }
+    out.extend(missing_tasks_warning(pools));
+    if !pools.sanitized.is_empty() {
+        out.push(format!(
+            "{} candidate(s) were wrapped in Markdown code fences (line(s) {}): the code inside \
+             the fence was audited, the prose around it left out",
+            pools.sanitized.len(),
+            some_of(&pools.sanitized)
+        ));
+    }
+    out
 }
 
 /// Tables 3 / 6: admission counts and intervals per cohort and predicate.
@@ -176,6 +244,7 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
     .column("cohort", "cohort", Align::Left)
     .column("predicate", "predicate", Align::Left)
     .column("orders", "orders", Align::Right)
+    .column("of", "enumeration", Align::Left)
     .column("default", "default_order", Align::Right)
     .column("min", "min", Align::Right)
     .column("median", "median", Align::Right)
@@ -185,7 +254,7 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
     for a in audits {
         let o = &a.orders;
         let how = if o.exhaustive {
-            format!("all {}", o.orders)
+            "all".to_string()
         } else {
             notes.push(format!(
                 "{}: {}! orders exceed 40,320, so {} orders were sampled (seed {})",
@@ -194,12 +263,13 @@ pub fn orders_table(audits: &[CohortAudit]) -> Table {
                 o.orders,
                 o.seed.unwrap_or(0)
             ));
-            format!("sample {}", o.orders)
+            "sampled".to_string()
         };
         for p in &o.per_predicate {
             t.push(vec![
                 TableCell::text(&a.cohort),
                 TableCell::text(&p.predicate),
+                TableCell::int(o.orders),
                 TableCell::text(&how),
                 TableCell::int(p.default_order),
                 TableCell::int(p.min),
@@ -249,8 +319,8 @@ pub fn transitions_table(audits: &[CohortAudit]) -> Table {
                 TableCell::num(e[0][2], 4),
                 TableCell::num(e[1][2], 4),
                 TableCell::num(e[2][1], 4),
-                TableCell::text(tr.delta_min.to_string()),
-                TableCell::text(tr.delta_max.to_string()),
+                TableCell::signed(tr.delta_min),
+                TableCell::signed(tr.delta_max),
                 TableCell::int(tr.orders_with_loss),
                 TableCell::int(tr.orders_with_gain),
             ]);

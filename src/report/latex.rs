@@ -19,6 +19,15 @@ pub fn escape(s: &str) -> String {
             '<' => o.push_str("\\textless{}"),
             '>' => o.push_str("\\textgreater{}"),
             '|' => o.push_str("\\textbar{}"),
+            // In a tabular, `\\` reads a `[` or `*` after it as its own argument: braced, a
+            // cell that starts with one stays text.
+            '[' | ']' | '*' => {
+                o.push('{');
+                o.push(ch);
+                o.push('}');
+            }
+            '\n' | '\r' | '\t' => o.push(' '),
+            c if c.is_ascii_control() => o.push_str(&code_point(c)),
             c if c.is_ascii() => o.push(c),
             c => o.push_str(&symbol(c)),
         }
@@ -59,9 +68,14 @@ fn symbol(c: char) -> String {
         '√' => "$\\surd$",
         '∞' => "$\\infty$",
         '\u{a0}' => "~",
-        _ => return greek(c).map_or_else(|| format!("[U+{:04X}]", c as u32), math),
+        _ => return greek(c).map_or_else(|| code_point(c), math),
     };
     s.to_string()
+}
+
+/// A character LaTeX cannot show as itself, by its code point (`{[}U+2603{]}`, shown `[U+2603]`).
+fn code_point(c: char) -> String {
+    format!("{{[}}U+{:04X}{{]}}", c as u32)
 }
 
 /// The macro of a Greek letter the kernel's math mode knows.
@@ -103,8 +117,23 @@ mod tests {
         assert_eq!(escape("−0.120"), "$-$0.120");
         assert_eq!(escape("ω ς"), "$\\omega$ $\\varsigma$");
         assert_eq!(escape("a_b ≥ 5%"), "a\\_b $\\geq$ 5\\%");
-        assert_eq!(escape("☃"), "[U+2603]");
-        assert_eq!(escape("ο"), "[U+03BF]", "omicron has no macro: it is an o");
+        assert_eq!(escape("☃"), "{[}U+2603{]}");
+        assert_eq!(
+            escape("ο"),
+            "{[}U+03BF{]}",
+            "omicron has no macro: it is an o"
+        );
+    }
+
+    /// Text a candidate controls cannot become markup: every special character is escaped, and
+    /// a cell starting with `[` or `*` is not read as the optional argument of the row's `\\`.
+    #[test]
+    fn hostile_text_stays_text() {
+        assert_eq!(
+            escape("[1pt]*x\\input{/etc/passwd}$^_~#%&"),
+            "{[}1pt{]}{*}x\\textbackslash{}input\\{/etc/passwd\\}\\$\\textasciicircum{}\\_\\textasciitilde{}\\#\\%\\&"
+        );
+        assert_eq!(escape("a\nb\u{1b}[31m"), "a b{[}U+001B{]}{[}31m");
     }
 
     #[test]

@@ -59,6 +59,7 @@ fn build(lb: &Leaderboard, sig: Option<&Significance>, pending: bool) -> Table {
                     r.rank.to_string()
                 },
                 value: Some(r.rank as f64),
+                integer: true,
                 ..TableCell::default()
             },
             TableCell::text(&r.id),
@@ -95,6 +96,7 @@ fn build(lb: &Leaderboard, sig: Option<&Significance>, pending: bool) -> Table {
         row.push(TableCell {
             text: format!("{}/{}", r.ties.tied_pairs, r.ties.pairs),
             value: Some(r.ties.tied_pairs as f64),
+            integer: true,
             ..TableCell::default()
         });
         t.push(row);

@@ -7,6 +7,7 @@ pub mod fusion;
 pub mod latex;
 pub mod leaderboard;
 pub mod pairs;
+pub mod pool_results;
 pub mod results;
 pub mod suites;
 pub mod table;

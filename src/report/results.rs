@@ -74,7 +74,9 @@ pub fn write_all(results: &[SystemResults], root: &Path) -> std::io::Result<Vec<
     for r in results {
         let path = root.join("results").join(format!("{}.json", r.model));
         let text = serde_json::to_string_pretty(&system_json(r)).map_err(std::io::Error::other)?;
-        write_atomic(&path, text.as_bytes())?;
+        write_atomic(&path, text.as_bytes()).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        })?;
         out.push(path);
     }
     Ok(out)

@@ -76,6 +76,8 @@ pub struct TableCell {
     /// `value` is a rate in percent (as the human-readable formats show it); JSON gives the
     /// fraction, value / 100, like every other rate in JSON output.
     pub percent: bool,
+    /// `value` is a count or another whole number: JSON writes it as an integer (`1`, not `1.0`).
+    pub integer: bool,
 }
 
 impl TableCell {
@@ -114,9 +116,77 @@ impl TableCell {
         TableCell {
             text: v.to_string(),
             value: Some(v as f64),
+            integer: true,
             ..TableCell::default()
         }
     }
+
+    /// A whole number that may be negative (a difference of counts).
+    pub fn signed(v: i64) -> TableCell {
+        TableCell {
+            text: v.to_string(),
+            value: Some(v as f64),
+            integer: true,
+            ..TableCell::default()
+        }
+    }
+}
+
+/// Characters a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+const FORMULA_START: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A text field of a CSV file: a field a spreadsheet would read as a formula (it starts with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as OWASP recommends, so
+/// it is shown as text and never evaluated; a field holding a comma, a quote or a line break is
+/// quoted (RFC 4180).
+pub fn csv_text(s: &str) -> String {
+    let s = if s.starts_with(FORMULA_START) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// Text in a Markdown (GitHub-flavoured) table cell, shown as the characters it holds and never
+/// read as markup: the characters that open links, images and code, HTML and autolinks,
+/// entities and emphasis (`[ ] < > & \` * ~`, an underscore not between two letters or digits),
+/// the cell separator `|` and the escape `\` itself are backslash-escaped, and so are the
+/// triggers of GFM's extended autolinks (the `:` of `://`, the `.` of `www.`); a line break or
+/// another control character becomes a space, so the row stays one row. Parentheses and `!`
+/// mean nothing without a `[`, and stay as they are.
+pub fn markdown_text(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut o = String::with_capacity(s.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let before = |n: usize| i.checked_sub(n).map(|j| chars[j]);
+        match c {
+            // An underscore between two letters or digits can neither open nor close emphasis
+            // (`off_by_one` stays as it is); anywhere else it could.
+            '_' if before(1).is_some_and(char::is_alphanumeric)
+                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) =>
+            {
+                o.push(c)
+            }
+            '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '<' | '>' | '&' | '|' => {
+                o.push('\\');
+                o.push(c);
+            }
+            ':' if chars.get(i + 1) == Some(&'/') && chars.get(i + 2) == Some(&'/') => {
+                o.push_str("\\:")
+            }
+            '.' if (1..=3).all(|n| before(n).is_some_and(|p| p.eq_ignore_ascii_case(&'w'))) => {
+                o.push_str("\\.")
+            }
+            c if c.is_control() => o.push(' '),
+            c => o.push(c),
+        }
+    }
+    o
 }
 
 /// A table with a machine-readable key per column.
@@ -247,7 +317,7 @@ impl Table {
     }
 
     pub fn to_markdown(&self) -> String {
-        let esc = |s: &str| s.replace('|', "\\|");
+        let esc = markdown_text;
         let mut out = String::new();
         if !self.title.is_empty() {
             let _ = writeln!(out, "**{}**\n", esc(&self.title));
@@ -288,13 +358,7 @@ impl Table {
     }
 
     pub fn to_csv(&self) -> String {
-        let field = |s: &str| {
-            if s.contains([',', '"', '\n']) {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.to_string()
-            }
-        };
+        let field = csv_text;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -386,6 +450,7 @@ impl Table {
                 for (k, c) in self.keys.iter().zip(r) {
                     let v = match c.value {
                         Some(v) if v.is_finite() && c.percent => json!(v / 100.0),
+                        Some(v) if v.is_finite() && c.integer => json!(v as i64),
                         Some(v) if v.is_finite() => json!(v),
                         Some(_) => Value::Null,
                         None => json!(c.text),
@@ -435,5 +500,55 @@ mod tests {
         let js = t.to_json();
         assert_eq!(js["rows"][1]["exec@1"], json!(0.25));
         assert_eq!(js["rows"][1]["exec@1_marked"], json!(true));
+    }
+
+    /// OWASP's CSV-injection rule: a text field a spreadsheet would evaluate is shown as text.
+    #[test]
+    fn csv_neutralises_formulas() {
+        assert_eq!(
+            csv_text("=HYPERLINK(\"http://x\",\"y\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""
+        );
+        for c in ["+1", "-1", "@SUM(A1)", "\t=1", "\r=1"] {
+            assert!(
+                csv_text(c).trim_start_matches('"').starts_with('\''),
+                "{c:?}"
+            );
+        }
+        assert_eq!(csv_text("all"), "all");
+        assert_eq!(csv_text("a,b"), "\"a,b\"");
+        // Numbers are written from their value, not their text: a negative one stays a number.
+        let mut t = Table::new("n", "").column("d", "d", Align::Right);
+        t.push(vec![TableCell::signed(-2)]);
+        assert_eq!(t.to_csv(), "d\n-2\n");
+        assert_eq!(t.to_json()["rows"][0]["d"], json!(-2));
+    }
+
+    /// Markdown cells: links, images, HTML, autolinks, entities and pipes are shown as text.
+    #[test]
+    fn markdown_cells_are_text() {
+        assert_eq!(
+            markdown_text("[x](http://evil) ![i](y) <img src=x> &amp; a|b"),
+            "\\[x\\](http\\://evil) !\\[i\\](y) \\<img src=x\\> \\&amp; a\\|b"
+        );
+        assert_eq!(markdown_text("www.evil.com a: b"), "www\\.evil.com a: b");
+        assert_eq!(markdown_text("two\nlines"), "two lines");
+        assert_eq!(
+            markdown_text("off_by_one _x_ a*b*"),
+            "off_by_one \\_x\\_ a\\*b\\*"
+        );
+        assert_eq!(markdown_text("base+plus 0.5"), "base+plus 0.5");
+    }
+
+    #[test]
+    fn whole_numbers_are_json_integers() {
+        let mut t =
+            Table::new("n", "")
+                .column("k", "k", Align::Right)
+                .column("v", "v", Align::Right);
+        t.push(vec![TableCell::int(1), TableCell::num(1.0, 2)]);
+        let js = t.to_json();
+        assert!(js["rows"][0]["k"].is_u64(), "{js}");
+        assert!(js["rows"][0]["v"].is_f64(), "{js}");
     }
 }

@@ -118,6 +118,7 @@ fn judged_here(tasks: &std::path::Path, judged: &[Judged]) -> BTreeMap<i64, (boo
             self_tests: String::new(),
             cohort: "all".into(),
             whole: false,
+            ..PoolRow::default()
         })
         .collect();
     let pools = generated::build(

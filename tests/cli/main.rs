@@ -7,6 +7,7 @@
 mod common;
 
 mod audit_cli;
+mod cli_errors;
 mod cli_report;
 mod cli_settings;
 mod cli_shell;

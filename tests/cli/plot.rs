@@ -157,8 +157,14 @@ fn domain_heatmap_matches_domain_table() {
     }
 }
 
-/// Tags balance (a small XML check: elements nest and close, one root `<svg>`).
+/// Tags balance (a small XML check: elements nest and close, one root `<svg>`), and every
+/// character is one XML 1.0 allows.
 fn assert_well_formed(svg: &str) {
+    if let Some(c) = svg.chars().find(|&c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{fffe}' | '\u{ffff}')
+    }) {
+        panic!("a character XML does not allow: {c:?}");
+    }
     let body = svg.trim();
     let body = match body.strip_prefix("<?xml") {
         Some(rest) => &rest[rest.find("?>").expect("xml declaration ends") + 2..],
@@ -198,6 +204,38 @@ fn assert_well_formed(svg: &str) {
     }
     assert!(stack.is_empty(), "unclosed {stack:?}");
     assert_eq!(roots, 1);
+}
+
+/// Issue 43 item 6, figures: a bundle's names reach the figures' labels; in an SVG they are
+/// escaped for XML (markup and entities by plotters, control characters and invisible
+/// bidirectional overrides shown as their escapes), so the file parses and shows what it holds.
+#[test]
+fn hostile_names_stay_text_in_an_svg() {
+    let (dir, root) = common::tiny::copy_tiny(false);
+    common::tiny::edit(&root, "data/queries.jsonl", |s| {
+        let mut lines: Vec<serde_json::Value> = s
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        lines[0]["domain"] = "<b onload=x>&\"'\u{1}\u{202e}</b>".into();
+        lines.iter().map(|v| format!("{v}\n")).collect()
+    });
+    let out = dir.path().join("domains.svg");
+    let o = common::execscope()
+        .args(["plot"])
+        .arg(&root)
+        .args(["--figure", "domains", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    common::assert_ok(&o);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert_well_formed(&svg);
+    assert!(!svg.contains('\u{202e}'), "a raw bidi override");
+    assert!(
+        svg.contains("&lt;b onload=x&gt;&amp;&quot;&apos;\\u{1}\\u{202e}&lt;/b&gt;"),
+        "the name, escaped: {svg}"
+    );
 }
 
 #[test]

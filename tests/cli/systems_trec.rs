@@ -143,21 +143,70 @@ fn rrf_of_bm25_and_a_dense_system_equals_numpy() {
     );
 }
 
-/// Export under `policy` and compare pytrec_eval's per-query values with the engine's.
-fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
+/// `report --format json`'s mean of every metric per system, under `policy` (None: the default).
+fn report_means(root: &Path, cache: &Path, policy: Option<TiePolicy>) -> Value {
+    let mut args = vec![
+        "report",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+        "--bootstrap",
+        "1",
+    ];
+    if let Some(p) = policy {
+        args.extend(["--ties", p.as_str()]);
+    }
+    let out = run(&args, cache);
+    serde_json::from_slice(&out.stdout).expect("report prints JSON")
+}
+
+/// The mean over the bundle's queries of `values[query][measure]` (a query a tool leaves out
+/// counts 0, as it does for execscope).
+fn mean_of(values: &Value, queries: &[String], measure: &str) -> f64 {
+    let sum: f64 = queries
+        .iter()
+        .map(|q| {
+            values
+                .get(q)
+                .and_then(|v| v.get(measure))
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0)
+        })
+        .sum();
+    sum / queries.len() as f64
+}
+
+/// The report's value of metric `key` for `system`.
+fn reported(report: &Value, system: &str, key: &str) -> f64 {
+    report["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == system)
+        .unwrap_or_else(|| panic!("{system} in the report"))["metrics"][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{system} {key}"))
+}
+
+/// Export under `policy` (None: the default, `expected`) and check what the manifest says the
+/// files reproduce: every tool's per-query values on the runs against the engine under the
+/// runs' order and their means against `report` under it; under `expected`, the expected
+/// values file against the engine and the default `report`. `ranx` names the test that skips
+/// by name when ranx is missing.
+fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: Option<TiePolicy>, ranx: &str) {
     let cache = dir.join("cache");
-    let out_dir = dir.join(format!("trec-{policy}"));
-    run(
-        &[
-            "export",
-            root.to_str().unwrap(),
-            "--trec",
-            out_dir.to_str().unwrap(),
-            "--ties",
-            policy.as_str(),
-        ],
-        &cache,
-    );
+    let name = policy.map_or("default", TiePolicy::as_str);
+    let out_dir = dir.join(format!("trec-{name}"));
+    let mut args = vec![
+        "export",
+        root.to_str().unwrap(),
+        "--trec",
+        out_dir.to_str().unwrap(),
+    ];
+    if let Some(p) = policy {
+        args.extend(["--ties", p.as_str()]);
+    }
+    run(&args, &cache);
     // The graded qrels grade every passing pair 2 and the tasks' own near misses 1.
     let count = |file: &str, rel: &str| {
         std::fs::read_to_string(out_dir.join(file))
@@ -172,74 +221,167 @@ fn crosscheck(py: &Path, root: &Path, dir: &Path, policy: TiePolicy) {
         "grade 2 is exactly the passing pairs"
     );
     assert!(count("qrels.graded.txt", "1") > 0, "no near miss graded 1");
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("manifest.json")).unwrap())
+            .unwrap();
+    let exported: TiePolicy = manifest["policy"].as_str().unwrap().parse().unwrap();
+    assert_eq!(exported, policy.unwrap_or(TiePolicy::Expected));
+    let order: TiePolicy = manifest["runs"]["order"].as_str().unwrap().parse().unwrap();
+    if exported == TiePolicy::Expected {
+        assert_eq!(order, TiePolicy::Pessimistic, "{manifest}");
+    } else {
+        assert_eq!(
+            order, exported,
+            "the runs are in the exported policy's order"
+        );
+    }
     let got: Value = serde_json::from_str(&python(py, &["trec", out_dir.to_str().unwrap()]))
         .expect("python prints JSON");
-    let e = engine(root, policy);
-    let bounds = (policy == TiePolicy::Expected).then(|| {
-        (
-            engine(root, TiePolicy::Pessimistic),
-            engine(root, TiePolicy::Optimistic),
-        )
-    });
+    assert!(got.get("pytrec").is_some(), "pytrec_eval ran");
+    if got.get("ranx").is_none() {
+        skip(
+            ranx,
+            "the Python interpreter has no ranx (bash .ci/run installs it): only pytrec_eval compared",
+        );
+    }
+    let e = engine(root, order);
+    let report = report_means(root, &cache, Some(order));
     let ks = e.config().ks;
+    let queries: Vec<String> = e.bundle().queries.iter().map(|q| q.id.clone()).collect();
     let mut compared = 0;
-    for (si, s) in e.scores().iter().enumerate() {
-        for (q, query) in e.bundle().queries.iter().enumerate() {
-            let tool = |m: String| -> f64 {
-                got[&s.id]
-                    .get(&query.id)
-                    .and_then(|v| v.get(&m))
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0)
-            };
-            let mine = &e.evals()[si].per_query[q];
-            if let Some((pess, opt)) = &bounds {
-                // trec_eval breaks the open ties one way: between the policy's bounds.
+    for (tool, by_system) in got.as_object().unwrap() {
+        for (si, s) in e.scores().iter().enumerate() {
+            let values = &by_system[&s.id];
+            for (q, query) in e.bundle().queries.iter().enumerate() {
+                let tool_value = |m: &str| -> f64 {
+                    values
+                        .get(&query.id)
+                        .and_then(|v| v.get(m))
+                        .and_then(Value::as_f64)
+                        .unwrap_or(0.0)
+                };
+                let mine = &e.evals()[si].per_query[q];
+                let mut checks = vec![("recip_rank".to_string(), mine.mrr)];
                 for (ki, k) in ks.iter().enumerate() {
-                    let t = tool(format!("success_{k}"));
-                    let (lo, hi) = (
-                        pess.evals()[si].per_query[q].exec[ki],
-                        opt.evals()[si].per_query[q].exec[ki],
-                    );
-                    assert!(lo <= t && t <= hi, "{} {} exec@{k}", s.id, query.id);
+                    checks.extend([
+                        (format!("success_{k}"), mine.exec[ki]),
+                        (format!("P_{k}"), mine.execp[ki]),
+                        (format!("ndcg_cut_{k}"), mine.ndcg[ki]),
+                    ]);
+                    if tool == "pytrec" {
+                        checks.extend([
+                            (format!("graded_success_{k}"), mine.exec[ki]),
+                            (format!("graded_P_{k}"), mine.execp[ki]),
+                        ]);
+                    }
                 }
-                continue;
-            }
-            for (ki, k) in ks.iter().enumerate() {
-                for (m, want) in [
-                    (format!("success_{k}"), mine.exec[ki]),
-                    (format!("P_{k}"), mine.execp[ki]),
-                    (format!("ndcg_cut_{k}"), mine.ndcg[ki]),
-                    (format!("graded_success_{k}"), mine.exec[ki]),
-                    (format!("graded_P_{k}"), mine.execp[ki]),
-                ] {
-                    let t = tool(m.clone());
+                for (m, want) in checks {
+                    let t = tool_value(&m);
                     assert!(
                         (t - want).abs() <= 1e-9,
-                        "{policy} {} {} {m}: pytrec_eval {t}, execscope {want}",
+                        "{tool} {name} {} {} {m}: {t}, execscope {want}",
                         s.id,
                         query.id
                     );
                     compared += 1;
                 }
             }
-            for m in ["recip_rank", "graded_recip_rank"] {
-                let t = tool(m.into());
+            // The means are the report's numbers under the runs' order.
+            for k in &ks {
+                for (m, key) in [
+                    (format!("success_{k}"), format!("exec@{k}")),
+                    (format!("P_{k}"), format!("execp@{k}")),
+                    (format!("ndcg_cut_{k}"), format!("ndcg@{k}")),
+                ] {
+                    let (t, r) = (
+                        mean_of(values, &queries, &m),
+                        reported(&report, &s.id, &key),
+                    );
+                    assert!(
+                        (t - r).abs() <= 1e-9,
+                        "{tool} {name} {} {key}: {t} vs report {r}",
+                        s.id
+                    );
+                }
+            }
+            let (t, r) = (
+                mean_of(values, &queries, "recip_rank"),
+                reported(&report, &s.id, "mrr"),
+            );
+            assert!(
+                (t - r).abs() <= 1e-9,
+                "{tool} {name} {} mrr: {t} vs report {r}",
+                s.id
+            );
+        }
+    }
+    assert!(compared > 0);
+    if exported != TiePolicy::Expected {
+        return;
+    }
+    // Under expected: the expected values file is the report's, per query and as means.
+    let e = engine(root, TiePolicy::Expected);
+    let report = report_means(root, &cache, None);
+    for (si, s) in e.scores().iter().enumerate() {
+        let sys = manifest["systems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == s.id.as_str())
+            .unwrap();
+        let file = out_dir.join(sys["expected"].as_str().expect("an expected file"));
+        let values: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        for (q, query) in e.bundle().queries.iter().enumerate() {
+            let mine = &e.evals()[si].per_query[q];
+            let v = &values[&query.id];
+            let close = |m: String, want: f64| {
+                let got = v[&m].as_f64().unwrap_or(f64::NAN);
                 assert!(
-                    (t - mine.mrr).abs() <= 1e-9,
-                    "{policy} {} {} {m}: pytrec_eval {t}, execscope {}",
+                    (got - want).abs() <= 1e-9,
+                    "expected {} {} {m}: {got}, execscope {want}",
                     s.id,
-                    query.id,
-                    mine.mrr
+                    query.id
+                );
+            };
+            close("recip_rank".into(), mine.mrr);
+            for (ki, k) in ks.iter().enumerate() {
+                close(format!("success_{k}"), mine.exec[ki]);
+                close(format!("P_{k}"), mine.execp[ki]);
+                close(format!("ndcg_cut_{k}"), mine.ndcg[ki]);
+            }
+        }
+        for k in &ks {
+            for (m, key) in [
+                (format!("success_{k}"), format!("exec@{k}")),
+                (format!("P_{k}"), format!("execp@{k}")),
+                (format!("ndcg_cut_{k}"), format!("ndcg@{k}")),
+            ] {
+                let (t, r) = (
+                    mean_of(&values, &queries, &m),
+                    reported(&report, &s.id, &key),
+                );
+                assert!(
+                    (t - r).abs() <= 1e-9,
+                    "expected {} {key}: {t} vs report {r}",
+                    s.id
                 );
             }
         }
-    }
-    if bounds.is_none() {
-        assert!(compared > 0);
+        let (t, r) = (
+            mean_of(&values, &queries, "recip_rank"),
+            reported(&report, &s.id, "mrr"),
+        );
+        assert!(
+            (t - r).abs() <= 1e-9,
+            "expected {} mrr: {t} vs report {r}",
+            s.id
+        );
     }
 }
 
+/// Issue 45 item 2: the default export (ties expected) and the deterministic policies, each
+/// scored by pytrec_eval and ranx, reproduce what the manifest says to 1e-9, and the default
+/// export's expected values reproduce `report` itself.
 #[test]
 fn exported_runs_reproduce_the_metrics_in_pytrec_eval() {
     let Some(py) = pytrec("exported_runs_reproduce_the_metrics_in_pytrec_eval") else {
@@ -263,8 +405,14 @@ fn exported_runs_reproduce_the_metrics_in_pytrec_eval() {
         &cache,
     );
     // `optimistic` is checked on the fixture below (each policy here costs a full export).
-    for policy in [TiePolicy::Row, TiePolicy::Pessimistic, TiePolicy::Expected] {
-        crosscheck(&py, &root, dir.path(), policy);
+    for policy in [None, Some(TiePolicy::Row)] {
+        crosscheck(
+            &py,
+            &root,
+            dir.path(),
+            policy,
+            "cli::systems_trec::exported_runs_reproduce_the_metrics_in_pytrec_eval (ranx half)",
+        );
     }
 }
 
@@ -285,11 +433,18 @@ fn label_fallbacks_are_listed_and_counted() {
             .collect()
     });
     for policy in [
-        TiePolicy::Row,
-        TiePolicy::Pessimistic,
-        TiePolicy::Optimistic,
+        Some(TiePolicy::Row),
+        Some(TiePolicy::Pessimistic),
+        Some(TiePolicy::Optimistic),
+        None,
     ] {
-        crosscheck(&py, &root, dir.path(), policy);
+        crosscheck(
+            &py,
+            &root,
+            dir.path(),
+            policy,
+            "cli::systems_trec::label_fallbacks_are_listed_and_counted (ranx half)",
+        );
     }
     let side = std::fs::read_to_string(dir.path().join("trec-row/label-fallbacks.tsv")).unwrap();
     let want = format!(

@@ -12,6 +12,7 @@ fn cand(position: usize, admitted: &[bool], pass: bool) -> Candidate {
     Candidate {
         position,
         label: format!("sample {position}"),
+        line: None,
         code: String::new(),
         self_tests: String::new(),
         evidence: Vec::new(),
@@ -345,6 +346,12 @@ fn audit_runs_every_predicate_of_every_cohort_with_stable_seeds() {
         contrasts: vec![],
         cohorts: vec![hand()],
         provenance: vec![],
+        rejected: vec![],
+        missing_tasks: vec![],
+        task_count: 0,
+        plus_tasks: 0,
+        sanitized: vec![],
+        task_format: String::new(),
     };
     let cfg = AuditConfig {
         draws: 500,

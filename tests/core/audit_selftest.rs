@@ -70,6 +70,7 @@ fn row(i: usize, code: String, self_tests: String) -> PoolRow {
         self_tests,
         cohort: "all".into(),
         whole: false,
+        ..PoolRow::default()
     }
 }
 

@@ -145,6 +145,36 @@ fn embed_rejects_bad_arguments_and_leaves_the_bundle() {
     assert!(!tmp.path().join("no-env").exists());
 }
 
+/// Issue 45 item 6: without the embedding environment, `embed` never starts its 7 GB install
+/// unasked (stdin not a terminal or not): it stops at once, creates nothing, and says how big
+/// the download is and that `--setup` makes it.
+#[test]
+fn embed_without_the_environment_asks_for_setup_and_installs_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("b");
+    copy_dir(&bundle(), &root);
+    let before = sums(&root);
+    let env = tmp.path().join("no-env");
+    let out = exe()
+        .env("EXECSCOPE_EMBED_ENV", &env)
+        // Should the install start anyway (the bug), pip finds no index and it stops at once
+        // instead of downloading 7 GB.
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+        .arg("embed")
+        .arg(&root)
+        .args(["--model", "all-MiniLM-L6-v2"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("--setup") && err.contains("7 GB"), "{err}");
+    assert!(!err.contains("creating the embedding environment"), "{err}");
+    assert!(!env.exists(), "nothing is created unasked");
+    assert_eq!(before, sums(&root));
+}
+
 /// Killed part-way (rows committed one batch at a time), a rerun resumes after the committed rows
 /// and the finished matrix equals a direct encoding of the same texts (cosine ≥ 0.9999 per row).
 #[test]

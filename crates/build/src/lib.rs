@@ -143,6 +143,16 @@ pub fn build(
     oracle: &Oracle,
     opts: &BuildOptions,
 ) -> Result<BuildReport, BuildError> {
+    // The task file is opened before anything is written into `out`: a mistyped name leaves
+    // no memo (nor directory) behind.
+    let file = std::fs::File::open(tasks).map_err(io_err(tasks))?;
+    if !file.metadata().map_err(io_err(tasks))?.is_file() {
+        return Err(BuildError::Io {
+            path: tasks.to_path_buf(),
+            source: std::io::Error::other("not a regular file (give the task file itself)"),
+        });
+    }
+    drop(file);
     let seeded = seed_oracles(oracle, &opts.hash_seeds)?;
     let mut runner = exec::Runner::new(oracle, opts.progress.clone());
     runner.set_seed_oracles(seeded.iter().collect());

@@ -131,6 +131,9 @@ pub fn spec_for_system(
     Ok(spec)
 }
 
+/// How much the embedding environment's setup downloads, as the commands that offer it say.
+pub const SETUP_SIZE: &str = "about 7 GB";
+
 /// The embedding virtualenv.
 #[derive(Clone, Debug)]
 pub struct EmbedEnv {
@@ -170,8 +173,8 @@ impl EmbedEnv {
             String::new()
         } else {
             format!(
-                "no embedding environment at {} (`execscope embed` creates it; \
-                 $EXECSCOPE_EMBED_ENV points elsewhere)",
+                "no embedding environment at {} (`execscope embed --setup` or `execscope probe \
+                 --setup` creates it, {SETUP_SIZE}; $EXECSCOPE_EMBED_ENV points elsewhere)",
                 self.dir.display()
             )
         }
@@ -185,7 +188,7 @@ impl EmbedEnv {
         }
         say(&format!(
             "creating the embedding environment in {} (virtualenv + pinned packages from PyPI, \
-             about 7 GB; several minutes, once)",
+             {SETUP_SIZE}; several minutes, once)",
             self.dir.display()
         ));
         let tmp = tempfile::tempdir().context("temporary directory for the setup script")?;

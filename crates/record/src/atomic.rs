@@ -8,6 +8,10 @@ use std::path::Path;
 /// Creates missing parent directories. On error the previous file (if any) is untouched.
 /// A `path` that exists and is no regular file or directory (`/dev/null`, `/dev/stdout`, a
 /// FIFO) is written in place: renaming over it would replace the device or pipe with a file.
+///
+/// An error names the directory it concerns when that is not `path` itself (a directory that
+/// cannot be made, or written into), never the temporary file's own name: a caller that adds
+/// `path` as context shows one path, once.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Ok(m) = fs::metadata(path) {
         if !m.is_file() && !m.is_dir() {
@@ -19,8 +23,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let in_dir = |what: &str| {
+        let dir = dir.to_path_buf();
+        let what = what.to_string();
+        move |e: io::Error| {
+            let kind = e.kind();
+            // tempfile's errors add the temporary file's name: keep only the system's words.
+            let text = e.to_string();
+            let text = text.split(" at path ").next().unwrap_or(&text).to_string();
+            io::Error::new(kind, format!("{what} {}: {text}", dir.display()))
+        }
+    };
+    fs::create_dir_all(dir).map_err(in_dir("cannot create the directory"))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(in_dir("cannot create a file in"))?;
     tmp.write_all(bytes)?;
     set_final_mode(tmp.as_file(), path)?;
     tmp.as_file().sync_all()?;
@@ -93,6 +109,33 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two");
         assert_eq!(fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    /// A write into a directory that cannot be written names the directory, not the temporary
+    /// file's name.
+    #[cfg(unix)]
+    #[test]
+    fn errors_name_the_directory_not_the_temporary_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let ro = dir.path().join("ro");
+        fs::create_dir(&ro).unwrap();
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
+        if fs::write(ro.join("probe"), b"").is_ok() {
+            return; // root writes anywhere: nothing to see
+        }
+        let e = write_atomic(&ro.join("x.txt"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("cannot create a file in {}", ro.display())),
+            "{e}"
+        );
+        assert!(!e.contains(".tmp"), "{e}");
+        let e = write_atomic(&ro.join("sub/x.txt"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cannot create the directory"), "{e}");
     }
 
     #[cfg(unix)]

@@ -126,8 +126,23 @@ pub fn read_audit_tasks(
 pub struct Inputs {
     pub specs: Vec<TaskSpec>,
     pub rows: Vec<execscope_core::audit::generated::PoolRow>,
+    /// Pool rows left out (unreadable, a repeated sample index), each with its line and why.
+    pub rejected: Vec<execscope_core::audit::generated::RejectedRow>,
+    /// The task file's format as read.
+    pub task_format: Format,
     /// How the inputs were read (formats, what a reader left out), for the provenance.
     pub provenance: Vec<String>,
+}
+
+impl Inputs {
+    /// `pools` (built from these inputs' rows) with what reading them found: the rows left out,
+    /// the task file's format and the provenance.
+    pub fn complete(&self, pools: &mut execscope_core::audit::PoolSet) {
+        pools.rejected.extend(self.rejected.iter().cloned());
+        pools.rejected.sort_by_key(|r| r.line);
+        pools.task_format = self.task_format.to_string();
+        pools.provenance.extend(self.provenance.iter().cloned());
+    }
 }
 
 /// Reads the task file and the pool of `audit --pool POOL --tasks TASKS`, each in its format
@@ -139,17 +154,28 @@ pub fn read_inputs(
     pool_from: Option<super::pools::PoolFormat>,
     run: &mut evalplus::RunPhase<'_>,
 ) -> Result<Inputs, AuditError> {
-    let (specs, mut provenance) = read_audit_tasks(tasks, from, run)?.into_specs(tasks)?;
-    let (rows, format) = super::pools::read_pool(pool, &specs, pool_from)?;
+    let read = read_audit_tasks(tasks, from, run)?;
+    let task_format = read.format;
+    let (specs, mut provenance) = read.into_specs(tasks)?;
+    let (pool_rows, format) = super::pools::read_pool(pool, &specs, pool_from)?;
     if format != super::pools::PoolFormat::Execscope {
         provenance.push(format!(
             "pool read as {format} ({} candidates, none with self-tests: S, E and E* hold for none)",
-            rows.len()
+            pool_rows.rows.len()
+        ));
+    }
+    let sanitized = pool_rows.rows.iter().filter(|r| r.sanitized).count();
+    if sanitized > 0 {
+        provenance.push(format!(
+            "{sanitized} candidate(s) wrapped in Markdown code fences: the code inside the fence was \
+             audited, as evalplus.sanitize takes it"
         ));
     }
     Ok(Inputs {
         specs,
-        rows,
+        rows: pool_rows.rows,
+        rejected: pool_rows.rejected,
+        task_format,
         provenance,
     })
 }

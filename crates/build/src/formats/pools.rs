@@ -18,7 +18,7 @@
 
 use super::pyjson::{self, J};
 use crate::ast;
-use execscope_core::audit::generated::{self, PoolRow, TaskSpec};
+use execscope_core::audit::generated::{self, PoolRow, PoolRows, RejectedRow, TaskSpec};
 use execscope_core::audit::AuditError;
 use std::collections::HashMap;
 use std::path::Path;
@@ -120,6 +120,11 @@ fn row(
     code: String,
     joined: Option<bool>,
 ) -> PoolRow {
+    let function = spec.map_or("", |s| s.function_name.as_str());
+    let (code, sanitized) = match unfence(&code, function) {
+        Some(inner) => (inner, true),
+        None => (code, false),
+    };
     let whole = joined.unwrap_or_else(|| {
         spec.is_some_and(|s| ast::top_level_defs(&code).contains(&s.function_name))
     });
@@ -131,13 +136,47 @@ fn row(
         self_tests: String::new(),
         cohort: "all".into(),
         whole,
+        sanitized,
     }
 }
 
+/// Whether a line opens or closes a Markdown code fence: three backticks or tildes after at
+/// most three spaces (CommonMark). Code indented deeper (a fence inside a docstring of a
+/// function body) is not one.
+fn is_fence(line: &str) -> bool {
+    let t = line.trim_start_matches(' ');
+    line.len() - t.len() <= 3 && (t.starts_with("```") || t.starts_with("~~~"))
+}
+
+/// The code a chat model's answer holds inside Markdown fences (```` ```python … ``` ````),
+/// as `evalplus.sanitize` takes it: the first fenced block that defines `function` at top
+/// level, else the first fenced block (an unclosed fence runs to the end); the prose and the
+/// fences are left out. `None` when `text` has no fence with code inside: it is used as it is.
+pub fn unfence(text: &str, function: &str) -> Option<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    let mut open: Option<String> = None;
+    for l in text.split_inclusive('\n') {
+        if is_fence(l) {
+            match open.take() {
+                Some(b) => blocks.push(b),
+                None => open = Some(String::new()),
+            }
+        } else if let Some(b) = open.as_mut() {
+            b.push_str(l);
+        }
+    }
+    blocks.extend(open);
+    blocks.retain(|b| !b.trim().is_empty());
+    let defines =
+        |b: &String| !function.is_empty() && ast::top_level_defs(b).iter().any(|d| d == function);
+    let pick = blocks.iter().find(|b| defines(b)).or(blocks.first())?;
+    Some(pick.clone())
+}
+
 /// The string leaves of a value, in order (lm-evaluation-harness nests its responses).
-fn strings(v: &J, out: &mut Vec<String>) {
+fn strings(v: &J, out: &mut Vec<Result<String, String>>) {
     match v {
-        J::Str(s) => out.push(pyjson::text_of(s)),
+        J::Str(s) => out.push(code_text(s)),
         J::Arr(items) => items.iter().for_each(|x| strings(x, out)),
         _ => {}
     }
@@ -147,6 +186,30 @@ fn input(path: &Path, line: usize, msg: impl Into<String>) -> AuditError {
     AuditError::Input {
         at: format!("{}:{line}", path.display()),
         msg: msg.into(),
+    }
+}
+
+/// A record left out of the audit, with its line and why.
+fn reject(line: usize, task_id: Option<String>, reason: impl Into<String>) -> RejectedRow {
+    RejectedRow {
+        line,
+        task_id,
+        reason: reason.into(),
+    }
+}
+
+/// A generation's text, or why it cannot be run: a lone surrogate escape (`"\\ud800"`, as
+/// Python's `json` writes one) is text Python holds but no UTF-8 program can, so the row is
+/// left out rather than run with a replacement character.
+fn code_text(cps: &[u32]) -> Result<String, String> {
+    match cps.iter().position(|&c| (0xD800..0xE000).contains(&c)) {
+        Some(i) => Err(format!(
+            "the code holds a lone surrogate escape (\\u{:04x}, character {}), which no UTF-8 \
+             program can hold",
+            cps[i],
+            i + 1
+        )),
+        None => Ok(pyjson::text_of(cps)),
     }
 }
 
@@ -166,64 +229,87 @@ fn detect(items: &[super::Item], array: bool) -> PoolFormat {
     }
 }
 
-/// Reads the pool at `path` for the tasks `specs` (format `from`, else found from its content).
+/// Reads the pool at `path` for the tasks `specs` (format `from`, else found from its content):
+/// every row that can be audited, and each one that cannot with its line and why (the audit
+/// goes on without it). An error only when the file cannot be read or holds no row to audit.
 pub fn read_pool(
     path: &Path,
     specs: &[TaskSpec],
     from: Option<PoolFormat>,
-) -> Result<(Vec<PoolRow>, PoolFormat), AuditError> {
+) -> Result<(PoolRows, PoolFormat), AuditError> {
     let text = super::file_text(path)?;
     let array = text.trim_start().starts_with('[');
     let items = super::parse_records(path, &text)?;
     let format = from.unwrap_or_else(|| detect(&items, array));
     let ids = Ids::new(specs);
-    let rows = match format {
-        PoolFormat::Execscope => generated::parse_pool(path, &text)?,
-        PoolFormat::Samples => samples(path, &items, &ids)?,
-        PoolFormat::Bigcode => bigcode(path, &items, &ids)?,
-        PoolFormat::LmEval => lm_eval(path, &items, &ids)?,
-    };
-    if rows.is_empty() {
-        return Err(AuditError::Input {
-            at: path.display().to_string(),
-            msg: "the pool holds no candidates; nothing to audit".into(),
-        });
-    }
-    Ok((rows, format))
-}
-
-fn record<'r>(path: &Path, line: usize, r: &'r Result<J, String>) -> Result<&'r J, AuditError> {
-    r.as_ref().map_err(|e| input(path, line, e.clone()))
-}
-
-fn samples(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<Vec<PoolRow>, AuditError> {
-    let mut next: HashMap<String, i64> = HashMap::new();
-    let mut out = Vec::new();
-    for (line, r) in items {
-        let r = record(path, *line, r)?;
-        let raw =
-            super::task_id(r).ok_or_else(|| input(path, *line, "a sample needs a `task_id`"))?;
-        let (code, joined) = match (r.get("solution"), r.get("completion")) {
-            (Some(J::Str(s)), _) => (pyjson::text_of(s), true),
-            (_, Some(J::Str(c))) => (pyjson::text_of(c), false),
-            _ => {
-                return Err(input(
-                    path,
-                    *line,
-                    "a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)",
-                ))
+    let mut read = match format {
+        PoolFormat::Execscope => {
+            let mut read = generated::parse_pool_rows(path, &text)?;
+            let by_id: HashMap<&str, &TaskSpec> =
+                specs.iter().map(|s| (s.task_id.as_str(), s)).collect();
+            for r in &mut read.rows {
+                let function = by_id
+                    .get(r.task_id.as_str())
+                    .map_or("", |s| &s.function_name);
+                if let Some(inner) = unfence(&r.code, function) {
+                    r.code = inner;
+                    r.sanitized = true;
+                }
             }
-        };
-        let spec = ids.find(&raw);
-        let key = spec.map_or_else(|| raw.clone(), |s| s.task_id.clone());
-        let n = next.entry(key).or_insert(0);
-        out.push(row(*line, spec, &raw, *n, code, Some(joined)));
-        *n += 1;
-    }
-    Ok(out)
+            read
+        }
+        PoolFormat::Samples => samples(&items, &ids),
+        PoolFormat::Bigcode => bigcode(path, &items, &ids)?,
+        PoolFormat::LmEval => lm_eval(&items, &ids),
+    };
+    read.rejected.sort_by_key(|r| r.line);
+    Ok((read.nonempty(path)?, format))
 }
 
-fn bigcode(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<Vec<PoolRow>, AuditError> {
+fn record(line: usize, r: &Result<J, String>) -> Result<&J, RejectedRow> {
+    r.as_ref().map_err(|e| reject(line, None, e.clone()))
+}
+
+fn samples(items: &[super::Item], ids: &Ids<'_>) -> PoolRows {
+    let mut next: HashMap<String, i64> = HashMap::new();
+    let mut out = PoolRows::default();
+    for (line, r) in items {
+        match sample(*line, r, ids, &mut next) {
+            Ok(row) => out.rows.push(row),
+            Err(e) => out.rejected.push(e),
+        }
+    }
+    out
+}
+
+/// One line of a `samples.jsonl`.
+fn sample(
+    line: usize,
+    r: &Result<J, String>,
+    ids: &Ids<'_>,
+    next: &mut HashMap<String, i64>,
+) -> Result<PoolRow, RejectedRow> {
+    let r = record(line, r)?;
+    let raw = super::task_id(r).ok_or_else(|| reject(line, None, "a sample needs a `task_id`"))?;
+    let bad = |why: String| reject(line, Some(raw.clone()), why);
+    let (code, joined) = match (r.get("solution"), r.get("completion")) {
+        (Some(J::Str(s)), _) => (code_text(s).map_err(bad)?, true),
+        (_, Some(J::Str(c))) => (code_text(c).map_err(bad)?, false),
+        _ => {
+            return Err(bad(
+                "a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)".into(),
+            ))
+        }
+    };
+    let spec = ids.find(&raw);
+    let key = spec.map_or_else(|| raw.clone(), |s| s.task_id.clone());
+    let n = next.entry(key).or_insert(0);
+    let row = row(line, spec, &raw, *n, code, Some(joined));
+    *n += 1;
+    Ok(row)
+}
+
+fn bigcode(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<PoolRows, AuditError> {
     let specs = ids.specs;
     let mbpp_test_split = items.len() == 500
         && specs.len() != 500
@@ -240,7 +326,7 @@ fn bigcode(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<Vec<Pool
             ),
         ));
     }
-    let mut out = Vec::new();
+    let mut out = PoolRows::default();
     for (i, (line, r)) in items.iter().enumerate() {
         let (spec, raw) = if mbpp_test_split {
             let raw = format!("Mbpp/{}", i + 11);
@@ -248,76 +334,109 @@ fn bigcode(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<Vec<Pool
         } else {
             (Some(&specs[i]), specs[i].task_id.clone())
         };
-        let J::Arr(gens) = record(path, *line, r)? else {
-            return Err(input(
-                path,
-                *line,
-                "each task's entry must be a list of generations",
-            ));
+        let gens = match record(*line, r) {
+            Ok(J::Arr(gens)) => gens,
+            Ok(_) => {
+                out.rejected.push(reject(
+                    *line,
+                    Some(raw),
+                    "each task's entry must be a list of generations",
+                ));
+                continue;
+            }
+            Err(e) => {
+                out.rejected.push(e);
+                continue;
+            }
         };
         for (k, g) in gens.iter().enumerate() {
-            let code = g.as_text().ok_or_else(|| {
-                input(path, *line, format!("generation {} is not a string", k + 1))
-            })?;
-            out.push(row(*line, spec, &raw, k as i64, code, None));
+            let code = match g {
+                J::Str(cps) => code_text(cps),
+                _ => Err("it is not a string".to_string()),
+            };
+            match code {
+                Ok(code) => out.rows.push(row(*line, spec, &raw, k as i64, code, None)),
+                Err(why) => out.rejected.push(reject(
+                    *line,
+                    Some(raw.clone()),
+                    format!("generation {} of the task's list: {why}", k + 1),
+                )),
+            }
         }
     }
     Ok(out)
 }
 
-fn lm_eval(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<Vec<PoolRow>, AuditError> {
+fn lm_eval(items: &[super::Item], ids: &Ids<'_>) -> PoolRows {
     let mut next: HashMap<String, i64> = HashMap::new();
-    let mut out = Vec::new();
+    let mut out = PoolRows::default();
     for (line, r) in items {
-        let r = record(path, *line, r)?;
-        let doc = r
-            .get("doc")
-            .ok_or_else(|| input(path, *line, "a logged sample needs its `doc`"))?;
-        let (spec, raw) = match super::task_id(doc) {
-            Some(raw) => (ids.find(&raw), raw),
-            None => {
-                let pos = match r.get("doc_id") {
-                    Some(J::Num(n)) => n.parse::<usize>().ok(),
-                    _ => None,
-                }
-                .ok_or_else(|| {
-                    input(
-                        path,
-                        *line,
-                        "the `doc` has no `task_id` and the line no `doc_id`",
-                    )
-                })?;
-                let spec = ids.specs.get(pos);
-                (
-                    spec,
-                    spec.map_or_else(|| format!("doc {pos}"), |s| s.task_id.clone()),
-                )
-            }
-        };
-        let mut gens = Vec::new();
-        if let Some(f) = r.get("filtered_resps") {
-            strings(f, &mut gens);
-        }
-        if gens.is_empty() {
-            if let Some(f) = r.get("resps") {
-                strings(f, &mut gens);
-            }
-        }
-        if gens.is_empty() {
-            return Err(input(
-                path,
-                *line,
-                "no generated code in `filtered_resps` or `resps`",
-            ));
-        }
-        let key = spec.map_or_else(|| raw.clone(), |s| s.task_id.clone());
-        let n = next.entry(key).or_insert(0);
-        for code in gens {
-            out.push(row(*line, spec, &raw, *n, code, None));
-            *n += 1;
+        if let Err(e) = lm_eval_line(*line, r, ids, &mut next, &mut out) {
+            out.rejected.push(e);
         }
     }
-    Ok(out)
+    out
+}
+
+/// The samples of one line of an lm-evaluation-harness log into `out`.
+fn lm_eval_line(
+    line: usize,
+    r: &Result<J, String>,
+    ids: &Ids<'_>,
+    next: &mut HashMap<String, i64>,
+    out: &mut PoolRows,
+) -> Result<(), RejectedRow> {
+    let r = record(line, r)?;
+    let doc = r
+        .get("doc")
+        .ok_or_else(|| reject(line, None, "a logged sample needs its `doc`"))?;
+    let (spec, raw) = match super::task_id(doc) {
+        Some(raw) => (ids.find(&raw), raw),
+        None => {
+            let pos = match r.get("doc_id") {
+                Some(J::Num(n)) => n.parse::<usize>().ok(),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                reject(
+                    line,
+                    None,
+                    "the `doc` has no `task_id` and the line no `doc_id`",
+                )
+            })?;
+            let spec = ids.specs.get(pos);
+            (
+                spec,
+                spec.map_or_else(|| format!("doc {pos}"), |s| s.task_id.clone()),
+            )
+        }
+    };
+    let mut gens = Vec::new();
+    if let Some(f) = r.get("filtered_resps") {
+        strings(f, &mut gens);
+    }
+    if gens.is_empty() {
+        if let Some(f) = r.get("resps") {
+            strings(f, &mut gens);
+        }
+    }
+    if gens.is_empty() {
+        return Err(reject(
+            line,
+            Some(raw),
+            "no generated code in `filtered_resps` or `resps`",
+        ));
+    }
+    let key = spec.map_or_else(|| raw.clone(), |s| s.task_id.clone());
+    let n = next.entry(key).or_insert(0);
+    for code in gens {
+        match code {
+            Ok(code) => out.rows.push(row(line, spec, &raw, *n, code, None)),
+            Err(why) => out.rejected.push(reject(line, Some(raw.clone()), why)),
+        }
+        *n += 1;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -345,7 +464,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("pool");
         std::fs::write(&p, text).unwrap();
-        read_pool(&p, specs, None)
+        read_pool(&p, specs, None).map(|(r, f)| (r.rows, f))
     }
 
     #[test]
@@ -450,6 +569,92 @@ mod tests {
         let e = read_pool(&p, &specs, Some(PoolFormat::Samples))
             .unwrap_err()
             .to_string();
-        assert!(e.ends_with(":1: a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)"), "{e}");
+        assert!(e.contains(":1: a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)"), "{e}");
+    }
+
+    /// Issue 43 item 3: a row that cannot be read (a lone surrogate escape as Python's `json`
+    /// writes it, a wrong type, no JSON at all) is left out with its line; the others are read.
+    #[test]
+    fn unreadable_rows_are_left_out_and_named() {
+        let specs = [spec("HumanEval/0", "f"), spec("HumanEval/1", "h")];
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("samples.jsonl");
+        std::fs::write(
+            &p,
+            "{\"task_id\": \"HumanEval/0\", \"completion\": \"    return x\\n\"}\n\
+             {\"task_id\": \"HumanEval/0\", \"completion\": \"    return '\\ud800'\\n\"}\n\
+             {\"task_id\": \"HumanEval/1\", \"completion\": 7}\n\
+             {not json\n\
+             {\"task_id\": \"HumanEval/1\", \"completion\": \"    return 1\\n\"}\n",
+        )
+        .unwrap();
+        let (read, _) = read_pool(&p, &specs, Some(PoolFormat::Samples)).unwrap();
+        let got = shape(&read.rows);
+        assert_eq!(
+            got,
+            vec![("HumanEval/0", 0, false), ("HumanEval/1", 0, false)]
+        );
+        let lines: Vec<usize> = read.rejected.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 4]);
+        assert!(
+            read.rejected[0].reason.contains("lone surrogate"),
+            "{:?}",
+            read.rejected
+        );
+        assert_eq!(read.rejected[1].task_id.as_deref(), Some("HumanEval/1"));
+        // The same in execscope's own form, with a repeated sample index.
+        let p = dir.path().join("pool.jsonl");
+        std::fs::write(
+            &p,
+            "{\"task_id\": \"HumanEval/0\", \"sample_index\": 0, \"code\": \"\\ud800\", \"self_tests\": \"\"}\n\
+             {\"task_id\": \"HumanEval/0\", \"sample_index\": 0, \"code\": \"def f(x): return x\", \"self_tests\": \"\"}\n\
+             {\"task_id\": \"HumanEval/0\", \"sample_index\": 0, \"code\": \"def f(x): return 0\", \"self_tests\": \"\"}\n\
+             {\"task_id\": \"HumanEval/0\", \"sample_index\": \"1\", \"code\": \"\", \"self_tests\": \"\"}\n",
+        )
+        .unwrap();
+        let (read, f) = read_pool(&p, &specs, None).unwrap();
+        assert_eq!(f, PoolFormat::Execscope);
+        assert_eq!(read.rows.len(), 1);
+        assert_eq!(read.rows[0].line, 2);
+        let why: Vec<(usize, &str)> = read
+            .rejected
+            .iter()
+            .map(|r| (r.line, r.reason.as_str()))
+            .collect();
+        assert!(
+            why[0].1.contains("lone surrogate escape (\\ud800"),
+            "{why:?}"
+        );
+        assert!(why[1].1.starts_with("duplicate sample_index 0"), "{why:?}");
+        assert!(why[2].1.contains("invalid type"), "{why:?}");
+        assert_eq!(why.iter().map(|w| w.0).collect::<Vec<_>>(), [1, 3, 4]);
+    }
+
+    #[test]
+    fn fenced_answers_are_read_from_inside_the_fence() {
+        let answer = "Here is the function:\n```python\nimport math\n\ndef f(x):\n    return x\n```\nIt returns x.\n";
+        assert_eq!(
+            unfence(answer, "f").unwrap(),
+            "import math\n\ndef f(x):\n    return x\n"
+        );
+        // The block that defines the function, not an example before it; an unclosed fence
+        // runs to the end.
+        let two = "```\nf(1)\n```\n```py\ndef f(x):\n    return 1\n";
+        assert_eq!(unfence(two, "f").unwrap(), "def f(x):\n    return 1\n");
+        // A docstring's fence inside a body is code, not a fence.
+        let body = "    \"\"\"\n    ```\n    f(1)\n    ```\n    \"\"\"\n    return x\n";
+        assert_eq!(unfence(body, "f"), None);
+        assert_eq!(unfence("    return x\n", "f"), None);
+        let specs = [spec("HumanEval/0", "f")];
+        let (rows, _) = read(
+            &format!(
+                "{{\"task_id\": \"HumanEval/0\", \"completion\": {}}}\n",
+                serde_json::to_string(answer).unwrap()
+            ),
+            &specs,
+        )
+        .unwrap();
+        assert!(rows[0].sanitized);
+        assert_eq!(rows[0].code, "import math\n\ndef f(x):\n    return x\n");
     }
 }

@@ -91,7 +91,7 @@ fn audit_with(a: &PoolAudit, runner: &RefCell<Runner<'_>>) -> Result<PoolSet, Au
     }
     let input = input?;
     let mut pools = audit_phases(a, &input.specs, &input.rows, runner)?;
-    pools.provenance.extend(input.provenance);
+    input.complete(&mut pools);
     Ok(pools)
 }
 

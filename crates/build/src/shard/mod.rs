@@ -87,7 +87,8 @@ impl Manifest {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    #[error("{}: {source}", path.display())]
+    // The source's own text follows in the error chain (`{:#}`), not in this line.
+    #[error("{}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,

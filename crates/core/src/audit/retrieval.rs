@@ -163,6 +163,7 @@ pub fn build_with_ties(
                 Candidate {
                     position: r,
                     label: format!("rank {} {}", r + 1, snippet.id),
+                    line: None,
                     code: snippet.code.clone(),
                     self_tests: query.tests[..m].join("\n"),
                     evidence: vec![Verdict::new(v_ok, v_why), Verdict::new(p_ok, p_why)],
@@ -208,5 +209,11 @@ pub fn build_with_ties(
             hits + jobs.len(),
             jobs.len()
         )],
+        rejected: Vec::new(),
+        missing_tasks: Vec::new(),
+        task_count: bundle.queries.len(),
+        plus_tasks: 0,
+        sanitized: Vec::new(),
+        task_format: String::new(),
     })
 }

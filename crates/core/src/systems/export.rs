@@ -5,8 +5,13 @@
 //! by document id, so cosines written as they are may tie or reorder there. The runs written
 //! here carry small descending integers instead: under `row`, `pessimistic` and `optimistic`
 //! every snippet gets its own (n, n − 1, …, in the policy's order), so any reader sees exactly
-//! execscope's order; under `expected` every tie group shares one integer (groups numbered in
-//! score order), leaving the groups open as the policy does.
+//! execscope's order. Under `expected` no single run can reproduce the metrics: a tie group's
+//! expected value is an average over the group's orders, and a tool breaks ties one way (by
+//! document id, on this corpus the pessimistic one). The runs are then written in the
+//! `pessimistic` order, which they reproduce exactly (`report --ties pessimistic`, the lower
+//! bound of the expected value), and `expected/<system>.json` holds the per-query expected
+//! values `report` averages, in pytrec_eval's `evaluate()` shape; the manifest says which
+//! file reproduces which number.
 //!
 //! Graded qrels (`qrels.graded.txt`) follow execution-labelled code-retrieval benchmarks: 2 for a
 //! snippet that passes the query's tests, 1 for a failing distractor of the query's own task (a
@@ -15,7 +20,7 @@
 //! graded measures (nDCG) credit a near miss above an unrelated snippet.
 
 use crate::bundle::{Bundle, Query, Snippet};
-use crate::metrics::{EvalConfig, PassSource, TiePolicy, Truth};
+use crate::metrics::{EvalConfig, PassSource, SystemEval, TiePolicy, Truth};
 use crate::rank::{full_order, ties::snap_row, SystemScores};
 use anyhow::{bail, Context};
 use serde_json::json;
@@ -30,6 +35,7 @@ pub const QRELS_GRADED: &str = "qrels.graded.txt";
 pub const LABEL_FALLBACKS: &str = "label-fallbacks.tsv";
 pub const MANIFEST: &str = "manifest.json";
 pub const RUNS: &str = "runs";
+pub const EXPECTED: &str = "expected";
 
 /// What an export wrote.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +46,34 @@ pub struct ExportSummary {
     pub label_fallbacks: usize,
     /// Judged (query, snippet) pairs in `qrels.pass.txt`.
     pub judged: usize,
+    /// The order the runs are written in: the policy's own, or `pessimistic` under `expected`
+    /// (which has no single order).
+    pub run_policy: TiePolicy,
+}
+
+/// The order a run is written in under `policy`: its own, or `pessimistic` for `expected`.
+pub fn run_policy(policy: TiePolicy) -> TiePolicy {
+    match policy {
+        TiePolicy::Expected => TiePolicy::Pessimistic,
+        p => p,
+    }
+}
+
+/// trec_eval's names of execscope's per-query values, as pytrec_eval's `evaluate()` keys them
+/// (`success_1`, `P_1`, `ndcg_cut_1`, …, `recip_rank`).
+fn expected_values(eval: &SystemEval, queries: &[Query], ks: &[usize]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for (q, v) in queries.iter().zip(&eval.per_query) {
+        let mut m = serde_json::Map::new();
+        for (ki, k) in ks.iter().enumerate() {
+            m.insert(format!("success_{k}"), json!(v.exec[ki]));
+            m.insert(format!("P_{k}"), json!(v.execp[ki]));
+            m.insert(format!("ndcg_cut_{k}"), json!(v.ndcg[ki]));
+        }
+        m.insert("recip_rank".into(), json!(v.mrr));
+        out.insert(q.id.clone(), serde_json::Value::Object(m));
+    }
+    serde_json::Value::Object(out)
 }
 
 /// A ranking of one query under a policy: corpus rows in order, and each row's integer score.
@@ -130,15 +164,27 @@ pub fn run_name(id: &str) -> String {
 
 /// Write the qrels, the label-fallback side file, one run per system (plus an nDCG run where
 /// the policy orders relevant snippets differently from passing ones) and a manifest into
-/// `dir`. `depth` cuts every run to its first `depth` snippets per query (all by default).
+/// `dir`; under `expected` ties, the runs in the pessimistic order and each system's per-query
+/// expected values (`evals`, parallel to `scores`, computed under `cfg`) beside them. `depth`
+/// cuts every run to its first `depth` snippets per query (all by default).
 pub fn export_trec(
     bundle: &Bundle,
     truth: &Truth,
     scores: &[SystemScores],
+    evals: &[SystemEval],
     cfg: &EvalConfig,
     dir: &Path,
     depth: Option<usize>,
 ) -> anyhow::Result<ExportSummary> {
+    let policy = run_policy(cfg.policy);
+    let expected = cfg.policy == TiePolicy::Expected;
+    if expected && evals.len() != scores.len() {
+        bail!(
+            "{} evaluations for {} systems: the expected values need one per system",
+            evals.len(),
+            scores.len()
+        );
+    }
     ids_are_plain(bundle)?;
     if depth == Some(0) {
         bail!("--depth must be at least 1");
@@ -205,11 +251,11 @@ pub fn export_trec(
                 snap_row(&mut snapped, cfg.tie_eps);
                 row = &snapped;
             }
-            let by_pass = policy_run(row, truth.passing(q), cfg.policy);
+            let by_pass = policy_run(row, truth.passing(q), policy);
             // Only the target-aware policies can order relevant snippets differently.
-            let by_rel = match cfg.policy {
+            let by_rel = match policy {
                 TiePolicy::Pessimistic | TiePolicy::Optimistic => {
-                    policy_run(row, truth.relevant(q), cfg.policy)
+                    policy_run(row, truth.relevant(q), policy)
                 }
                 TiePolicy::Row | TiePolicy::Expected => Vec::new(),
             };
@@ -235,15 +281,63 @@ pub fn export_trec(
         } else {
             name.clone()
         };
-        systems.push(json!({ "id": s.id, "run": name, "ndcg_run": ndcg_name }));
+        let mut entry = json!({ "id": s.id, "run": name, "ndcg_run": ndcg_name });
+        if expected {
+            let e = evals
+                .iter()
+                .find(|e| e.id == s.id)
+                .with_context(|| format!("no evaluation of system {}", s.id))?;
+            let rel = format!("{EXPECTED}/{}.json", s.id);
+            let mut text =
+                serde_json::to_string_pretty(&expected_values(e, &bundle.queries, &cfg.ks))?;
+            text.push('\n');
+            write(dir, &rel, &text, &mut files)?;
+            entry["expected"] = json!(rel);
+        }
+        systems.push(entry);
     }
     let ks: Vec<String> = cfg.ks.iter().map(ToString::to_string).collect();
     let ks = ks.join(",");
-    let manifest = json!({
+    let runs_reproduce = format!(
+        "execscope report --ties {policy}{} --ks {}",
+        if cfg.tie_eps > 0.0 {
+            format!(" --tie-eps {}", cfg.tie_eps)
+        } else {
+            String::new()
+        },
+        ks
+    );
+    let cut = |full: &str| {
+        match depth {
+        Some(d) => format!("{full} (runs cut at depth {d}: exact for k ≤ {d}; recip_rank is 0 where the first passing snippet lies deeper)"),
+        None => full.to_string(),
+    }
+    };
+    let measure = |metric: &str, tool: String, qrels: &str, run: &str, key: &str| {
+        let mut m = json!({
+            "trec_eval": tool,
+            "qrels": qrels,
+            "run": run,
+            "reproduces": cut(&format!("{metric} of `{runs_reproduce}`, per query and mean")),
+        });
+        if expected {
+            m["report_value"] = json!(format!(
+                "{metric} of `execscope report` (ties expected): no single run reproduces it; the \
+                 per-query values are the `{key}` entries of the system's expected file"
+            ));
+        }
+        m
+    };
+    let mut manifest = json!({
         "policy": cfg.policy.as_str(),
         "tie_eps": cfg.tie_eps,
         "ks": cfg.ks,
         "depth": depth,
+        "runs": {
+            "order": policy.as_str(),
+            "reproduce": runs_reproduce,
+            "scores": "each snippet's own integer, n down to 1 in the order's ranking, so every tool reads execscope's order",
+        },
         "qrels": {
             "pass": QRELS_PASS,
             "relevant": QRELS_RELEVANT,
@@ -262,13 +356,21 @@ pub fn export_trec(
         },
         "judged_pairs": judged,
         "measures": {
-            "exec@k": format!("success.{ks} on qrels.pass.txt with the system's run"),
-            "execp@k": format!("P.{ks} on qrels.pass.txt with the system's run"),
-            "mrr": "recip_rank on qrels.pass.txt with the system's run",
-            "ndcg@k": format!("ndcg_cut.{ks} on qrels.relevant.txt with the system's ndcg_run"),
+            "exec@k": measure("exec@k", format!("success.{ks}"), QRELS_PASS, "systems[].run", "success_k"),
+            "execp@k": measure("execp@k", format!("P.{ks}"), QRELS_PASS, "systems[].run", "P_k"),
+            "mrr": measure("mrr", "recip_rank".into(), QRELS_PASS, "systems[].run", "recip_rank"),
+            "ndcg@k": measure("ndcg@k", format!("ndcg_cut.{ks}"), QRELS_RELEVANT, "systems[].ndcg_run", "ndcg_cut_k"),
         },
         "systems": systems,
     });
+    if expected {
+        manifest["expected_values"] = json!({
+            "why": "under expected ties a snippet tied with others counts with its expected value over the tie group's orders, an average no single run can have: trec_eval, pytrec_eval and ranx break each tie one way, so the runs are written in the pessimistic order (the lower bound) and the expected values beside them",
+            "dir": EXPECTED,
+            "shape": "pytrec_eval's RelevanceEvaluator.evaluate(): {query_id: {measure: value}}, one file per system (systems[].expected)",
+            "reproduces": format!("execscope report --ks {ks}: every per-query value, and the leaderboard's numbers as their means"),
+        });
+    }
     let mut text = serde_json::to_string_pretty(&manifest)?;
     text.push('\n');
     write(dir, MANIFEST, &text, &mut files)?;
@@ -276,6 +378,7 @@ pub fn export_trec(
         files,
         label_fallbacks: fallbacks,
         judged,
+        run_policy: policy,
     })
 }
 
@@ -355,7 +458,7 @@ mod tests {
             policy: TiePolicy::Pessimistic,
             ..EvalConfig::default()
         };
-        let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
+        let sum = export_trec(&bundle, &truth, &[scores], &[], &cfg, dir.path(), None).unwrap();
         assert!(sum.files.contains(&"runs/s.ndcg.run".to_string()));
         let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
         assert_eq!(
@@ -383,11 +486,49 @@ mod tests {
         let truth = Truth::from_parts(vec![verdicts], vec![vec![0]]);
         let scores = system(ndarray::array![0.5f32, 0.4, 0.3, 0.2, 0.1]);
         let dir = tempfile::tempdir().unwrap();
-        let cfg = EvalConfig::default();
-        let sum = export_trec(&bundle, &truth, &[scores], &cfg, dir.path(), None).unwrap();
+        let cfg = EvalConfig {
+            policy: TiePolicy::Row,
+            ..EvalConfig::default()
+        };
+        let sum = export_trec(&bundle, &truth, &[scores], &[], &cfg, dir.path(), None).unwrap();
         assert!(sum.files.contains(&QRELS_GRADED.to_string()));
         let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
         assert_eq!(read(QRELS_GRADED), "q 0 a 2\nq 0 b 1\nq 0 c 0\nq 0 e 1\n");
         assert_eq!(read(QRELS_PASS), "q 0 a 1\nq 0 b 0\nq 0 c 0\n");
+    }
+
+    /// Under `expected` the runs are written in the pessimistic order and every system's
+    /// per-query expected values beside them, the manifest saying which reproduces what.
+    #[test]
+    fn expected_ties_write_pessimistic_runs_and_the_expected_values() {
+        use std::collections::HashMap;
+        let bundle = one_query(&[("a", ""), ("b", ""), ("c", "")], vec![]);
+        // a and b tie; b passes: exec@1 is 1/2 under expected, 0 under pessimistic.
+        let truth = Truth::from_parts(vec![HashMap::from([(0, false), (1, true)])], vec![vec![1]]);
+        let scores = system(ndarray::array![0.5f32, 0.5, 0.1]);
+        let cfg = EvalConfig::default();
+        assert_eq!(cfg.policy, TiePolicy::Expected);
+        let evals = crate::metrics::evaluate(&bundle, &truth, &scores, &cfg);
+        assert_eq!(evals.per_query[0].exec[0], 0.5);
+        let dir = tempfile::tempdir().unwrap();
+        let sum =
+            export_trec(&bundle, &truth, &[scores], &[evals], &cfg, dir.path(), None).unwrap();
+        assert_eq!(sum.run_policy, TiePolicy::Pessimistic);
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert_eq!(
+            read("runs/s.run"),
+            "q Q0 a 1 3 s\nq Q0 b 2 2 s\nq Q0 c 3 1 s\n"
+        );
+        let e: serde_json::Value = serde_json::from_str(&read("expected/s.json")).unwrap();
+        assert_eq!(e["q"]["success_1"], json!(0.5));
+        assert_eq!(e["q"]["recip_rank"], json!(0.75));
+        let m: serde_json::Value = serde_json::from_str(&read(MANIFEST)).unwrap();
+        assert_eq!(m["policy"], "expected");
+        assert_eq!(m["runs"]["order"], "pessimistic");
+        assert_eq!(m["systems"][0]["expected"], "expected/s.json");
+        assert!(m["measures"]["exec@k"]["report_value"]
+            .as_str()
+            .unwrap()
+            .contains("no single run reproduces it"));
     }
 }
