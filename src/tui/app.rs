@@ -14,7 +14,9 @@ use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
 
 mod audit;
+mod requests;
 mod start;
+pub use requests::{Exported, Reply, Request};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -65,6 +67,8 @@ pub struct App {
     /// Presenter: the active pane fills the screen (`z`).
     pub zoom: bool,
     jobs: Vec<Job>,
+    /// Work asked of the main loop (exports, the external editor).
+    requests: Vec<Request>,
     /// Jobs running, with when each started (the status bar shows elapsed time past a second).
     in_flight: Vec<(&'static str, std::time::Instant)>,
     pending_policy: Option<TiePolicy>,
@@ -98,6 +102,7 @@ impl App {
             quit: false,
             zoom: false,
             jobs: Vec::new(),
+            requests: Vec::new(),
             in_flight: Vec::new(),
             pending_policy: None,
             spinner: 0,
@@ -406,6 +411,15 @@ impl App {
         }
     }
 
+    /// What the help overlay shows: the registry and the active pane's glyphs.
+    pub fn help(&self) -> super::help::Help<'_> {
+        super::help::Help {
+            theme: &self.theme,
+            panes: &self.panes,
+            tab: self.tab,
+        }
+    }
+
     /// The active pane.
     pub fn pane(&self) -> PaneId {
         self.panes[self.tab].kind()
@@ -505,7 +519,7 @@ impl App {
                 }
                 // The movement keys and the wheel scroll a help taller than the screen.
                 a if a.moves_selection() => {
-                    let (max, page) = super::frame::help_room(self, self.hits.body());
+                    let (max, page) = super::help::room(&self.help(), self.hits.body());
                     let scroll = panes::step(scroll.min(max), max + 1, &a, page);
                     self.mode = Mode::Help { scroll };
                 }
@@ -644,7 +658,7 @@ impl App {
     }
 
     /// Let the active pane start or feed its background work for the state just reached.
-    fn sync_active(&mut self) {
+    pub(super) fn sync_active(&mut self) {
         self.panes[self.tab].sync(self.data.as_ref(), &self.shared);
     }
 
@@ -691,16 +705,8 @@ impl App {
                     sel: 0,
                 }
             }
-            Action::Export => {
-                // An export runs on this thread; past a second its message says how long it took.
-                let t0 = std::time::Instant::now();
-                let mut msg = super::export::export_pane(self);
-                let secs = t0.elapsed().as_secs_f64();
-                if secs >= 1.0 {
-                    msg.push_str(&format!(" ({secs:.1} s)"));
-                }
-                self.status = Some(msg);
-            }
+            // The main loop draws the export (the app never calls the renderer).
+            Action::Export => self.requests.push(Request::Export),
             Action::LiveQuery => {
                 if self.data.is_some() {
                     self.shared.live = Some((String::new(), Vec::new()));
@@ -723,7 +729,7 @@ impl App {
         self.panes[self.tab].handle(action, &mut cx);
     }
 
-    fn apply_effects(&mut self, effects: Vec<Effect>) {
+    pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) {
         for e in effects {
             match e {
                 Effect::OpenBrowser { system, query } => {
@@ -739,6 +745,7 @@ impl App {
                 Effect::StartFilter => self.mode = Mode::Filter,
                 Effect::Status(s) => self.status = Some(s),
                 Effect::RunAudit { k, visible } => self.start_audit(k, visible),
+                Effect::RunEditor { file } => self.requests.push(Request::Editor { file }),
                 Effect::ClearAudit => {
                     if let Some(d) = self.data.as_mut() {
                         if !matches!(d.audit, AuditSlot::Running(..)) {

@@ -4,11 +4,11 @@
 use super::actions::Hit;
 use super::app::{App, Mode};
 use super::commands;
-use super::panes::{message, PaneId};
-use super::theme::Theme;
-use super::widgets::text::{fit, fit_spans, wrap_words};
+use super::help;
+use super::widgets::chrome::{bold, centered, message};
+use super::widgets::text::{clock, fit, fit_spans};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
@@ -81,7 +81,7 @@ fn draw_prompt(f: &mut Frame, area: Rect, app: &App) {
 /// The overlay of the current mode (help, pickers, palette) over the panes' area.
 fn draw_overlays(f: &mut Frame, body: Rect, app: &App) {
     match &app.mode {
-        Mode::Help { scroll } => draw_help(f, body, app, *scroll),
+        Mode::Help { scroll } => help::draw(f, body, &app.help(), *scroll),
         Mode::Picker { compare, text, sel } => draw_picker(f, body, app, *compare, text, *sel),
         Mode::Palette { text, sel } => draw_palette(f, body, app, text, *sel),
         _ => {}
@@ -187,15 +187,6 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Seconds as `7s`, `1m05s`.
-pub fn clock(s: u64) -> String {
-    if s < 60 {
-        format!("{s}s")
-    } else {
-        format!("{}m{:02}s", s / 60, s % 60)
-    }
-}
-
 fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     let th = &app.theme;
     let input = matches!(
@@ -222,174 +213,6 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(format!(" {label}  "), th.dim));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
-}
-
-/// A centred rectangle of at most `w` × `h` inside `area`.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-/// How the help overlay lays out the command registry in the area inside its border.
-enum HelpLayout {
-    /// Every section fits: side by side in columns.
-    Columns(Vec<Vec<Line<'static>>>),
-    /// Too short for that: one column, every help text in full, scrolled `page` rows at a time.
-    Scrolled {
-        lines: Vec<Line<'static>>,
-        page: usize,
-    },
-}
-
-/// The help's sections as lines for a column `col_w` wide: a section title, then each command's
-/// keys with its help text wrapped under itself (a key list wider than the key column gets a line
-/// of its own).
-fn help_sections(app: &App, col_w: usize) -> Vec<Vec<Line<'static>>> {
-    let th = &app.theme;
-    let panes: Vec<(PaneId, &'static str)> =
-        app.panes.iter().map(|p| (p.kind(), p.title())).collect();
-    let mut sections = Vec::new();
-    // What the active pane's glyphs mean, first (the pane's bottom-border legend points here).
-    let pane = &app.panes[app.tab];
-    if !pane.legend().is_empty() {
-        let mut lines = vec![Line::styled(
-            fit(&format!("Glyphs on {}", pane.title()), col_w),
-            th.title,
-        )];
-        for (g, meaning) in pane.legend() {
-            lines.extend(key_lines(g, meaning, col_w, th));
-        }
-        sections.push(lines);
-    }
-    for (title, cmds) in commands::help(&panes) {
-        let mut lines = vec![Line::styled(fit(&title, col_w), th.title)];
-        for (k, h) in cmds {
-            lines.extend(key_lines(k, h, col_w, th));
-        }
-        sections.push(lines);
-    }
-    sections
-}
-
-/// A key (or glyph) and its text, wrapped under a 7-column gutter; a long key on its own line.
-fn key_lines(k: &str, text: &str, col_w: usize, th: &Theme) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut key = Span::styled(format!(" {k:<6}"), th.accent);
-    if k.chars().count() > 6 {
-        lines.push(Line::from(key.clone()));
-        key = Span::raw(" ".repeat(7));
-    }
-    for (i, part) in wrap_words(text, col_w.saturating_sub(7))
-        .into_iter()
-        .enumerate()
-    {
-        let lead = if i == 0 {
-            key.clone()
-        } else {
-            Span::raw(" ".repeat(7))
-        };
-        lines.push(Line::from(vec![lead, Span::raw(part)]));
-    }
-    lines
-}
-
-/// The columns the help is split into inside `inner` (three on a wide screen, else two).
-fn help_columns(inner: Rect, n: usize) -> std::rc::Rc<[Rect]> {
-    Layout::horizontal(vec![Constraint::Ratio(1, n as u32); n])
-        .spacing(2)
-        .split(inner)
-}
-
-/// The help in `inner`: in columns when every command fits, else one scrolled column.
-fn help_layout(app: &App, inner: Rect) -> HelpLayout {
-    let h = inner.height as usize;
-    let ncols = if inner.width >= 120 { 3 } else { 2 };
-    // The narrowest column of the ncols layout: text sized for it fits in fewer, wider columns.
-    let col_w = help_columns(inner, ncols)
-        .iter()
-        .map(|a| a.width)
-        .min()
-        .unwrap_or(0) as usize;
-    let sections = help_sections(app, col_w);
-    let total: usize = sections.iter().map(Vec::len).sum();
-    let per = total.div_ceil(ncols).max(h / 2);
-    let mut cols: Vec<Vec<Line>> = vec![Vec::new()];
-    for sec in sections {
-        let cur = cols.last_mut().expect("one column");
-        if !cur.is_empty() && cur.len() + sec.len() > per && cols.len() < ncols {
-            cols.push(Vec::new());
-        }
-        cols.last_mut().expect("one column").extend(sec);
-    }
-    if cols.iter().all(|c| c.len() <= h) {
-        return HelpLayout::Columns(cols);
-    }
-    HelpLayout::Scrolled {
-        // (One column of margin on the right, as between the columns.)
-        lines: help_sections(app, inner.width.saturating_sub(1) as usize)
-            .into_iter()
-            .flatten()
-            .collect(),
-        page: h,
-    }
-}
-
-/// The overlay's frame in the panes' area `body`, and the area inside it.
-fn help_frame(body: Rect) -> (Block<'static>, Rect) {
-    let blk = Block::bordered().title(" help — ? or Esc closes ");
-    let inner = blk.inner(body);
-    (blk, inner)
-}
-
-/// How far the help overlay scrolls in the panes' area `body`: (largest offset, page height).
-/// Zero when everything fits.
-pub fn help_room(app: &App, body: Rect) -> (usize, usize) {
-    match help_layout(app, help_frame(body).1) {
-        HelpLayout::Columns(_) => (0, 0),
-        HelpLayout::Scrolled { lines, page } => (lines.len().saturating_sub(page), page),
-    }
-}
-
-fn draw_help(f: &mut Frame, area: Rect, app: &App, scroll: usize) {
-    let th = &app.theme;
-    f.render_widget(Clear, area);
-    let (blk, inner) = help_frame(area);
-    let mut blk = blk.border_style(th.accent).style(th.base);
-    match help_layout(app, inner) {
-        HelpLayout::Columns(cols) => {
-            f.render_widget(blk, area);
-            let areas = help_columns(inner, cols.len());
-            for (lines, a) in cols.into_iter().zip(areas.iter()) {
-                f.render_widget(Paragraph::new(lines), *a);
-            }
-        }
-        HelpLayout::Scrolled { page: 0, .. } => f.render_widget(blk, area),
-        HelpLayout::Scrolled { lines, page } => {
-            // Where the view is, and that there is more below (or above), on the bottom border.
-            let n = lines.len();
-            let top = scroll.min(n.saturating_sub(page));
-            let last = (top + page).min(n);
-            let hint = if last < n {
-                "↓ j/PgDn for more"
-            } else {
-                "↑ k/PgUp back"
-            };
-            let note = format!(" lines {}–{last} of {n} · {hint} ", top + 1);
-            blk = blk.title_bottom(
-                Line::styled(fit(&note, area.width.saturating_sub(2) as usize), th.accent)
-                    .right_aligned(),
-            );
-            f.render_widget(blk, area);
-            let shown: Vec<Line> = lines.into_iter().skip(top).take(page).collect();
-            f.render_widget(Paragraph::new(shown), inner);
-        }
-    }
 }
 
 fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, sel: usize) {
@@ -431,44 +254,6 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
             .block(Block::bordered().title(title).border_style(th.accent)),
         r,
     );
-}
-
-/// A bordered block with the pane's title style; `focused` brightens the border.
-pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, th: &super::theme::Theme) -> Block<'a> {
-    Block::bordered()
-        .title(title)
-        .border_style(if focused { th.accent } else { th.dim })
-}
-
-/// A title in at most `w` columns: abbreviated with `…` at a word boundary (see
-/// [`fit_spans`]), never cut by the block's corner.
-pub fn fit_title<'a>(title: impl Into<Line<'a>>, w: u16) -> Line<'static> {
-    let spans = title
-        .into()
-        .spans
-        .into_iter()
-        .map(|s| Span::styled(s.content.into_owned(), s.style))
-        .collect();
-    Line::from(fit_spans(spans, w as usize))
-}
-
-/// Draws a [`block`] around `area` and returns the area inside its border (what a pane fills).
-pub fn framed<'a>(
-    f: &mut Frame,
-    area: Rect,
-    title: impl Into<Line<'a>>,
-    focused: bool,
-    th: &super::theme::Theme,
-) -> Rect {
-    let blk = block(fit_title(title, area.width.saturating_sub(2)), focused, th);
-    let inner = blk.inner(area);
-    f.render_widget(blk, area);
-    inner
-}
-
-/// Bold style for emphasis (used by panes for key numbers).
-pub fn bold() -> Style {
-    Style::default().add_modifier(Modifier::BOLD)
 }
 
 /// A presenter view's screen: cleared in the theme's base style, a body (where clicks land) and

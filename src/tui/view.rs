@@ -4,19 +4,17 @@
 //! only in `App::handle`/`App::on_result`; drawing reads a [`View`] and changes nothing but
 //! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
-use super::actions::Hit;
 use super::jobs::{
     AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult,
 };
 use super::theme::Theme;
+pub use super::widgets::hits::Hits;
 use crate::analysis::significance::Significance;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use crate::rank::bm25::Bm25Index;
 use crate::report::Table;
 use crate::view::{AnatomyView, Leaderboard};
-use ratatui::layout::{Position, Rect};
-use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The retrieval audit of the current system: not asked for, running, finished or failed. Any
@@ -90,43 +88,6 @@ pub struct Shared {
     pub live: Option<(String, Vec<(u32, f64)>)>,
     /// Where the export key writes (`None`: the current directory).
     pub export_dir: Option<std::path::PathBuf>,
-}
-
-/// Clickable regions recorded during a draw, looked up on the next click, and the area the
-/// panes were last drawn in (the export key renders the pane at that size).
-#[derive(Debug, Default)]
-pub struct Hits(RefCell<Vec<(Rect, Hit)>>, std::cell::Cell<Rect>);
-
-impl Hits {
-    /// Record the panes' area of this frame.
-    pub fn set_body(&self, r: Rect) {
-        self.1.set(r);
-    }
-
-    /// The panes' area of the last frame (empty before the first).
-    pub fn body(&self) -> Rect {
-        self.1.get()
-    }
-
-    pub fn clear(&self) {
-        self.0.borrow_mut().clear();
-    }
-
-    pub fn push(&self, r: Rect, hit: Hit) {
-        if r.width > 0 && r.height > 0 {
-            self.0.borrow_mut().push((r, hit));
-        }
-    }
-
-    /// The last-drawn (topmost) region under a position.
-    pub fn at(&self, col: u16, row: u16) -> Option<Hit> {
-        self.0
-            .borrow()
-            .iter()
-            .rev()
-            .find(|(r, _)| r.contains(Position::new(col, row)))
-            .map(|(_, h)| *h)
-    }
 }
 
 /// What one frame draws from.

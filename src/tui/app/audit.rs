@@ -49,7 +49,7 @@ impl App {
             AuditSlot::Running(_, p) => {
                 let t = p.text()?;
                 Some(match secs.and_then(|s| p.eta(s)) {
-                    Some(eta) => format!("{t}, ETA {}", crate::tui::frame::clock(eta)),
+                    Some(eta) => format!("{t}, ETA {}", crate::tui::widgets::text::clock(eta)),
                     None => t,
                 })
             }

@@ -7,14 +7,15 @@
 //! oracle and run tens of seconds on a large bundle, so it runs as a background job, only when
 //! the user presses Enter here.
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Action;
-use crate::tui::frame::{block, fit_title, framed};
 use crate::tui::jobs::AuditResult;
 use crate::tui::view::{AuditSlot, View};
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, fit_title, framed};
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::{code, scroll_offset};
 use ratatui::layout::{Constraint, Layout, Rect};

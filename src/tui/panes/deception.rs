@@ -6,12 +6,13 @@
 //! switches to the test-suite strength of the same families ([`super::suites`]).
 
 use super::suites::SuitesPanel;
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
 use crate::report::anatomy::pct_text;
 use crate::tui::actions::Action;
-use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::histogram;
 use crate::tui::widgets::text::{fit, fit_middle, fit_pad};
 use crate::view::AnatomyView;

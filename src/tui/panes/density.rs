@@ -1,11 +1,12 @@
 //! Pane 4: pool density — expected exec@1 against the number of retained paired distractors, one
 //! line per shown system, with the report's density table beside the chart.
 
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::axis::{LineChart, Series};
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::wrap_clip;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -2,11 +2,12 @@
 //! table, shown domains × systems), the per-query difficulty histogram (`difficulty` table) and
 //! the queries no system solves at rank 1 (Enter opens one in the browser).
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad};
 use crate::tui::widgets::{histogram, scroll_offset};

@@ -2,12 +2,13 @@
 //! intervals and † tier marks once the significance job is done), sortable by any column, an
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::metrics::{metric_keys, MetricKey};
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::{block, framed};
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::forest::{self, ForestRow};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
 use crate::view::{Leaderboard, Standing};

@@ -33,6 +33,9 @@ pub enum Effect {
     RunAudit { k: usize, visible: usize },
     /// Forget the audit result (its parameters changed).
     ClearAudit,
+    /// Hand the terminal to `$EDITOR` on this file (the main loop runs it; the pane hears back
+    /// through [`Pane::editor_closed`]).
+    RunEditor { file: std::path::PathBuf },
 }
 
 /// What a pane may read and change while handling an action.
@@ -134,10 +137,9 @@ pub trait Pane {
     fn busy(&self) -> bool {
         false
     }
-    /// The screen was used by another program (an external editor): redraw it whole.
-    fn take_full_redraw(&self) -> bool {
-        false
-    }
+    /// The external editor the pane asked for ([`Effect::RunEditor`]) closed: `Ok` when it
+    /// exited cleanly (the file holds the text), else why not.
+    fn editor_closed(&mut self, _result: Result<(), String>, _cx: &mut Cx) {}
 }
 
 /// The tab list, in tab order.
@@ -169,21 +171,4 @@ pub fn step(sel: usize, len: usize, action: &Action, page: usize) -> usize {
         Action::Bottom => last,
         _ => sel.min(last),
     }
-}
-
-/// A centred message (waiting, empty states), wrapped at word boundaries when it is wider than
-/// the pane rather than cut.
-pub fn message(f: &mut Frame, area: Rect, text: &str, style: ratatui::style::Style) {
-    use ratatui::widgets::{Paragraph, Wrap};
-    let w = area.width.max(1) as usize;
-    let lines = (text.chars().count().div_ceil(w) as u16 + 1).min(area.height.max(1));
-    let y = area.y + area.height.saturating_sub(lines) / 2;
-    let r = Rect::new(area.x, y, area.width, lines);
-    f.render_widget(
-        Paragraph::new(text.to_string())
-            .style(style)
-            .alignment(ratatui::layout::Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        r,
-    );
 }

@@ -5,14 +5,15 @@
 //! (`jobs::suites_of`) from the core's `analysis::suites` rows; nothing here counts or reads a
 //! file. A bundle without a build report says so and how to get one.
 
-use super::{message, Cx, Effect};
+use super::{Cx, Effect};
 use crate::analysis::suites::{Survivor, Tally};
 use crate::report::Table;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::framed;
 use crate::tui::jobs::SuitesView;
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::scroll_offset;
 use crate::tui::widgets::text::{fit, fit_pad, wrap_words};
 use ratatui::layout::{Constraint, Layout, Rect};

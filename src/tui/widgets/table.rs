@@ -4,10 +4,10 @@
 //! Columns that do not fit scroll horizontally behind the frozen leading columns, keeping the
 //! focused column in view; rows scroll to keep the selection in view.
 
+use super::hits::Hits;
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Hit;
 use crate::tui::theme::Theme;
-use crate::tui::view::Hits;
 use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

@@ -19,20 +19,22 @@
 mod edit;
 mod probe;
 mod query_list;
+mod ranking;
 mod ranking_panel;
 mod snippet;
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
 use crate::probe::session::{Edit, Session, Target};
 use crate::probe::{ProbeQuery, ProbeReport, ProbeRequest};
 use crate::rank::{ties::group_sizes, top_k};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
 use crate::tui::fuzzy;
 use crate::tui::view::{Data, View};
-use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::widgets::chrome::block;
+use crate::tui::widgets::chrome::message;
 use probe::{live_rows, report_rows};
+use ranking::RankRow;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -74,8 +76,8 @@ pub struct BrowserPane {
     pub session: Session,
     /// The inline editor (`e`), while open.
     pub editing: Option<edit::Editing>,
-    /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
-    full_redraw: Cell<bool>,
+    /// The snippet handed to `$EDITOR`, until the main loop says the editor closed.
+    external: Option<edit::External>,
     /// The last answered request for which one more frame was asked (so the answer is drawn).
     ticked_done: Cell<u64>,
     /// The live-query text Enter was pressed on: the dense systems rank it (BM25 ranks as
@@ -181,7 +183,7 @@ impl Pane for BrowserPane {
     }
 
     fn legend(&self) -> &'static [(&'static str, &'static str)] {
-        crate::tui::widgets::ranking::LEGEND
+        ranking::LEGEND
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -307,8 +309,8 @@ impl Pane for BrowserPane {
         self.editing.is_some()
     }
 
-    fn take_full_redraw(&self) -> bool {
-        self.full_redraw.replace(false)
+    fn editor_closed(&mut self, result: Result<(), String>, cx: &mut Cx) {
+        self.external_closed(result, cx);
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {

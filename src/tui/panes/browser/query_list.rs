@@ -3,9 +3,9 @@
 
 use super::{filtered, BrowserPane, Focus, QUERIES};
 use crate::tui::actions::Hit;
-use crate::tui::frame::{block, framed};
 use crate::tui::theme::Theme;
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;

@@ -3,11 +3,12 @@
 //! system, k and the probing state, abbreviated to fit and never cut.
 
 use super::probe::{enable_hint, status_spans};
-use super::{message, query_ranking, BrowserPane, Focus, RANKING};
+use super::ranking::{self, RankRow};
+use super::{query_ranking, BrowserPane, Focus, RANKING};
 use crate::probe::live::LiveState;
-use crate::tui::frame::framed;
 use crate::tui::view::View;
-use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::text::{fit, fit_spans};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -2,11 +2,13 @@
 //! canonical with `d`), then the query's tests with the snippet's outcome on each, the snippet's
 //! rank under every system, and the edits that make the query's paired distractors.
 
-use super::{message, BrowserPane};
-use crate::tui::frame::{block, framed};
+use super::ranking;
+use super::BrowserPane;
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::text::{fit_spans, wrap_clip};
-use crate::tui::widgets::{code, diff, ranking};
+use crate::tui::widgets::{code, diff};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;

@@ -7,14 +7,15 @@
 //! columns (`PairResult::untested`), with `…` for p and the interval, and the caption names the
 //! test the core will choose (`significance::pair_test`).
 
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
 use crate::analysis::significance::{pair_test, PairTest};
 use crate::metrics::{Metric, MetricKey};
 use crate::report::{Align, Table, TableCell};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
-use crate::tui::frame::framed;
 use crate::tui::view::View;
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad, fit_spans, letter, wrap_clip};
 use crate::view::pairs::{oriented, PairMatrix};
