@@ -10,7 +10,6 @@ use super::theme::Theme;
 use super::view::{AuditSlot, Data, Hits, Shared, View};
 use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
-use crate::report::leaderboard;
 use crossterm::event::KeyEvent;
 
 mod audit;
@@ -60,7 +59,8 @@ pub struct App {
     pub policy: TiePolicy,
     /// Bundle directory name (never the absolute path: screens are shared and snapshotted).
     pub bundle_name: String,
-    pub error: Option<String>,
+    /// Why the bundle did not load.
+    pub error: Option<super::jobs::LoadFailure>,
     pub status: Option<String>,
     pub hits: Hits,
     pub quit: bool,
@@ -232,16 +232,6 @@ impl App {
         }
     }
 
-    /// Once both the leaderboard and its significance are in, the table is the report's
-    /// `leaderboard::table(&lb, Some(&sig))`: the same cells, interval columns and † marks.
-    fn refresh_leaderboard_table(&mut self) {
-        if let Some(d) = self.data.as_mut() {
-            if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
-                *table = leaderboard::table(lb, Some(sig));
-            }
-        }
-    }
-
     /// Jobs to start now (the caller runs them and feeds the results to [`App::on_result`]).
     pub fn take_jobs(&mut self) -> Vec<Job> {
         let jobs = std::mem::take(&mut self.jobs);
@@ -301,7 +291,6 @@ impl App {
                     }
                 }
                 self.select_leader_unless_chosen();
-                self.refresh_leaderboard_table();
                 if let Some(e) = self.next_partial.take() {
                     self.install_partial(e);
                 }
@@ -323,7 +312,6 @@ impl App {
                     }
                     d.sig = Some(sig);
                 }
-                self.refresh_leaderboard_table();
             }
             JobResult::Audit(res) => {
                 self.done("retrieval audit");

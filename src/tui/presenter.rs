@@ -29,7 +29,7 @@ pub struct Headline {
 /// The headline of the leaderboard on screen (`None` before the leaderboard is in).
 pub fn headline(v: &View) -> Option<Headline> {
     let d = v.data?;
-    let (lb, table, _) = d.lb.as_ref()?;
+    let (lb, table) = crate::tui::panes::leaderboard::report_table(d)?;
     let col = |key: &str| table.keys.iter().position(|k| k == key);
     let (rank, id, e1) = (col("rank")?, col("system")?, col("exec@1")?);
     let (e10, ci) = (col("exec@10"), col("exec@1_ci95"));

@@ -4,16 +4,14 @@
 //! only in `App::handle`/`App::on_result`; drawing reads a [`View`] and changes nothing but
 //! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
-use super::jobs::{
-    AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult,
-};
+use super::jobs::{AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult};
 use super::theme::Theme;
 pub use super::widgets::hits::Hits;
 use crate::analysis::significance::Significance;
+use crate::audit::AuditError;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use crate::rank::bm25::Bm25Index;
-use crate::report::Table;
 use crate::view::{AnatomyView, Leaderboard};
 use std::sync::Arc;
 
@@ -25,7 +23,7 @@ pub enum AuditSlot {
     Idle,
     Running(AuditRequest, Arc<JobProgress>),
     Done(Arc<AuditResult>),
-    Failed(AuditRequest, String),
+    Failed(AuditRequest, Arc<AuditError>),
 }
 
 impl AuditSlot {
@@ -43,9 +41,10 @@ impl AuditSlot {
 pub struct Data {
     pub engine: Arc<Engine>,
     pub index: Arc<CorpusIndex>,
-    /// Leaderboard, its report table and the per-domain table.
-    pub lb: Option<(Leaderboard, Table, Table)>,
-    pub anatomy: Option<(AnatomyView, AnatomyTables)>,
+    /// The leaderboard's rows (the report's table is formatted from them where it is shown).
+    pub lb: Option<Leaderboard>,
+    /// The failure anatomy's rows.
+    pub anatomy: Option<AnatomyView>,
     pub bm25: Option<Arc<Bm25Index>>,
     /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
     pub sig: Option<Arc<Significance>>,

@@ -393,7 +393,7 @@ fn snapshot_every_pane_small_and_large() {
 fn the_selected_system_is_shared_by_every_pane() {
     let mut a = app();
     let ids: Vec<String> = {
-        let (lb, _, _) = a
+        let lb = a
             .data
             .as_ref()
             .and_then(|d| d.lb.as_ref())
@@ -401,7 +401,7 @@ fn the_selected_system_is_shared_by_every_pane() {
         lb.rows.iter().map(|r| r.id.clone()).collect()
     };
     let systems: Vec<usize> = {
-        let (lb, _, _) = a.data.as_ref().and_then(|d| d.lb.as_ref()).unwrap();
+        let lb = a.data.as_ref().and_then(|d| d.lb.as_ref()).unwrap();
         lb.rows.iter().map(|r| r.system).collect()
     };
     let pos = |a: &App| systems.iter().position(|&s| s == a.shared.system).unwrap();
@@ -1053,7 +1053,7 @@ fn leaderboard_enter_opens_the_highlighted_system() {
     let mut a = app();
     let current = a.shared.system;
     let lb_first = {
-        let (lb, _, _) = a.data.as_ref().unwrap().lb.as_ref().unwrap();
+        let lb = a.data.as_ref().unwrap().lb.as_ref().unwrap();
         lb.rows[0].system
     };
     assert_ne!(current, lb_first, "the fixture starts off the first row");

@@ -219,7 +219,7 @@ fn big_numbers_are_the_reports_leaderboard_cells() {
             let d = a.data.as_ref().unwrap();
             let sig = d.sig.as_ref().expect("bootstrap ran");
             let ci = sig.cell_index(MetricKey::exec(1)).unwrap();
-            let lb = &d.lb.as_ref().unwrap().0;
+            let lb = d.lb.as_ref().unwrap();
             for row in lb.rows.iter().take(2) {
                 let iv = &sig.intervals[ci][row.system];
                 let text = format!("95% CI [{:.3}, {:.3}]", iv.low, iv.high);

@@ -8,7 +8,7 @@ use execscope::tui::jobs::Job;
 use execscope::tui::{App, Theme, ThemeKind};
 
 fn leader(a: &App) -> (usize, String) {
-    let (lb, _, _) = a
+    let lb = a
         .data
         .as_ref()
         .and_then(|d| d.lb.as_ref())

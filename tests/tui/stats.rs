@@ -212,7 +212,8 @@ fn audit_pane_runs_the_retrieval_audit() {
         "{s}"
     );
     // The summary row is the audit's own table.
-    let ret = done.tables.retrieval.as_ref().expect("a retrieval summary");
+    let tables = execscope::report::audit::AuditTables::build(&done.run.pools, &done.run.audits);
+    let ret = tables.retrieval.as_ref().expect("a retrieval summary");
     assert_eq!(ret.name, "audit-retrieval");
     let cell = |key: &str| {
         let c = ret.keys.iter().position(|k| k == key).unwrap();

@@ -13,7 +13,7 @@ impl App {
         if self.partial || self.auto_system != Some(self.shared.system) {
             return;
         }
-        let Some((lb, _, _)) = self.data.as_ref().and_then(|d| d.lb.as_ref()) else {
+        let Some(lb) = self.data.as_ref().and_then(|d| d.lb.as_ref()) else {
             return;
         };
         let (leader, second) = (lb.rows.first(), lb.rows.get(1));

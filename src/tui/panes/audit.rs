@@ -10,6 +10,7 @@
 use super::{step, Cx, Effect, Pane, PaneId};
 use crate::audit::account::Choice;
 use crate::audit::view::{CandidateView, TaskView};
+use crate::report::audit::AuditTables;
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Action;
 use crate::tui::jobs::AuditResult;
@@ -46,6 +47,20 @@ pub struct AuditPane {
     /// The pool the audit would take, per (data generation, system): built by `sync` when
     /// either changes, read by `draw`.
     preview: Option<((u64, usize), Preview)>,
+    /// The report's tables of the finished audit (by its request's token), formatted by `sync`
+    /// from the core's run.
+    tables: Option<(u64, AuditTables)>,
+}
+
+impl AuditPane {
+    /// The report's tables of audit `a` (`execscope audit`'s): formatted once by `sync`, or
+    /// here when `sync` has not seen this result yet.
+    fn tables<'a>(&'a self, a: &AuditResult) -> std::borrow::Cow<'a, AuditTables> {
+        match &self.tables {
+            Some((token, t)) if *token == a.request.token => std::borrow::Cow::Borrowed(t),
+            _ => std::borrow::Cow::Owned(AuditTables::build(&a.run.pools, &a.run.audits)),
+        }
+    }
 }
 
 /// The pool an audit of one system would take, before it runs: per query its top [`K`] in pool
@@ -100,6 +115,7 @@ impl Default for AuditPane {
             col: 0,
             page: StdCell::new(1),
             preview: Default::default(),
+            tables: None,
         }
     }
 }
@@ -340,7 +356,8 @@ impl AuditPane {
             th,
         );
         let mut y = inner.y;
-        for t in a.tables.summary() {
+        let tables = self.tables(a);
+        for t in tables.summary() {
             let h = (t.rows.len() as u16 + 1).min(inner.bottom().saturating_sub(y));
             let r = Rect::new(inner.x, y, inner.width, h);
             let order: Vec<usize> = (0..t.rows.len()).collect();
@@ -541,7 +558,7 @@ impl Pane for AuditPane {
     fn export_tables(&self, v: &View) -> Vec<Table> {
         match v.data.map(|d| &d.audit) {
             Some(AuditSlot::Done(a)) if a.request.system == v.shared.system => {
-                a.tables.all().into_iter().cloned().collect()
+                self.tables(a).all().into_iter().cloned().collect()
             }
             _ => Vec::new(),
         }
@@ -555,6 +572,16 @@ impl Pane for AuditPane {
         let key = (d.gen, shared.system);
         if self.preview.as_ref().is_none_or(|(k, _)| *k != key) {
             self.preview = Some((key, Preview::build(d, shared.system)));
+        }
+        if let AuditSlot::Done(a) = &d.audit {
+            if self
+                .tables
+                .as_ref()
+                .is_none_or(|(t, _)| *t != a.request.token)
+            {
+                let t = AuditTables::build(&a.run.pools, &a.run.audits);
+                self.tables = Some((a.request.token, t));
+            }
         }
     }
 
@@ -604,8 +631,8 @@ impl Pane for AuditPane {
             Action::Left => self.col = self.col.saturating_sub(1),
             Action::Right => {
                 let Some(a) = done else { return false };
-                let widest = a
-                    .tables
+                let widest = self
+                    .tables(a)
                     .all()
                     .iter()
                     .map(|t| t.headers.len())
@@ -651,7 +678,7 @@ impl Pane for AuditPane {
             AuditSlot::Failed(r, e) if r.system == v.shared.system => {
                 let p = Paragraph::new(vec![
                     Line::styled(format!("retrieval audit of {sys} failed:"), th.bad),
-                    Line::raw(e.clone()),
+                    Line::raw(e.to_string()),
                     Line::raw(""),
                     Line::styled("Enter: try again".to_string(), th.dim),
                 ])
@@ -666,8 +693,8 @@ impl Pane for AuditPane {
                 return;
             }
         };
-        let summary_h: u16 = a
-            .tables
+        let summary_h: u16 = self
+            .tables(a)
             .summary()
             .iter()
             .map(|t| t.rows.len() as u16 + 2)

@@ -63,7 +63,11 @@ impl Pane for DeceptionPane {
             return self.suites_panel.export_tables(v);
         }
         match v.data.and_then(|d| d.anatomy.as_ref()) {
-            Some((_, t)) => vec![t.bugtypes.clone(), t.editsize.clone(), t.gaps.clone()],
+            Some(a) => vec![
+                crate::report::anatomy::bugtypes_table(a),
+                crate::report::anatomy::editsize_table(a),
+                crate::report::anatomy::gaps_table(a),
+            ],
             None => Vec::new(),
         }
     }
@@ -79,7 +83,7 @@ impl Pane for DeceptionPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| a.bugtypes.len());
+            .map_or(0, |a| a.bugtypes.len());
         match action {
             _ if action.moves_selection() => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
@@ -94,7 +98,7 @@ impl Pane for DeceptionPane {
             return self.suites_panel.draw(f, area, v);
         }
         let th = v.theme;
-        let Some((a, _)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("failure anatomy"), th.accent);
             return;
         };

@@ -2,6 +2,7 @@
 //! line per shown system, with the report's density table beside the chart.
 
 use super::{step, Cx, Pane, PaneId};
+use crate::report::anatomy as atab;
 use crate::tui::actions::{Action, Hit};
 use crate::tui::view::View;
 use crate::tui::widgets::axis::{LineChart, Series};
@@ -56,7 +57,7 @@ impl Pane for DensityPane {
     fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
         v.data
             .and_then(|d| d.anatomy.as_ref())
-            .map(|(_, t)| t.density.clone())
+            .map(atab::density_table)
             .into_iter()
             .collect()
     }
@@ -65,7 +66,7 @@ impl Pane for DensityPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| a.density.len());
+            .map_or(0, |a| a.density.len());
         match action {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
@@ -75,7 +76,7 @@ impl Pane for DensityPane {
                 let ncol = cx
                     .data
                     .and_then(|d| d.anatomy.as_ref())
-                    .map_or(0, |(_, t)| t.misses.headers.len());
+                    .map_or(0, |a| atab::misses_table(a).headers.len());
                 self.col = (self.col + 1).min(ncol.saturating_sub(1));
             }
             Action::ToggleSelect => {
@@ -96,11 +97,12 @@ impl Pane for DensityPane {
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
-        let Some((a, t)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("density ablation"), th.accent);
             return;
         };
-        let table = &t.density;
+        let (density, misses) = (atab::density_table(a), atab::misses_table(a));
+        let table = &density;
         let wide = area.width >= 110;
         let table_h = table.rows.len() as u16 + 3;
         let (chart_area, table_area) = if wide {
@@ -108,13 +110,13 @@ impl Pane for DensityPane {
                 Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)]).areas(area);
             // Under the density table (with its caption), when the column is tall: the rank-1
             // miss composition, the misses the retained distractors cause.
-            let misses_h = t.misses.rows.len() as u16 + 6;
+            let misses_h = misses.rows.len() as u16 + 6;
             let dens_h = table_h + 7;
             if right.height >= dens_h + misses_h {
                 let [tb, m] =
                     Layout::vertical([Constraint::Length(dens_h), Constraint::Min(misses_h)])
                         .areas(right);
-                self.draw_misses(f, m, v, &t.misses);
+                self.draw_misses(f, m, v, &misses);
                 (c, tb)
             } else {
                 (c, right)

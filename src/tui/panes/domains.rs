@@ -103,14 +103,14 @@ fn heat_table(
 
 /// The pane's domain table, once the leaderboard is in.
 fn domain_view(v: &View) -> Option<Table> {
-    let (lb, _, _) = v.data?.lb.as_ref()?;
+    let lb = v.data?.lb.as_ref()?;
     Some(by_domain_table(&lb.domain_rows(), lb.policy))
 }
 
 fn unsolved(v: &View) -> Vec<usize> {
     v.data
         .and_then(|d| d.anatomy.as_ref())
-        .map(|(a, _)| a.difficulty.unsolved.iter().map(|u| u.query).collect())
+        .map(|a| a.difficulty.unsolved.iter().map(|u| u.query).collect())
         .unwrap_or_default()
 }
 
@@ -132,14 +132,14 @@ impl Pane for DomainsPane {
 
     fn export_tables(&self, v: &View) -> Vec<Table> {
         let mut out: Vec<Table> = domain_view(v).into_iter().collect();
-        if let Some((_, t)) = v.data.and_then(|d| d.anatomy.as_ref()) {
-            out.push(t.difficulty.clone());
+        if let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) {
+            out.push(crate::report::anatomy::difficulty_table(a));
         }
         out
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some((a, _)) = cx.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = cx.data.and_then(|d| d.anatomy.as_ref()) else {
             return false;
         };
         let list: Vec<usize> = a.difficulty.unsolved.iter().map(|u| u.query).collect();
@@ -188,7 +188,7 @@ impl Pane for DomainsPane {
                 heat_table(f, top, v, &t, title, self.col, |x| x);
                 if below.height >= 4 {
                     match d.anatomy.as_ref() {
-                        Some((a, _)) => {
+                        Some(a) => {
                             let t = by_domain_deception_table(&a.deception_domains.rows);
                             // The explanation only where it fits whole.
                             let note = "(distractor ≥ canonical) ";
@@ -207,7 +207,7 @@ impl Pane for DomainsPane {
             }
             None => message(f, left, &v.pending("per-domain exec@1"), th.accent),
         }
-        let Some((a, _)) = d.anatomy.as_ref() else {
+        let Some(a) = d.anatomy.as_ref() else {
             message(f, right, &v.pending("difficulty"), th.accent);
             return;
         };

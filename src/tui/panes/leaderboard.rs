@@ -4,7 +4,7 @@
 
 use super::{step, Cx, Effect, Pane, PaneId};
 use crate::metrics::{metric_keys, MetricKey};
-use crate::report::{Align, Table, TableCell};
+use crate::report::{leaderboard, Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::view::{Data, View};
 use crate::tui::widgets::chrome::message;
@@ -36,20 +36,31 @@ fn extra_ci(d: &Data, k: usize) -> bool {
     first != Some(MetricKey::exec(k))
 }
 
+/// The report's leaderboard table formatted from the data's rows: `leaderboard::table` with the
+/// intervals and † marks once the bootstrap job is done, `pending_table` ("…") before.
+pub fn report_table(d: &Data) -> Option<(&Leaderboard, Table)> {
+    let lb = d.lb.as_ref()?;
+    let t = match d.sig.as_deref() {
+        Some(sig) => leaderboard::table(lb, Some(sig)),
+        None => leaderboard::pending_table(lb),
+    };
+    Some((lb, t))
+}
+
 /// The report's leaderboard table (with intervals and † once the bootstrap job is done), plus
 /// the current exec@k's bootstrap interval when k is not the table's own interval cell (`…`
 /// while the job runs).
 pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     let d = v.data?;
-    let (lb, table, _) = d.lb.as_ref()?;
+    let (lb, table) = report_table(d)?;
     let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
     let k = v.k();
     let first_pending = d.sig.is_none() && !extra_ci(d, k);
     if !extra_ci(d, k) && !first_pending {
-        return Some((table.clone(), systems));
+        return Some((table, systems));
     }
     let key = MetricKey::exec(k);
-    let mut t = table.clone().column(
+    let mut t = table.column(
         &format!("{key} 95% CI"),
         &format!("{key}_ci95"),
         Align::Left,
@@ -98,7 +109,7 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
         Span::styled(wilson, th.accent),
     ];
     let mut lines = Vec::new();
-    let (Some((lb, _, _)), Some(t)) = (d.lb.as_ref(), sig.tier(key)) else {
+    let (Some(lb), Some(t)) = (d.lb.as_ref(), sig.tier(key)) else {
         lines.push(Line::from(first));
         return lines;
     };
@@ -139,7 +150,7 @@ fn selected_row(order: &[usize], lb: &Leaderboard, system: usize) -> Option<usiz
 /// `None` until the bootstrap job is done.
 pub fn forest_rows(v: &View, k: usize, order: &[usize], selected: usize) -> Option<Vec<ForestRow>> {
     let d = v.data?;
-    let (lb, _, _) = d.lb.as_ref()?;
+    let lb = d.lb.as_ref()?;
     let points = lb.forest(d.sig.as_ref()?, MetricKey::exec(k))?;
     Some(
         order
@@ -196,9 +207,10 @@ impl Pane for LeaderboardPane {
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let Some(d) = cx.data else { return false };
-        let Some((lb, table, _)) = d.lb.as_ref() else {
+        let Some((lb, table)) = report_table(d) else {
             return false;
         };
+        let table = &table;
         let n = table.rows.len();
         let k = d
             .engine
@@ -272,7 +284,7 @@ impl Pane for LeaderboardPane {
             return;
         };
         let d = v.data.expect("table implies data");
-        let lb = &d.lb.as_ref().expect("table implies leaderboard").0;
+        let lb = d.lb.as_ref().expect("table implies leaderboard");
         let rows = t.rows.len() as u16;
         let [top, bottom] =
             Layout::vertical([Constraint::Length(rows + 3), Constraint::Min(0)]).areas(area);

@@ -6,10 +6,10 @@
 //! file. A bundle without a build report says so and how to get one.
 
 use super::{Cx, Effect};
-use crate::analysis::suites::{Survivor, Tally};
+use crate::analysis::suites::{SuiteStrength, Survivor, Tally};
+use crate::report::suites as stab;
 use crate::report::Table;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::jobs::SuitesView;
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::chrome::framed;
@@ -38,8 +38,28 @@ pub struct SuitesPanel {
 
 /// The suite-strength rows once the job delivered them: `Ok(None)` when the bundle has no
 /// build report, `Err` when it could not be read.
-fn rows<'a>(v: &View<'a>) -> Option<&'a Result<Option<SuitesView>, String>> {
+fn rows<'a>(v: &View<'a>) -> Option<&'a crate::tui::jobs::SuitesResult> {
     v.data.and_then(|d| d.suites.as_deref())
+}
+
+/// The core's suite-strength rows and the report's three tables of them (`report --table
+/// suites`, `suite-tasks`, `survivors`), formatted for one frame.
+struct SuitesView<'a> {
+    strength: &'a SuiteStrength,
+    families: Table,
+    tasks: Table,
+    survivors: Table,
+}
+
+impl SuitesView<'_> {
+    fn of(strength: &SuiteStrength) -> SuitesView<'_> {
+        SuitesView {
+            families: stab::suites_table(strength),
+            tasks: stab::suite_tasks_table(strength),
+            survivors: stab::survivors_table(strength),
+            strength,
+        }
+    }
 }
 
 /// The text of cell (`row`, `col`) of a report table (empty where the table has none).
@@ -54,7 +74,10 @@ impl SuitesPanel {
     /// The report tables this view shows (the pane's export).
     pub fn export_tables(&self, v: &View) -> Vec<Table> {
         match rows(v) {
-            Some(Ok(Some(s))) => vec![s.families.clone(), s.tasks.clone(), s.survivors.clone()],
+            Some(Ok(Some(s))) => {
+                let s = SuitesView::of(s);
+                vec![s.families, s.tasks, s.survivors]
+            }
             _ => Vec::new(),
         }
     }
@@ -64,7 +87,7 @@ impl SuitesPanel {
         let Some(Ok(Some(s))) = cx.data.and_then(|d| d.suites.as_deref()) else {
             return false;
         };
-        let n = s.strength.survivors.len();
+        let n = s.survivors.len();
         match action {
             _ if action.moves_selection() => {
                 self.selected = super::step(self.selected, n, action, self.page.get());
@@ -74,7 +97,7 @@ impl SuitesPanel {
                 index,
             }) => self.selected = *index,
             Action::Enter => {
-                let Some(sv) = s.strength.survivors.get(self.selected) else {
+                let Some(sv) = s.survivors.get(self.selected) else {
                     return true;
                 };
                 let query = cx.data.and_then(|d| {
@@ -100,8 +123,9 @@ impl SuitesPanel {
                 return message(f, area, &text, th.bad);
             }
             Some(Ok(None)) => return message(f, area, NO_REPORT, th.accent),
-            Some(Ok(Some(s))) => s,
+            Some(Ok(Some(s))) => SuitesView::of(s),
         };
+        let s = &s;
         let fam_h = (s.families.rows.len() as u16 + 3)
             .min(area.height / 2)
             .max(4);
