@@ -7,7 +7,7 @@ use super::fuzzy;
 use super::jobs::{Job, JobResult};
 use super::panes::{self, Cx, Effect, Pane, PaneId};
 use super::theme::Theme;
-use super::view::{AuditSlot, Data, Hits, Shared, View};
+use super::view::{AuditSlot, Data, Hits, Settings, Shared, View};
 use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
 use crossterm::event::KeyEvent;
@@ -53,10 +53,11 @@ pub struct App {
     pub panes: Vec<Box<dyn Pane>>,
     pub tab: usize,
     pub mode: Mode,
-    pub theme: Theme,
     pub data: Option<Data>,
+    /// The session's settings (tie policy, ε and cutoffs as the data's engine has them; system,
+    /// compared system, cutoff; theme): what every pane reads.
+    pub settings: Settings,
     pub shared: Shared,
-    pub policy: TiePolicy,
     /// Bundle directory name (never the absolute path: screens are shared and snapshotted).
     pub bundle_name: String,
     /// Why the bundle did not load.
@@ -86,15 +87,14 @@ pub struct App {
 }
 
 impl App {
-    fn blank(theme: Theme, bundle_name: String, policy: TiePolicy) -> App {
+    fn blank(theme: Theme, bundle_name: String, eval: &EvalConfig) -> App {
         App {
             panes: panes::all(),
             tab: 0,
             mode: Mode::Normal,
-            theme,
             data: None,
+            settings: Settings::new(eval.clone(), theme),
             shared: Shared::default(),
-            policy,
             bundle_name,
             error: None,
             status: None,
@@ -120,7 +120,7 @@ impl App {
             || root.display().to_string(),
             |n| n.to_string_lossy().to_string(),
         );
-        let mut app = App::blank(theme, name, opts.eval.policy);
+        let mut app = App::blank(theme, name, &opts.eval);
         // Opened for a talk: on the leader once it is known (app/start.rs). An app made over
         // a loaded engine (tests, benchmarks) keeps the first system.
         app.auto_system = Some(0);
@@ -153,8 +153,8 @@ impl App {
             .root
             .file_name()
             .map_or_else(|| "bundle".to_string(), |n| n.to_string_lossy().to_string());
-        let policy = engine.config().policy;
-        let mut app = App::blank(theme, name, policy);
+        let eval = engine.config();
+        let mut app = App::blank(theme, name, &eval);
         let index = super::jobs::CorpusIndex::build(&engine);
         app.install(Arc::new(engine), Arc::new(index));
         app
@@ -189,7 +189,7 @@ impl App {
     }
 
     fn install(&mut self, engine: Arc<Engine>, index: Arc<super::jobs::CorpusIndex>) {
-        self.shared.compare = usize::from(engine.scores().len() > 1);
+        self.settings.compare = usize::from(engine.scores().len() > 1);
         // A fresh generation, so results computed for a partial engine are not taken for it.
         let gen = self.data.as_ref().map_or(0, |d| d.gen + 1);
         self.partial = false;
@@ -200,6 +200,7 @@ impl App {
         self.jobs.push(Job::Suites {
             engine: engine.clone(),
         });
+        self.settings.adopt(&engine.config());
         self.data = Some(Data::new(engine, index, gen));
         self.queue_evaluation_jobs();
     }
@@ -390,8 +391,10 @@ impl App {
         d.lb = None;
         d.anatomy = None;
         d.sig = None;
-        self.policy = p;
+        self.settings.adopt(&cfg);
         self.pending_policy = None;
+        // An audit belongs to the pool order it was run in.
+        self.invalidate_audit();
         self.status = Some(format!("tie policy: {p}"));
         self.queue_evaluation_jobs();
         for pane in &mut self.panes {
@@ -402,7 +405,7 @@ impl App {
     /// What the help overlay shows: the registry and the active pane's glyphs.
     pub fn help(&self) -> super::help::Help<'_> {
         super::help::Help {
-            theme: &self.theme,
+            theme: &self.settings.theme,
             panes: &self.panes,
             tab: self.tab,
         }
@@ -527,9 +530,9 @@ impl App {
                     Action::Enter => {
                         if let Some(&s) = items.get(sel) {
                             if compare {
-                                self.shared.compare = s;
+                                self.settings.compare = s;
                             } else {
-                                self.shared.system = s;
+                                self.settings.system = s;
                             }
                             self.status = Some(format!(
                                 "{} system: {}",
@@ -623,6 +626,7 @@ impl App {
             Mode::Filter => {
                 let mut cx = Cx {
                     data: self.data.as_ref(),
+                    settings: &mut self.settings,
                     shared: &mut self.shared,
                     effects: &mut effects,
                 };
@@ -647,7 +651,7 @@ impl App {
 
     /// Let the active pane start or feed its background work for the state just reached.
     pub(super) fn sync_active(&mut self) {
-        self.panes[self.tab].sync(self.data.as_ref(), &self.shared);
+        self.panes[self.tab].sync(self.data.as_ref(), &self.settings, &self.shared);
     }
 
     fn normal(&mut self, action: Action, effects: &mut Vec<Effect>) {
@@ -672,19 +676,21 @@ impl App {
                 }
             }
             Action::CycleK => {
-                if let Some(d) = &self.data {
-                    let ks = d.engine.config().ks;
-                    self.shared.k_index = (self.shared.k_index + 1) % ks.len().max(1);
-                    self.status = Some(format!("cutoff k = {}", ks[self.shared.k_index]));
+                if self.data.is_some() {
+                    let n = self.settings.eval().ks.len().max(1);
+                    self.settings.k_index = (self.settings.k_index + 1) % n;
+                    self.status = Some(format!("cutoff k = {}", self.settings.k()));
                 }
             }
             Action::CycleTies => {
-                let cur = self.pending_policy.unwrap_or(self.policy);
+                let cur = self.pending_policy.unwrap_or(self.settings.policy());
                 let i = TiePolicy::ALL.iter().position(|&p| p == cur).unwrap_or(0);
                 self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
             }
-            Action::ToggleTheme => self.theme = self.theme.toggled(),
-            Action::SetTheme(kind) => self.theme = Theme::new(kind, self.theme.mono),
+            Action::ToggleTheme => self.settings.theme = self.settings.theme.toggled(),
+            Action::SetTheme(kind) => {
+                self.settings.theme = Theme::new(kind, self.settings.theme.mono)
+            }
             Action::Zoom => self.zoom = !self.zoom,
             Action::BigNumbers => self.mode = Mode::Big,
             Action::Palette => {
@@ -711,6 +717,7 @@ impl App {
     fn forward(&mut self, action: &Action, effects: &mut Vec<Effect>) {
         let mut cx = Cx {
             data: self.data.as_ref(),
+            settings: &mut self.settings,
             shared: &mut self.shared,
             effects,
         };
@@ -722,7 +729,7 @@ impl App {
             match e {
                 Effect::OpenBrowser { system, query } => {
                     if let Some(s) = system {
-                        self.shared.system = s;
+                        self.settings.system = s;
                     }
                     if let Some(q) = query {
                         self.shared.query = q;
@@ -748,13 +755,20 @@ impl App {
 
     /// A snapshot for drawing.
     pub fn view(&self) -> View<'_> {
+        // The settings' evaluation is the data's: every number drawn is computed under it.
+        debug_assert!(
+            self.data
+                .as_ref()
+                .is_none_or(|d| d.engine.config() == *self.settings.eval()),
+            "the settings and the data's engine disagree"
+        );
         const SPIN: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
         View {
             data: self.data.as_ref(),
+            settings: &self.settings,
             shared: &self.shared,
-            theme: &self.theme,
+            theme: &self.settings.theme,
             hits: &self.hits,
-            policy: self.policy,
             spinner: SPIN[self.spinner % SPIN.len()],
         }
     }

@@ -48,7 +48,7 @@ pub fn export_to(app: &App, dir: &Path) -> std::io::Result<Option<Exported>> {
     let buf = render_pane(app, w, h);
     let pane = &app.panes[app.tab];
     let title = format!("{} — execscope, {}", pane.title(), app.bundle_name);
-    let svg = buffer_svg(&buf, app.theme.kind, &title);
+    let svg = buffer_svg(&buf, app.settings.theme.kind, &title);
     let mut md = format!("# {title}\n\n");
     let hits = Hits::default();
     let mut v = app.view();
@@ -81,7 +81,7 @@ pub fn render_pane(app: &App, w: u16, h: u16) -> Buffer {
     let mut v = app.view();
     v.hits = &hits;
     term.draw(|f| {
-        f.render_widget(Block::default().style(app.theme.base), f.area());
+        f.render_widget(Block::default().style(app.settings.theme.base), f.area());
         app.panes[app.tab].draw(f, f.area(), &v);
     })
     .expect("drawing into memory");

@@ -23,7 +23,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         return draw_zoom(f, app);
     }
     let v = app.view();
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let area = f.area();
     f.render_widget(Block::default().style(th.base), area);
     let [tabs, body, status, keys] = Layout::vertical([
@@ -47,7 +47,7 @@ pub fn draw(f: &mut Frame, app: &App) {
 
 /// The active pane in `body` (or the load error, or the loading message).
 fn draw_body(f: &mut Frame, body: Rect, app: &App) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let v = app.view();
     if let Some(e) = &app.error {
         let p = Paragraph::new(format!("error: {e}"))
@@ -68,7 +68,7 @@ fn draw_body(f: &mut Frame, body: Rect, app: &App) {
 
 /// The live query's prompt line (in place of the key bar).
 fn draw_prompt(f: &mut Frame, area: Rect, app: &App) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let text = app.shared.live.as_ref().map_or("", |l| l.0.as_str());
     let line = Line::from(vec![
         Span::styled(" live BM25 query: ", th.accent),
@@ -89,7 +89,7 @@ fn draw_overlays(f: &mut Frame, body: Rect, app: &App) {
 }
 
 fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     // Full titles when they fit; else without the name; else full titles packed closer (80
     // columns); else the active tab's title and the others' numbers (a tab is never cut in the
     // middle of its title).
@@ -141,7 +141,7 @@ fn draw_tabs(f: &mut Frame, area: Rect, app: &App) {
 }
 
 fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let v = app.view();
     let mut spans = vec![Span::styled(format!(" {} ", app.bundle_name), th.accent)];
     if let Some(d) = &app.data {
@@ -155,11 +155,11 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
         let system = if app.loading_systems() {
             "…".to_string()
         } else {
-            v.system_id(app.shared.system).to_string()
+            v.system_id(app.settings.system).to_string()
         };
         spans.push(Span::styled(system, th.accent));
         spans.push(Span::raw(format!(" │ k={} │ ties ", v.k())));
-        spans.push(Span::styled(app.policy.as_str(), th.accent));
+        spans.push(Span::styled(app.settings.policy().as_str(), th.accent));
         if let Some(p) = app.pending_policy() {
             spans.push(Span::styled(format!("→{p}"), th.warn));
         }
@@ -188,7 +188,7 @@ fn draw_status(f: &mut Frame, area: Rect, app: &App, spin: char) {
 }
 
 fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let input = matches!(
         app.mode,
         Mode::Filter | Mode::Picker { .. } | Mode::Palette { .. }
@@ -216,7 +216,7 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
 }
 
 fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, sel: usize) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let Some(d) = &app.data else { return };
     let items = app.picker_items(text);
     let h = (items.len() as u16 + 3).min(area.height);
@@ -228,9 +228,9 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
         Span::styled("▏", th.accent),
     ])];
     let current = if compare {
-        app.shared.compare
+        app.settings.compare
     } else {
-        app.shared.system
+        app.settings.system
     };
     for (i, &s) in items.iter().enumerate() {
         let sys = &d.engine.scores()[s];
@@ -260,7 +260,7 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
 /// a one-line bar below it.
 fn presenter_screen(f: &mut Frame, app: &App) -> [Rect; 2] {
     let area = f.area();
-    f.render_widget(Block::default().style(app.theme.base), area);
+    f.render_widget(Block::default().style(app.settings.theme.base), area);
     let [body, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     app.hits.set_body(body);
     [body, bar]
@@ -269,7 +269,7 @@ fn presenter_screen(f: &mut Frame, app: &App) -> [Rect; 2] {
 /// Presenter zoom (`z`): the active pane on the whole screen, no tab bar; one bottom line says
 /// how to leave and which pane this is (the live query's prompt takes it while typing).
 fn draw_zoom(f: &mut Frame, app: &App) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let v = app.view();
     let [body, bar] = presenter_screen(f, app);
     draw_body(f, body, app);
@@ -306,7 +306,7 @@ fn draw_zoom(f: &mut Frame, app: &App) {
 /// under them; in normal type when the screen is too small for the digits.
 fn draw_big(f: &mut Frame, app: &App) {
     use super::presenter::{big_rows, big_width, headline, GLYPH_ROWS};
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let v = app.view();
     let [body, bar] = presenter_screen(f, app);
     let mut spans = vec![Span::raw(" ")];
@@ -427,7 +427,7 @@ fn draw_big(f: &mut Frame, app: &App) {
 /// Presenter command palette (Ctrl-P): every command of the active pane by name, keys and help
 /// (the registry's, [`commands::palette`]), fuzzy-filtered; the picker's overlay style.
 fn draw_palette(f: &mut Frame, area: Rect, app: &App, text: &str, sel: usize) {
-    let th = &app.theme;
+    let th = &app.settings.theme;
     let entries = app.palette_entries();
     let items = app.palette_items(text);
     let w = area.width.min(76);
@@ -457,7 +457,7 @@ fn draw_palette(f: &mut Frame, area: Rect, app: &App, text: &str, sel: usize) {
     for (i, &e) in items.iter().enumerate().skip(top).take(room) {
         let e = &entries[e];
         let current =
-            matches!(e.action, super::actions::Action::SetTheme(k) if k == app.theme.kind);
+            matches!(e.action, super::actions::Action::SetTheme(k) if k == app.settings.theme.kind);
         let mark = if current { "●" } else { " " };
         let head = format!(
             "{mark} {:<label_w$} {:<keys_w$} ",

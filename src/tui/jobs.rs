@@ -111,15 +111,26 @@ impl JobProgress {
     }
 }
 
-/// What to audit: the retrieval pools of one system.
+/// What to audit: the retrieval pools of one system, in the pool order of a tie policy (the
+/// session's when it was asked for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditRequest {
     /// Index into `Engine::scores`.
     pub system: usize,
     pub k: usize,
     pub visible: usize,
+    /// The pool order inside score ties.
+    pub ties: crate::metrics::TiePolicy,
     /// Identifies this run; a result whose token is not the app's current one is dropped.
     pub token: u64,
+}
+
+impl AuditRequest {
+    /// Whether this audit is of the current system under the session's tie policy (what the
+    /// pane shows; any other result is stale).
+    pub fn is_for(&self, settings: &crate::tui::view::Settings) -> bool {
+        self.system == settings.system && self.ties == settings.policy()
+    }
 }
 
 /// A finished retrieval audit: the core's run (pools and accounting, from which the report's
@@ -195,13 +206,18 @@ fn run_audit(
     let spec = RetrievalSpec {
         k: req.k,
         visible: req.visible,
+        ties: req.ties,
         ..RetrievalSpec::new(system)
     };
+    let notes = [format!(
+        "pool order inside score ties: {} (the dashboard's tie policy)",
+        req.ties
+    )];
     let run = crate::retrieval_audit::run(
         engine,
         &spec,
         OracleConfig::default(),
-        &[],
+        &notes,
         &AuditConfig::default(),
         &tick,
     )?;

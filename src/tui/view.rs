@@ -10,7 +10,7 @@ pub use super::widgets::hits::Hits;
 use crate::analysis::significance::Significance;
 use crate::audit::AuditError;
 use crate::engine::Engine;
-use crate::metrics::TiePolicy;
+use crate::metrics::{EvalConfig, TiePolicy};
 use crate::rank::bm25::Bm25Index;
 use crate::view::{AnatomyView, Leaderboard};
 use std::sync::Arc;
@@ -72,15 +72,61 @@ impl Data {
     }
 }
 
-/// Selection shared by the panes: which system, which query, which cutoff.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Shared {
-    /// Current system (index into `Engine::scores`).
-    pub system: usize,
-    /// System compared side by side in the browser.
-    pub compare: usize,
+/// The session's settings: one value every pane reads, under which every number the dashboard
+/// draws or exports is computed (or the pane says which setting it used instead, and why). The
+/// tie policy, near-tie tolerance and cutoffs are the evaluation's: they change only with the
+/// data's engine ([`Settings::adopt`], when the app re-evaluates), so they are always the
+/// engine's. The system, the compared system and the cutoff are the selection; the theme how it
+/// all looks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    eval: EvalConfig,
     /// Index into the evaluation's cutoffs.
     pub k_index: usize,
+    /// Current system (index into `Engine::scores`).
+    pub system: usize,
+    /// System compared with it (the browser's side by side, the Pairs pane's column).
+    pub compare: usize,
+    pub theme: Theme,
+}
+
+impl Settings {
+    pub fn new(eval: EvalConfig, theme: Theme) -> Settings {
+        Settings {
+            eval,
+            k_index: 0,
+            system: 0,
+            compare: 0,
+            theme,
+        }
+    }
+
+    /// The evaluation's settings: tie policy, near-tie tolerance, cutoffs.
+    pub fn eval(&self) -> &EvalConfig {
+        &self.eval
+    }
+
+    pub fn policy(&self) -> TiePolicy {
+        self.eval.policy
+    }
+
+    /// The cutoff k selected (1 where the evaluation has none).
+    pub fn k(&self) -> usize {
+        self.eval.ks.get(self.k_index).copied().unwrap_or(1)
+    }
+
+    /// The data's engine was (re-)evaluated under `eval`: take its settings (the cutoff kept
+    /// where the new cutoffs have it).
+    pub fn adopt(&mut self, eval: &EvalConfig) {
+        let k = self.k();
+        self.k_index = eval.ks.iter().position(|&x| x == k).unwrap_or(0);
+        self.eval = eval.clone();
+    }
+}
+
+/// What the panes share besides the settings: the query, a live query, where exports go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shared {
     /// Current query (bundle row).
     pub query: usize,
     /// Live BM25 query text and its ranking (corpus row, score), when active.
@@ -92,24 +138,24 @@ pub struct Shared {
 /// What one frame draws from.
 pub struct View<'a> {
     pub data: Option<&'a Data>,
+    pub settings: &'a Settings,
     pub shared: &'a Shared,
+    /// The settings' theme.
     pub theme: &'a Theme,
     pub hits: &'a Hits,
-    pub policy: TiePolicy,
     /// Spinner glyph for work in progress.
     pub spinner: char,
-}
-
-/// The cutoff k the selection names (1 before the bundle is loaded).
-pub fn cutoff(data: Option<&Data>, shared: &Shared) -> usize {
-    data.and_then(|d| d.engine.config().ks.get(shared.k_index).copied())
-        .unwrap_or(1)
 }
 
 impl View<'_> {
     /// The cutoff k currently selected.
     pub fn k(&self) -> usize {
-        cutoff(self.data, self.shared)
+        self.settings.k()
+    }
+
+    /// The tie policy every number is computed under.
+    pub fn policy(&self) -> TiePolicy {
+        self.settings.policy()
     }
 
     /// Id of a system.

@@ -137,7 +137,7 @@ fn gap_histogram_has_a_zero_line_and_ticks_on_edges() {
     let g = {
         let d = a.data.as_ref().unwrap();
         let an = &d.anatomy.as_ref().unwrap().anatomy;
-        an.systems[a.shared.system].gap_summary.clone()
+        an.systems[a.settings.system].gap_summary.clone()
     };
     assert!(g.histogram.iter().any(|b| b.0 == 0.0), "0 is a bin edge");
     assert!(!g.histogram.iter().any(|b| b.0 < 0.0 && b.1 > 0.0));

@@ -183,7 +183,7 @@ fn redact(s: &str) -> String {
 
 #[test]
 fn audit_pane_runs_the_retrieval_audit() {
-    let mut a = app_with(TiePolicy::Expected);
+    let mut a = app_with(TiePolicy::Row);
     keys(&mut a, "7");
     assert_eq!(a.pane_id(), "audit");
     let s = screen(&a, 100, 30);
@@ -208,7 +208,7 @@ fn audit_pane_runs_the_retrieval_audit() {
     let s = screen(&a, 100, 30);
     insta::assert_snapshot!("audit_pane", redact(&s));
     assert!(
-        s.contains("retrieval audit: toy-cos, top 10, 3 visible tests"),
+        s.contains("retrieval audit: toy-cos, top 10 (row ties: corpus order), 3 visible tests"),
         "{s}"
     );
     // The summary row is the audit's own table.

@@ -71,6 +71,7 @@ impl App {
                 let mut effects = Vec::new();
                 let mut cx = crate::tui::panes::Cx {
                     data: self.data.as_ref(),
+                    settings: &mut self.settings,
                     shared: &mut self.shared,
                     effects: &mut effects,
                 };

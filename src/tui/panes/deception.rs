@@ -116,7 +116,7 @@ impl DeceptionPane {
     /// Deception by bug type: the pooled dense bar, then the current system's.
     fn draw_bug_types(&self, f: &mut Frame, left: Rect, v: &View, a: &AnatomyView) {
         let th = v.theme;
-        let sys = v.shared.system;
+        let sys = v.settings.system;
         let sys_id = v.system_id(sys).to_string();
         // Bars by bug type: pooled dense, then the current system.
         // The legend names both bars; on a narrow pane the title is shortened so that the
@@ -213,7 +213,7 @@ impl DeceptionPane {
 /// Deception by edit-size bucket, then every system's overall deception.
 fn draw_edit_sizes(f: &mut Frame, right: Rect, v: &View, a: &AnatomyView) {
     let th = v.theme;
-    let sys = v.shared.system;
+    let sys = v.settings.system;
     let bt = &a.bugtypes;
     // Edit-size buckets.
     let inner = framed(
@@ -259,7 +259,7 @@ fn draw_edit_sizes(f: &mut Frame, right: Rect, v: &View, a: &AnatomyView) {
 /// The canonical-vs-best-distractor gap histogram of the current system.
 fn draw_gaps(f: &mut Frame, bottom: Rect, v: &View, a: &AnatomyView) {
     let th = v.theme;
-    let sys = v.shared.system;
+    let sys = v.settings.system;
     let sys_id = v.system_id(sys).to_string();
     // Gap histogram of the current system.
     let Some(s) = a.anatomy.systems.get(sys) else {

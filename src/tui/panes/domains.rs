@@ -183,7 +183,7 @@ impl Pane for DomainsPane {
                     Layout::vertical([Constraint::Length(want), Constraint::Min(0)]).areas(left);
                 let title = Line::from(vec![
                     Span::styled(" exec@1 by domain ", th.title),
-                    Span::styled(format!("(ties: {}) ", v.policy), th.dim),
+                    Span::styled(format!("(ties: {}) ", v.policy()), th.dim),
                 ]);
                 heat_table(f, top, v, &t, title, self.col, |x| x);
                 if below.height >= 4 {

@@ -6,7 +6,7 @@ use super::{step, Cx, Effect, Pane, PaneId};
 use crate::metrics::{metric_keys, MetricKey};
 use crate::report::{leaderboard, Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::view::{Data, View};
+use crate::tui::view::{Data, Settings, View};
 use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::forest::{self, ForestRow};
@@ -31,9 +31,9 @@ pub struct LeaderboardPane {
 
 /// Whether the pane adds an "exec@k 95% CI" column: not for the first metric cell, whose
 /// intervals the report table itself carries (or will, once the bootstrap job is done).
-fn extra_ci(d: &Data, k: usize) -> bool {
-    let first = metric_keys(&d.engine.config().ks).first().map(|c| c.0);
-    first != Some(MetricKey::exec(k))
+fn extra_ci(settings: &Settings) -> bool {
+    let first = metric_keys(&settings.eval().ks).first().map(|c| c.0);
+    first != Some(MetricKey::exec(settings.k()))
 }
 
 /// The report's leaderboard table formatted from the data's rows: `leaderboard::table` with the
@@ -55,8 +55,8 @@ pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     let (lb, table) = report_table(d)?;
     let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
     let k = v.k();
-    let first_pending = d.sig.is_none() && !extra_ci(d, k);
-    if !extra_ci(d, k) && !first_pending {
+    let first_pending = d.sig.is_none() && !extra_ci(v.settings);
+    if !extra_ci(v.settings) && !first_pending {
         return Some((table, systems));
     }
     let key = MetricKey::exec(k);
@@ -212,21 +212,14 @@ impl Pane for LeaderboardPane {
         };
         let table = &table;
         let n = table.rows.len();
-        let k = d
-            .engine
-            .config()
-            .ks
-            .get(cx.shared.k_index)
-            .copied()
-            .unwrap_or(1);
-        let ncol = table.headers.len() + usize::from(extra_ci(d, k) || d.sig.is_none());
+        let ncol = table.headers.len() + usize::from(extra_ci(cx.settings) || d.sig.is_none());
         match action {
             _ if action.moves_selection() => {
                 let order = sorted_order(table, &self.sort);
-                let cur = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                let cur = selected_row(&order, lb, cx.settings.system).unwrap_or(self.selected);
                 self.selected = step(cur, n, action, self.page.get());
                 if let Some(&r) = order.get(self.selected) {
-                    cx.shared.system = lb.rows[r].system;
+                    cx.settings.system = lb.rows[r].system;
                 }
             }
             Action::Left | Action::Right => {
@@ -258,13 +251,13 @@ impl Pane for LeaderboardPane {
                 self.selected = *index;
                 let order = sorted_order(table, &self.sort);
                 if let Some(&r) = order.get(*index) {
-                    cx.shared.system = lb.rows[r].system;
+                    cx.settings.system = lb.rows[r].system;
                 }
             }
             Action::Enter => {
                 // The highlighted row: the shared selection's (as drawn), not a stale position.
                 let order = sorted_order(table, &self.sort);
-                let pos = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                let pos = selected_row(&order, lb, cx.settings.system).unwrap_or(self.selected);
                 if let Some(&r) = order.get(pos) {
                     cx.effects.push(Effect::OpenBrowser {
                         system: Some(lb.rows[r].system),
@@ -302,7 +295,7 @@ impl Pane for LeaderboardPane {
             th,
         );
         let order = sorted_order(&t, &self.sort);
-        let selected = selected_row(&order, lb, v.shared.system)
+        let selected = selected_row(&order, lb, v.settings.system)
             .unwrap_or(self.selected.min(order.len().saturating_sub(1)));
         self.page.set(inner.height.saturating_sub(1) as usize);
         TableView {

@@ -13,7 +13,7 @@ pub mod pairs;
 pub mod suites;
 
 use super::actions::Action;
-use super::view::{Data, Shared, View};
+use super::view::{Data, Settings, Shared, View};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
@@ -41,6 +41,9 @@ pub enum Effect {
 /// What a pane may read and change while handling an action.
 pub struct Cx<'a> {
     pub data: Option<&'a Data>,
+    /// The session's settings: a pane changes the selection (system, compared system), never
+    /// the evaluation's (the app re-evaluates for those).
+    pub settings: &'a mut Settings,
     pub shared: &'a mut Shared,
     pub effects: &'a mut Vec<Effect>,
 }
@@ -132,7 +135,7 @@ pub trait Pane {
     /// Bring the pane's background work in line with the state, after every change the app
     /// makes (an action handled, a job's result): the one place a pane starts or feeds a worker
     /// (the browser's live probe), never `draw`. Called on the active pane.
-    fn sync(&mut self, _data: Option<&Data>, _shared: &Shared) {}
+    fn sync(&mut self, _data: Option<&Data>, _settings: &Settings, _shared: &Shared) {}
     /// Work the pane waits for outside the job queue (a live probe): keep redrawing.
     fn busy(&self) -> bool {
         false

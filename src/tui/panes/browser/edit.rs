@@ -39,7 +39,7 @@ impl BrowserPane {
     /// ([`Effect::RunEditor`]); [`BrowserPane::editor_closed`] reads the text back.
     pub(super) fn edit_external(&mut self, cx: &mut Cx, d: &Data) {
         let q = cx.shared.query;
-        let Some(c) = self.selected_snippet(d, cx.shared) else {
+        let Some(c) = self.selected_snippet(d, cx.settings, cx.shared) else {
             return;
         };
         let b = &d.engine.bundle();
@@ -85,9 +85,10 @@ impl BrowserPane {
     pub(super) fn selected_snippet(
         &self,
         d: &Data,
-        shared: &crate::tui::view::Shared,
+        settings: &Settings,
+        shared: &Shared,
     ) -> Option<usize> {
-        let rows = self.rows(d, shared);
+        let rows = self.rows(d, settings, shared);
         rows.get(self.rank_sel.min(rows.len().saturating_sub(1)))
             .map(|r| r.corpus)
     }
@@ -109,7 +110,7 @@ impl BrowserPane {
     pub(super) fn start_edit(&mut self, cx: &mut Cx, d: &Data) {
         let q = cx.shared.query;
         let target = if self.focus == Focus::Ranking {
-            match self.selected_snippet(d, cx.shared) {
+            match self.selected_snippet(d, cx.settings, cx.shared) {
                 Some(c) => Target::Snippet(c),
                 None => return,
             }

@@ -22,15 +22,15 @@ mod query_list;
 mod ranking;
 mod ranking_panel;
 mod snippet;
+mod tables;
 
 use super::{step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
 use crate::probe::session::{Edit, Session, Target};
 use crate::probe::{ProbeQuery, ProbeReport, ProbeRequest};
-use crate::rank::{ties::group_sizes, top_k};
 use crate::tui::actions::{Action, Hit};
 use crate::tui::fuzzy;
-use crate::tui::view::{Data, View};
+use crate::tui::view::{Data, Settings, Shared, View};
 use crate::tui::widgets::chrome::block;
 use crate::tui::widgets::chrome::message;
 use probe::{live_rows, report_rows};
@@ -96,52 +96,44 @@ pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
     fuzzy::filter(filter, hay.iter().map(String::as_str))
 }
 
-/// The ranking rows shown for system `s` on query `q` (top [`DEPTH`]).
-pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
+/// The ranking rows shown for system `s` on query `q`: its top [`DEPTH`] under the session's
+/// tie policy and ε (the core's [`crate::view::ranking::query_ranking`]), each counted at `k`.
+pub fn query_ranking(d: &Data, s: usize, q: usize, k: usize) -> Vec<RankRow> {
     let e = &d.engine;
-    let row = e.scores()[s].row(q);
-    let order = top_k(row, DEPTH);
-    let sizes = group_sizes(row, &order);
-    order
-        .iter()
-        .zip(sizes)
-        .map(|(&c, tie)| RankRow {
-            corpus: c as usize,
-            score: f64::from(row[c as usize]),
-            tie,
-            pass: Some(e.truth().passes(q, c as usize)),
-            outcomes: d.index.outcomes(e, q, c as usize).map(<[String]>::to_vec),
+    crate::view::ranking::query_ranking(e, s, q, DEPTH, k)
+        .into_iter()
+        .map(|r| RankRow {
+            corpus: r.corpus,
+            score: f64::from(r.score),
+            tie: r.tie,
+            pass: Some(r.pass),
+            counted: r.counted,
+            outcomes: d.index.outcomes(e, q, r.corpus).map(<[String]>::to_vec),
         })
         .collect()
 }
 
 impl BrowserPane {
-    fn rows(&self, d: &Data, cx_shared: &crate::tui::view::Shared) -> Vec<RankRow> {
-        let k = d
-            .engine
-            .config()
-            .ks
-            .get(cx_shared.k_index)
-            .copied()
-            .unwrap_or(1);
+    fn rows(&self, d: &Data, settings: &Settings, shared: &Shared) -> Vec<RankRow> {
+        let k = settings.k();
         let probed = self
-            .wanted(d, cx_shared, k)
+            .wanted(d, shared, k)
             .and_then(|w| self.live_state(&w))
             .and_then(|st| st.report)
-            .and_then(|r| report_rows(d, &r, cx_shared.system));
-        match (&cx_shared.live, probed) {
+            .and_then(|r| report_rows(d, &r, settings.system, k));
+        match (&shared.live, probed) {
             (_, Some(rows)) => rows,
             // Before Enter, for BM25 itself, and for a dense system that cannot run here (no
             // model): the live BM25 ranking, which the title then names.
             (Some((text, live)), None)
                 if self.live_committed.as_ref() != Some(text)
-                    || !d.engine.scores()[cx_shared.system].is_dense()
-                    || self.live_unavailable(d, cx_shared, k) =>
+                    || !d.engine.scores()[settings.system].is_dense()
+                    || self.live_unavailable(d, settings, shared) =>
             {
-                live_rows(live)
+                live_rows(live, k, settings.policy())
             }
             (Some(_), None) => Vec::new(),
-            (None, None) => query_ranking(d, cx_shared.system, cx_shared.query),
+            (None, None) => query_ranking(d, settings.system, shared.query, k),
         }
     }
 
@@ -158,14 +150,9 @@ impl BrowserPane {
     }
 
     /// The committed live query's answer says the selected system cannot rank it here.
-    pub(super) fn live_unavailable(
-        &self,
-        d: &Data,
-        shared: &crate::tui::view::Shared,
-        k: usize,
-    ) -> bool {
-        let id = &d.engine.scores()[shared.system].id;
-        self.wanted(d, shared, k)
+    pub(super) fn live_unavailable(&self, d: &Data, settings: &Settings, shared: &Shared) -> bool {
+        let id = &d.engine.scores()[settings.system].id;
+        self.wanted(d, shared, settings.k())
             .and_then(|w| self.live_state(&w))
             .and_then(|st| st.report)
             .is_some_and(|r| r.systems.iter().any(|x| &x.id == id && x.status != "ok"))
@@ -186,6 +173,10 @@ impl Pane for BrowserPane {
         ranking::LEGEND
     }
 
+    fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
+        self.tables(v)
+    }
+
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let Some(d) = cx.data.filter(|d| !d.engine.scores().is_empty()) else {
             return false;
@@ -194,7 +185,7 @@ impl Pane for BrowserPane {
         let live = cx.shared.live.is_some();
         match action {
             _ if nav && (self.focus == Focus::Ranking || live) => {
-                let n = self.rows(d, cx.shared).len();
+                let n = self.rows(d, cx.settings, cx.shared).len();
                 self.rank_sel = step(self.rank_sel, n, action, self.page_rank.get());
             }
             _ if nav => self.move_query(action, cx, d),
@@ -236,8 +227,8 @@ impl Pane for BrowserPane {
             }
             Action::ToggleCompare => {
                 self.compare = !self.compare;
-                if self.compare && cx.shared.compare == cx.shared.system {
-                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores().len().max(1);
+                if self.compare && cx.settings.compare == cx.settings.system {
+                    cx.settings.compare = (cx.settings.system + 1) % d.engine.scores().len().max(1);
                 }
             }
             Action::Click(Hit::Row {
@@ -296,11 +287,11 @@ impl Pane for BrowserPane {
 
     /// Submit the probe the state wants answered (a committed live query, the current query's
     /// edits) to the probing service, starting it on first use.
-    fn sync(&mut self, data: Option<&Data>, shared: &crate::tui::view::Shared) {
+    fn sync(&mut self, data: Option<&Data>, settings: &Settings, shared: &Shared) {
         let Some(d) = data.filter(|d| !d.engine.scores().is_empty()) else {
             return;
         };
-        if let Some(w) = self.wanted(d, shared, crate::tui::view::cutoff(data, shared)) {
+        if let Some(w) = self.wanted(d, shared, settings.k()) {
             self.submit(d, &w);
         }
     }
@@ -351,7 +342,7 @@ impl Pane for BrowserPane {
         } else {
             self.draw_list(f, left, v, d);
         }
-        let rows = self.rows(d, v.shared);
+        let rows = self.rows(d, v.settings, v.shared);
         // The ranking takes what its rows need (at most 45%); the code panel the rest.
         let rank_h = (rows.len() as u16 + 3).max(6).min(right.height * 45 / 100);
         let [rank_area, code_area] =

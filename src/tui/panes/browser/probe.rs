@@ -3,14 +3,27 @@
 //! the per-system status strip and the edits panel (scores and ranks before → after, verdicts).
 
 use super::*;
+use crate::metrics::TiePolicy;
+use crate::view::ranking as view_ranking;
 
-pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
+/// A typed query's BM25 ranking (no suite, so no verdicts), each row counted at `k` under
+/// `policy` (a tie straddling the cutoff counts by its share under expected ties).
+pub(super) fn live_rows(live: &[(u32, f64)], k: usize, policy: TiePolicy) -> Vec<RankRow> {
+    let scores: Vec<f64> = live.iter().map(|x| x.1).collect();
+    let ties: Vec<usize> = scores
+        .iter()
+        .map(|&s| scores.iter().filter(|&&x| x == s).count())
+        .collect();
+    let counted = view_ranking::counted(&scores, &ties, k, policy);
     live.iter()
-        .map(|&(c, s)| RankRow {
+        .zip(ties)
+        .zip(counted)
+        .map(|((&(c, s), tie), counted)| RankRow {
             corpus: c as usize,
             score: s,
-            tie: live.iter().filter(|x| x.1 == s).count(),
+            tie,
             pass: None,
+            counted,
             outcomes: None,
         })
         .collect()
@@ -19,7 +32,9 @@ pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
 /// The ranking rows of one system in a probe report, with each row's per-test outcomes: the
 /// oracle's verdict for an edited snippet, the execution cache's for the others (stored
 /// queries; a free text has no tests), so an edit never turns the tests column into labels.
-pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
+/// The report ranks in row order; the rows are shown in the order of the report's tie policy
+/// (the session's), each counted at `k` ([`crate::view::ranking::arrange`], `counted`).
+pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize, k: usize) -> Option<Vec<RankRow>> {
     let e = &d.engine;
     let id = &e.scores().get(s)?.id;
     let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
@@ -34,14 +49,24 @@ pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<Ran
         }
         d.index.outcomes(e, q?, h.row).map(<[String]>::to_vec)
     };
+    let policy = e.config().policy;
+    let scores: Vec<f64> = sp.top.iter().map(|h| f64::from(h.score)).collect();
+    let passes: Vec<Option<bool>> = sp.top.iter().map(|h| h.pass).collect();
+    let order = view_ranking::arrange(&scores, &passes, policy);
+    let shown: Vec<&crate::probe::ProbeHit> = order.iter().map(|&i| &sp.top[i]).collect();
+    let ties: Vec<usize> = shown.iter().map(|h| h.tie).collect();
+    let shown_scores: Vec<f64> = order.iter().map(|&i| scores[i]).collect();
+    let counted = view_ranking::counted(&shown_scores, &ties, k, policy);
     Some(
-        sp.top
-            .iter()
-            .map(|h| RankRow {
+        shown
+            .into_iter()
+            .zip(counted)
+            .map(|(h, counted)| RankRow {
                 corpus: h.row,
                 score: f64::from(h.score),
                 tie: h.tie,
                 pass: h.pass,
+                counted,
                 outcomes: outcomes(h),
             })
             .collect(),

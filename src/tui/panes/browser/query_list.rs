@@ -40,8 +40,8 @@ impl BrowserPane {
         let h = inner.height.saturating_sub(1) as usize;
         self.page_list.set(h);
         let k = v.k();
-        let ki = v.shared.k_index;
-        let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
+        let ki = v.settings.k_index;
+        let eval = &d.engine.evals()[v.settings.system.min(d.engine.evals().len() - 1)];
         // The id column as wide as the longest id, so the function name keeps the rest.
         let id_w = b
             .queries
@@ -109,7 +109,7 @@ impl BrowserPane {
         let Some(query) = b.queries.get(v.shared.query) else {
             return;
         };
-        let ki = v.shared.k_index;
+        let ki = v.settings.k_index;
         let mut lines = vec![
             Line::from(vec![
                 Span::styled(format!("{} ", query.function_name), th.accent),
@@ -138,7 +138,7 @@ impl BrowserPane {
                 Span::raw(format!("{val:.2} ")),
                 Span::raw(sys.id.clone()),
             ]);
-            if s == v.shared.system {
+            if s == v.settings.system {
                 line = line.style(th.selected_unfocused);
             }
             lines.push(line);

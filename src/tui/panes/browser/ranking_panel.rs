@@ -29,56 +29,12 @@ impl BrowserPane {
     ) {
         let th = v.theme;
         let Some(d) = v.data else { return };
-        let b = d.engine.bundle();
         let sel = self.rank_index(rows.len());
         let focused = self.focus == Focus::Ranking || v.shared.live.is_some();
         let q = v.shared.query;
         // The title stays inside the top border: what does not fit is abbreviated, never cut.
         let title_w = area.width.saturating_sub(2) as usize;
-        let title = match &v.shared.live {
-            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
-                Span::styled(" live BM25: ", th.title),
-                Span::raw(format!("\"{text}\" ")),
-            ]),
-            Some((text, _)) => {
-                let sid = v.system_id(v.shared.system);
-                // The rows are BM25's when the selected system cannot rank here: say so.
-                let under = if self.live_unavailable(d, v.shared, v.k()) {
-                    format!("under BM25 ({sid} unavailable) ")
-                } else {
-                    format!("under {sid} ")
-                };
-                let mut spans = vec![
-                    Span::styled(" live: ", th.title),
-                    Span::raw(format!("\"{text}\" ")),
-                    Span::styled(under, th.accent),
-                ];
-                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
-                Line::from(spans)
-            }
-            None if self.session.count(q) > 0 => {
-                let mut spans = vec![
-                    Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
-                    Span::styled(
-                        format!("under {} ", v.system_id(v.shared.system)),
-                        th.accent,
-                    ),
-                    Span::styled(format!("(k={}) ", v.k()), th.dim),
-                ];
-                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
-                Line::from(spans)
-            }
-            None => Line::from(vec![
-                Span::styled(format!(" {} ", b.queries[q].id), th.title),
-                Span::styled(
-                    format!("under {} ", v.system_id(v.shared.system)),
-                    th.accent,
-                ),
-                Span::styled(format!("(k={}) ", v.k()), th.dim),
-            ]),
-        };
+        let title = self.title(v, d, state, title_w);
         let title = Line::from(fit_spans(title.spans, title_w));
         let inner = framed(f, area, title, focused, th);
         // The glyphs' legend on the bottom border (whole items; `?` lists them all).
@@ -91,19 +47,19 @@ impl BrowserPane {
         }
         self.page_rank.set(inner.height.saturating_sub(1) as usize);
         if self.compare && v.shared.live.is_none() {
-            let other = query_ranking(d, v.shared.compare, q);
+            let other = query_ranking(d, v.settings.compare, q, v.k());
             ranking::side_by_side(
                 f,
                 inner,
                 v,
                 d,
-                (rows, v.shared.system),
-                (other.as_slice(), v.shared.compare),
+                (rows, v.settings.system),
+                (other.as_slice(), v.settings.compare),
                 sel,
                 RANKING,
             );
         } else if rows.is_empty() && waiting {
-            let sid = v.system_id(v.shared.system).to_string();
+            let sid = v.system_id(v.settings.system).to_string();
             let why = match state {
                 Some(st) => match (st.busy.as_deref(), &st.report, &st.error) {
                     (Some(b), _, _) => format!("{} {b} …", v.spinner),
@@ -139,6 +95,64 @@ impl BrowserPane {
                 None => inner,
             };
             ranking::render(f, inner, v, d, query, rows, sel, focused, RANKING);
+        }
+    }
+
+    /// The panel's title: the query (typed, edited or stored), the system whose ranking this
+    /// is, k and the order inside score ties the session's tie policy shows.
+    fn title(
+        &self,
+        v: &View,
+        d: &crate::tui::view::Data,
+        state: Option<&LiveState>,
+        title_w: usize,
+    ) -> Line<'static> {
+        let th = v.theme;
+        let b = d.engine.bundle();
+        let q = v.shared.query;
+        match &v.shared.live {
+            Some((text, _)) if self.live_committed.as_ref() != Some(text) => Line::from(vec![
+                Span::styled(" live BM25: ", th.title),
+                Span::raw(format!("\"{text}\" ")),
+            ]),
+            Some((text, _)) => {
+                let sid = v.system_id(v.settings.system);
+                // The rows are BM25's when the selected system cannot rank here: say so.
+                let under = if self.live_unavailable(d, v.settings, v.shared) {
+                    format!("under BM25 ({sid} unavailable) ")
+                } else {
+                    format!("under {sid} ")
+                };
+                let mut spans = vec![
+                    Span::styled(" live: ", th.title),
+                    Span::raw(format!("\"{text}\" ")),
+                    Span::styled(under, th.accent),
+                ];
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
+                Line::from(spans)
+            }
+            None if self.session.count(q) > 0 => {
+                let mut spans = vec![
+                    Span::styled(format!(" {} edited ", b.queries[q].id), th.warn),
+                    Span::styled(
+                        format!("under {} ", v.system_id(v.settings.system)),
+                        th.accent,
+                    ),
+                    Span::styled(format!("(k={}, {} ties) ", v.k(), v.policy()), th.dim),
+                ];
+                let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                spans.extend(status_spans(d, v, state, title_w.saturating_sub(used)));
+                Line::from(spans)
+            }
+            None => Line::from(vec![
+                Span::styled(format!(" {} ", b.queries[q].id), th.title),
+                Span::styled(
+                    format!("under {} ", v.system_id(v.settings.system)),
+                    th.accent,
+                ),
+                Span::styled(format!("(k={}, {} ties) ", v.k(), v.policy()), th.dim),
+            ]),
         }
     }
 }

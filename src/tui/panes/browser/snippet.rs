@@ -2,6 +2,7 @@
 //! canonical with `d`), then the query's tests with the snippet's outcome on each, the snippet's
 //! rank under every system, and the edits that make the query's paired distractors.
 
+use super::probe::rank_text;
 use super::ranking;
 use super::BrowserPane;
 use crate::tui::view::{Data, View};
@@ -119,10 +120,16 @@ impl BrowserPane {
                     Span::styled(t.clone(), th.dim),
                 ]));
             }
-            // Where every system ranks this snippet on the query (rank 1 = best; ties shared).
+            // Where every system ranks this snippet on the query (rank 1 = best), under the
+            // session's tie policy (expected: the mean over its tie's positions).
             lines.push(Line::raw(""));
             lines.push(Line::styled(
-                format!("{} on {} under every system", snip.id, query.id),
+                format!(
+                    "{} on {} under every system ({} ties)",
+                    snip.id,
+                    query.id,
+                    v.policy()
+                ),
                 th.header,
             ));
             let idw = d
@@ -133,10 +140,8 @@ impl BrowserPane {
                 .max()
                 .unwrap_or(4);
             for (s, sys) in d.engine.scores().iter().enumerate() {
-                let row = sys.row(q);
-                let sc = row[c];
-                let above = row.iter().filter(|&&x| x > sc).count();
-                let tied = row.iter().filter(|&&x| x == sc).count();
+                let sc = sys.row(q)[c];
+                let (rank, tied) = crate::view::ranking::rank_in(&d.engine, s, q, c);
                 let tie = if tied > 1 {
                     format!(" (tie of {tied})")
                 } else {
@@ -144,9 +149,9 @@ impl BrowserPane {
                 };
                 let mut line = Line::from(vec![
                     Span::styled(format!(" {:<idw$} ", sys.id), th.accent),
-                    Span::raw(format!("rank {}{tie}  score {sc:.4}", above + 1)),
+                    Span::raw(format!("rank {}{tie}  score {sc:.4}", rank_text(rank))),
                 ]);
-                if s == v.shared.system {
+                if s == v.settings.system {
                     line = line.style(th.selected_unfocused);
                 }
                 lines.push(line);

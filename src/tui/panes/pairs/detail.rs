@@ -190,7 +190,7 @@ impl PairsPane {
                 r.b_only,
                 r.both,
                 r.neither,
-                if v.policy == crate::metrics::TiePolicy::Expected {
+                if v.policy() == crate::metrics::TiePolicy::Expected {
                     // The counts are of queries with any chance; the means weigh the chance.
                     "success: any chance, value > 0"
                 } else {
@@ -269,7 +269,7 @@ impl PairsPane {
     ) {
         let th = v.theme;
         let metric = metrics()[self.metric];
-        let ki = v.shared.k_index;
+        let ki = v.settings.k_index;
         let (ca, cb) = (
             d.engine.evals()[a].column(metric, ki),
             d.engine.evals()[b].column(metric, ki),

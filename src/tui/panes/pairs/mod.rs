@@ -107,7 +107,7 @@ impl PairsPane {
         let d = v.data?;
         let e = &d.engine;
         let metric = metrics()[self.metric];
-        let ki = v.shared.k_index;
+        let ki = v.settings.k_index;
         let key = self.key(v);
         let n = e.evals().len();
         let with_pairs = d.sig.as_ref().filter(|s| s.pairs.is_some());
@@ -176,14 +176,26 @@ impl Pane for PairsPane {
         ]
     }
 
+    /// The report's pairs table of the metric cell shown (`execscope report --table pairs
+    /// --metric …`), once the pairs are computed.
+    fn export_tables(&self, v: &View) -> Vec<Table> {
+        let Some(d) = v.data else { return Vec::new() };
+        d.sig
+            .as_deref()
+            .filter(|s| s.pairs.is_some())
+            .and_then(|sig| crate::report::pairs::pairs_table(&d.engine, sig, self.key(v)))
+            .into_iter()
+            .collect()
+    }
+
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % metrics().len(),
             _ if action.moves_selection() => {
                 // Rows follow the one selected system shared by every pane.
-                self.row = step(cx.shared.system, n, action, n);
-                cx.shared.system = self.row;
+                self.row = step(cx.settings.system, n, action, n);
+                cx.settings.system = self.row;
             }
             Action::Left => self.col = self.col.saturating_sub(1),
             Action::Right => self.col = (self.col + 1).min(n.saturating_sub(1)),
@@ -289,7 +301,7 @@ impl PairsPane {
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
                 Span::styled(
-                    format!("(ties: {}; m metric, K cutoff, arrows move) ", v.policy),
+                    format!("(ties: {}; m metric, K cutoff, arrows move) ", v.policy()),
                     th.dim,
                 ),
             ]),
@@ -300,7 +312,7 @@ impl PairsPane {
         let cell_w = (avail / n.max(1)).clamp(8, 16);
         let with_p = cell_w >= 8;
         let vis_cols = (avail / cell_w).clamp(1, n);
-        let (sel_row, sel_col) = (v.shared.system.min(n - 1), self.col.min(n - 1));
+        let (sel_row, sel_col) = (v.settings.system.min(n - 1), self.col.min(n - 1));
         let col_off = (sel_col + 1).saturating_sub(vis_cols).min(n - vis_cols);
         let body_h = (inner.height as usize).saturating_sub(1 + legend.len());
         // Rows that do not fit leave one line to say how many are above and below.
