@@ -125,14 +125,6 @@ pub struct AuditRequest {
     pub token: u64,
 }
 
-impl AuditRequest {
-    /// Whether this audit is of the current system under the session's tie policy (what the
-    /// pane shows; any other result is stale).
-    pub fn is_for(&self, settings: &crate::tui::view::Settings) -> bool {
-        self.system == settings.system && self.ties == settings.policy()
-    }
-}
-
 /// A finished retrieval audit: the core's run (pools and accounting, from which the report's
 /// tables are formatted) and its view rows, exactly what `execscope audit --system … --k …
 /// --visible … --ties …` prints and writes as `audit-view.json`.

@@ -115,6 +115,12 @@ impl Settings {
         self.eval.ks.get(self.k_index).copied().unwrap_or(1)
     }
 
+    /// Whether an audit asked for `r` is of the current system under the session's tie policy
+    /// (what the Audit pane shows; any other result is stale).
+    pub fn is_current(&self, r: &AuditRequest) -> bool {
+        r.system == self.system && r.ties == self.policy()
+    }
+
     /// The data's engine was (re-)evaluated under `eval`: take its settings (the cutoff kept
     /// where the new cutoffs have it).
     pub fn adopt(&mut self, eval: &EvalConfig) {

@@ -38,7 +38,7 @@ impl App {
     pub(super) fn invalidate_audit(&mut self) {
         let settings = &self.settings;
         if let Some(d) = self.data.as_mut() {
-            if d.audit.request().is_some_and(|r| !r.is_for(settings)) {
+            if d.audit.request().is_some_and(|r| !settings.is_current(&r)) {
                 d.audit = AuditSlot::Idle;
             }
         }

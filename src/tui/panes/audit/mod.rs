@@ -99,7 +99,7 @@ impl Default for AuditPane {
 /// The finished audit of the current system under the session's tie policy, if any.
 fn current<'a>(slot: &'a AuditSlot, settings: &Settings) -> Option<&'a AuditResult> {
     match slot {
-        AuditSlot::Done(a) if a.request.is_for(settings) => Some(a),
+        AuditSlot::Done(a) if settings.is_current(&a.request) => Some(a),
         _ => None,
     }
 }
@@ -264,7 +264,7 @@ impl Pane for AuditPane {
             return;
         }
         let a = match &d.audit {
-            AuditSlot::Running(r, p) if r.is_for(v.settings) => {
+            AuditSlot::Running(r, p) if v.settings.is_current(r) => {
                 let prog = p.text().map_or(String::new(), |t| format!(" ({t})"));
                 message(
                     f,
@@ -280,7 +280,7 @@ impl Pane for AuditPane {
                 );
                 return;
             }
-            AuditSlot::Failed(r, e) if r.is_for(v.settings) => {
+            AuditSlot::Failed(r, e) if v.settings.is_current(r) => {
                 let p = Paragraph::new(vec![
                     Line::styled(format!("retrieval audit of {sys} failed:"), th.bad),
                     Line::raw(e.to_string()),
@@ -292,7 +292,7 @@ impl Pane for AuditPane {
                 f.render_widget(p, area);
                 return;
             }
-            AuditSlot::Done(a) if a.request.is_for(v.settings) => a,
+            AuditSlot::Done(a) if v.settings.is_current(&a.request) => a,
             _ => {
                 self.draw_idle(f, area, v, d, &sys);
                 return;
