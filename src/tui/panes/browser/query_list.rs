@@ -110,22 +110,41 @@ impl BrowserPane {
             return;
         };
         let ki = v.settings.k_index;
-        let mut lines = vec![
-            Line::from(vec![
-                Span::styled(format!("{} ", query.function_name), th.accent),
-                Span::styled(query.domain.clone(), th.dim),
-            ]),
-            Line::raw(query.text.clone()),
-            Line::styled(
-                format!(
-                    "{} tests · {} paired distractors",
-                    query.tests.len(),
-                    query.paired.len()
-                ),
-                th.dim,
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{} ", query.function_name), th.accent),
+            Span::styled(query.domain.clone(), th.dim),
+        ])];
+        // An edited query text is what the probe ranks: shown whole, the stored one under it.
+        let edited = self
+            .session
+            .current(v.shared.query, &crate::probe::session::Target::Query);
+        match edited {
+            Some(t) => {
+                lines.push(Line::from(vec![
+                    Span::styled("edited: ", th.warn),
+                    Span::raw(t.to_string()),
+                ]));
+                lines.push(Line::styled(format!("stored: {}", query.text), th.dim));
+            }
+            None => lines.push(Line::raw(query.text.clone())),
+        }
+        lines.push(Line::styled(
+            format!(
+                "{} tests · {} paired distractors",
+                query.tests.len(),
+                query.paired.len()
             ),
-            Line::styled(format!("exec@{} per system", v.k()), th.header),
-        ];
+            th.dim,
+        ));
+        let stored = if self.session.count(v.shared.query) > 0 {
+            " (stored query, before the edits)"
+        } else {
+            ""
+        };
+        lines.push(Line::styled(
+            format!("exec@{} per system{stored}", v.k()),
+            th.header,
+        ));
         for (s, (sys, ev)) in d.engine.scores().iter().zip(d.engine.evals()).enumerate() {
             let val = ev
                 .per_query
