@@ -448,7 +448,7 @@ impl App {
     pub fn palette_entries(&self) -> Vec<commands::PaletteEntry> {
         let panes: Vec<(PaneId, &'static str)> =
             self.panes.iter().map(|p| (p.kind(), p.title())).collect();
-        commands::palette(self.pane(), &panes)
+        commands::palette(self.pane(), &panes, &self.settings.eval().ks)
     }
 
     /// The palette entries matching `text`, best first (indices into [`App::palette_entries`]).
@@ -686,6 +686,18 @@ impl App {
                 let cur = self.pending_policy.unwrap_or(self.settings.policy());
                 let i = TiePolicy::ALL.iter().position(|&p| p == cur).unwrap_or(0);
                 self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
+            }
+            Action::SetTies(i) => {
+                let cur = self.pending_policy.unwrap_or(self.settings.policy());
+                if let Some(&p) = TiePolicy::ALL.get(i).filter(|&&p| p != cur) {
+                    self.apply_policy(p);
+                }
+            }
+            Action::SetK(i) => {
+                if self.data.is_some() && i < self.settings.eval().ks.len() {
+                    self.settings.k_index = i;
+                    self.status = Some(format!("cutoff k = {}", self.settings.k()));
+                }
             }
             Action::ToggleTheme => self.settings.theme = self.settings.theme.toggled(),
             Action::SetTheme(kind) => {

@@ -61,7 +61,7 @@ pub fn export_to(app: &App, dir: &Path) -> std::io::Result<Option<Exported>> {
     md.push_str(&buffer_text(&buf));
     md.push_str("```\n");
     let stem = (1..)
-        .map(|n| format!("execscope-{}-{n}", pane.id()))
+        .map(|n| format!("execscope-{}-{n}", pane.kind().file_stem()))
         .find(|s| !dir.join(format!("{s}.svg")).exists() && !dir.join(format!("{s}.md")).exists())
         .expect("an unused name");
     let out = Exported {

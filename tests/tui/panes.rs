@@ -81,7 +81,7 @@ fn snapshot_overlays() {
     let s = screen(&a, 100, 30);
     insta::assert_snapshot!("help", s);
     // The help lists the registry's commands (checked on a screen wide enough for every line).
-    let wide = screen(&a, 220, 50);
+    let wide = screen(&a, 220, 60);
     for c in execscope::tui::commands::COMMANDS {
         // Long lines are cut at the column edge: their first words are shown.
         let head: Vec<&str> = c.help.split_whitespace().take(3).collect();
@@ -258,7 +258,11 @@ fn compare_view_and_live_query() {
     keys(&mut a, "vowels");
     let s = screen(&a, 100, 30);
     insta::assert_snapshot!("live_query", s);
-    assert!(s.contains("live BM25: \"vowels\""), "{s}");
+    assert!(s.contains("live BM25 (Enter: every system)"), "{s}");
+    assert!(
+        s.contains("live BM25 query: vowels"),
+        "the typed text is read back:\n{s}"
+    );
     key(&mut a, KeyCode::Esc);
     assert!(!screen(&a, 100, 30).contains("live BM25"));
 }
@@ -539,7 +543,7 @@ fn export_key_writes_svg_and_markdown() {
     let status = screen(&a, 100, 30);
     let bar = status.lines().rev().nth(1).unwrap();
     assert!(
-        bar.contains("exported execscope-leaderboard-1.svg/.md"),
+        bar.contains("wrote execscope-leaderboard-1.svg and .md in"),
         "{bar}"
     );
     let svg = std::fs::read_to_string(dir.path().join("execscope-leaderboard-1.svg")).unwrap();
@@ -1048,8 +1052,8 @@ fn pairs_pane_says_what_is_out_of_view() {
         .count();
     assert!(shown_a < only_a, "the list is longer than its box\n{s}");
     assert!(
-        s.contains(&format!("… {} more", only_a - shown_a)),
-        "{} more\n{s}",
+        s.contains(&format!("▼ {} below (PgUp/PgDn)", only_a - shown_a)),
+        "{} below\n{s}",
         only_a - shown_a
     );
     // The per-query table: its rows carry who solves the query.
@@ -1065,8 +1069,8 @@ fn pairs_pane_says_what_is_out_of_view() {
         .count();
     assert!(per_query > 0 && per_query < n, "{s}");
     assert!(
-        s.contains(&format!("… {} more", n - per_query)),
-        "{} more\n{s}",
+        s.contains(&format!("▼ {} below (PgUp/PgDn)", n - per_query)),
+        "{} below\n{s}",
         n - per_query
     );
 }

@@ -231,7 +231,9 @@ fn big_numbers_are_the_reports_leaderboard_cells() {
         assert!(read_big(&s).is_empty(), "{s}");
         for (id, e1, e10) in &want {
             assert!(s.contains(id.as_str()), "{s}");
-            assert!(s.contains(&format!("exec@1 {e1}  exec@10 {e10}")), "{s}");
+            // (a † after a number not distinguishable from the leader's)
+            assert!(s.contains(&format!("exec@1 {e1}")), "{s}");
+            assert!(s.contains(&format!("exec@10 {e10}")), "{s}");
         }
         key(&mut a, KeyCode::Esc);
         assert_eq!(a.mode, Mode::Normal);

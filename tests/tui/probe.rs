@@ -45,13 +45,20 @@ fn editing_a_snippet_shows_ranks_and_verdicts_and_undo_restores() {
     assert!(s.contains("BM25"), "{s}");
     assert!(s.contains("needs model `toy-cos`"), "{s}");
     assert!(s.contains("rank "), "{s}");
-    // The scratch file of the session holds the edit; the bundle is untouched.
-    let log = std::fs::read_to_string(
-        std::env::temp_dir()
-            .join(format!("execscope-session-{}", std::process::id()))
-            .join("edits.jsonl"),
-    )
-    .unwrap();
+    // The scratch file of the session (the probe box names it) holds the edit; the bundle is
+    // untouched.
+    let line = s
+        .lines()
+        .find(|l| l.contains("scratch "))
+        .expect("the scratch file named");
+    let path = line
+        .split("scratch ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let log = std::fs::read_to_string(path.trim()).unwrap();
     assert!(
         log.contains("\"query_id\":\"q_0001\"") && log.contains("return 0"),
         "{log}"

@@ -53,10 +53,12 @@ impl App {
                             p.file_name()
                                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
                         };
-                        // `name.svg/.md`: both files, short enough for the status bar.
+                        // Both files and the directory they are in, whole.
+                        let dir = e.svg.parent().unwrap_or(std::path::Path::new("."));
+                        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
                         let md = name(&e.markdown);
                         let ext = md.rsplit('.').next().unwrap_or("md");
-                        format!("exported {}/.{ext}", name(&e.svg))
+                        format!("wrote {} and .{ext} in {}", name(&e.svg), dir.display())
                     }
                     Ok(None) => "nothing to export until the bundle is loaded".to_string(),
                     Err(e) => format!("export failed: {e}"),

@@ -101,11 +101,17 @@ fn heat_table(
     .render(f, inner, th, v.hits);
 }
 
-/// The pane's domain table, once the leaderboard is in.
+/// The pane's domain table, once the leaderboard is in (`None` too where the bundle's queries
+/// carry no domain: it would have no row).
 fn domain_view(v: &View) -> Option<Table> {
     let lb = v.data?.lb.as_ref()?;
-    Some(by_domain_table(&lb.domain_rows(), lb.policy))
+    Some(by_domain_table(&lb.domain_rows(), lb.policy)).filter(|t| !t.rows.is_empty())
 }
+
+/// What the pane says where the bundle's queries carry no domain.
+pub const NO_DOMAINS: &str = "This bundle has no domains: its queries carry no `domain` field, \
+    and none can be read from their entry ids, so there is no per-domain table. The difficulty \
+    of every query is beside.";
 
 fn unsolved(v: &View) -> Vec<usize> {
     v.data
@@ -205,6 +211,7 @@ impl Pane for DomainsPane {
                     }
                 }
             }
+            None if d.lb.is_some() => message(f, left, NO_DOMAINS, th.dim),
             None => message(f, left, &v.pending("per-domain exec@1"), th.accent),
         }
         let Some(a) = d.anatomy.as_ref() else {

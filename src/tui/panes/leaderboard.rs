@@ -120,7 +120,11 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
             adjusted_p: t.adjusted_p.get(s).copied().flatten(),
         });
     let leader = v.system_id(t.leader).to_string();
-    let p = |p: Option<f64>| p.map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+    let p = |p: Option<f64>| {
+        p.map_or(String::new(), |p| {
+            format!(", Holm p {}", crate::report::p_text(p, 4))
+        })
+    };
     let (text, st) = match standing {
         Standing::Leader => ("leader".to_string(), th.good),
         Standing::Level => (format!("level with the leader {leader}"), th.good),

@@ -85,6 +85,12 @@ impl PaneId {
         }
     }
 
+    /// The name exported files carry: the tab's title in lower case (`queries` for the
+    /// Queries tab, whatever its internal id).
+    pub fn file_stem(self) -> String {
+        self.title().to_lowercase()
+    }
+
     /// The tab's title.
     pub fn title(self) -> &'static str {
         match self {

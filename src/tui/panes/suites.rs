@@ -34,6 +34,9 @@ pub const NO_REPORT: &str = "This bundle has no build report (build_report.json)
 pub struct SuitesPanel {
     pub selected: usize,
     page: Cell<usize>,
+    /// The first task shown in the task list (PgUp/PgDn scroll it; ↑/↓ move the survivors).
+    pub task_top: usize,
+    task_page: Cell<usize>,
 }
 
 /// The suite-strength rows once the job delivered them: `Ok(None)` when the bundle has no
@@ -89,6 +92,15 @@ impl SuitesPanel {
         };
         let n = s.survivors.len();
         match action {
+            Action::PageUp | Action::PageDown => {
+                let page = self.task_page.get().max(1);
+                let last = s.tasks.len().saturating_sub(page);
+                self.task_top = if *action == Action::PageUp {
+                    self.task_top.saturating_sub(page)
+                } else {
+                    (self.task_top + page).min(last)
+                };
+            }
             _ if action.moves_selection() => {
                 self.selected = super::step(self.selected, n, action, self.page.get());
             }
@@ -134,7 +146,7 @@ impl SuitesPanel {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(40), Constraint::Min(24)]).areas(bottom);
         draw_families(f, top, v, s);
-        draw_tasks(f, left, v, s);
+        self.draw_tasks(f, left, v, s);
         self.draw_survivors(f, right, v, s);
     }
 
@@ -324,41 +336,51 @@ fn family_line(
 }
 
 /// The tasks weakest first: ⚑ marks a task with a suite gap.
-fn draw_tasks(f: &mut Frame, area: Rect, v: &View, s: &SuitesView) {
-    let th = v.theme;
-    let t = &s.tasks;
-    let flagged = s.strength.tasks.iter().filter(|r| r.gaps > 0).count();
-    let title = Line::from(vec![
-        Span::styled(" Tasks, weakest first ", th.title),
-        Span::styled(format!("⚑ {flagged} with a suite gap "), th.dim),
-    ]);
-    let inner = framed(f, area, title, false, th);
-    let w = inner.width as usize;
-    let mut lines = Vec::new();
-    for (i, r) in s
-        .strength
-        .tasks
-        .iter()
-        .enumerate()
-        .take(inner.height as usize)
-    {
-        let flag = if r.gaps > 0 { "⚑" } else { " " };
-        // killed/scored and the mutation score; the survivors too where the id keeps room.
-        let short = format!(
-            " {}/{} {:>6}",
-            cell(t, i, 3),
-            r.tally.scored(),
-            cell(t, i, 5)
-        );
-        let long = format!("{short} survived {}", cell(t, i, 4));
-        let fits = |x: &str| w.saturating_sub(x.chars().count() + 1) >= 16;
-        let text = if fits(&long) { long } else { short };
-        let name_w = w.saturating_sub(text.chars().count() + 1).max(4);
-        lines.push(Line::from(vec![
-            Span::styled(flag, th.warn),
-            Span::styled(fit_pad(&r.task_id, name_w), th.accent),
-            Span::raw(fit(&text, w.saturating_sub(name_w + 1))),
-        ]));
+impl SuitesPanel {
+    /// The tasks, weakest first, from the one PgUp/PgDn scrolled to; the last row says how many
+    /// are above and below when they do not all fit.
+    fn draw_tasks(&self, f: &mut Frame, area: Rect, v: &View, s: &SuitesView) {
+        let th = v.theme;
+        let t = &s.tasks;
+        let flagged = s.strength.tasks.iter().filter(|r| r.gaps > 0).count();
+        let title = Line::from(vec![
+            Span::styled(" Tasks, weakest first ", th.title),
+            Span::styled(format!("⚑ {flagged} with a suite gap "), th.dim),
+        ]);
+        let inner = framed(f, area, title, false, th);
+        let w = inner.width as usize;
+        let mut lines = Vec::new();
+        let n = s.strength.tasks.len();
+        let h = inner.height as usize;
+        let shown = if n <= h { h } else { h.saturating_sub(1) };
+        self.task_page.set(shown);
+        let top = self.task_top.min(n.saturating_sub(shown));
+        for (i, r) in s.strength.tasks.iter().enumerate().skip(top).take(shown) {
+            let flag = if r.gaps > 0 { "⚑" } else { " " };
+            // killed/scored and the mutation score; the survivors too where the id keeps room.
+            let short = format!(
+                " {}/{} {:>6}",
+                cell(t, i, 3),
+                r.tally.scored(),
+                cell(t, i, 5)
+            );
+            let long = format!("{short} survived {}", cell(t, i, 4));
+            let fits = |x: &str| w.saturating_sub(x.chars().count() + 1) >= 16;
+            let text = if fits(&long) { long } else { short };
+            let name_w = w.saturating_sub(text.chars().count() + 1).max(4);
+            lines.push(Line::from(vec![
+                Span::styled(flag, th.warn),
+                Span::styled(fit_pad(&r.task_id, name_w), th.accent),
+                Span::raw(fit(&text, w.saturating_sub(name_w + 1))),
+            ]));
+        }
+        if n > shown {
+            let below = n.saturating_sub(top + shown);
+            lines.push(Line::styled(
+                fit(&format!("▲ {top} above · ▼ {below} below (PgUp/PgDn)"), w),
+                th.dim,
+            ));
+        }
+        f.render_widget(Paragraph::new(lines), inner);
     }
-    f.render_widget(Paragraph::new(lines), inner);
 }

@@ -56,7 +56,6 @@ pub enum Focus {
     Ranking,
 }
 
-#[derive(Default)]
 pub struct BrowserPane {
     pub filter: String,
     pub focus: Focus,
@@ -72,7 +71,8 @@ pub struct BrowserPane {
     live: Option<LiveProbe>,
     /// The request (and tie policy) last submitted to it.
     live_sent: Option<(ProbeRequest, crate::metrics::TiePolicy)>,
-    /// This session's edits (mirrored to its scratch file).
+    /// This session's edits, mirrored to a scratch directory of this dashboard's own (so a
+    /// crash loses nothing), removed with the pane when the dashboard closes.
     pub session: Session,
     /// The inline editor (`e`), while open.
     pub editing: Option<edit::Editing>,
@@ -83,6 +83,44 @@ pub struct BrowserPane {
     /// The live-query text Enter was pressed on: the dense systems rank it (BM25 ranks as
     /// the text is typed).
     live_committed: Option<String>,
+}
+
+impl Default for BrowserPane {
+    fn default() -> Self {
+        // One scratch directory per dashboard: another one in the same process (tests) never
+        // shares or removes it.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("execscope-session-{}-{n}", std::process::id()));
+        BrowserPane {
+            filter: String::new(),
+            focus: Focus::default(),
+            rank_sel: 0,
+            diff: false,
+            compare: false,
+            page_list: Cell::default(),
+            page_rank: Cell::default(),
+            code_cache: RefCell::default(),
+            live: None,
+            live_sent: None,
+            session: Session::new(dir),
+            editing: None,
+            external: None,
+            ticked_done: Cell::default(),
+            live_committed: None,
+        }
+    }
+}
+
+impl Drop for BrowserPane {
+    /// The session's scratch directory goes with the dashboard (`q`); after a panic it stays,
+    /// with the edits it mirrors.
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(self.session.dir());
+        }
+    }
 }
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).

@@ -5,19 +5,29 @@ use super::actions::Hit;
 use super::app::{App, Mode};
 use super::commands;
 use super::help;
-use super::widgets::chrome::{bold, centered, message};
+use super::widgets::chrome::{centered, message};
 use super::widgets::text::{clock, fit, fit_spans};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
+
+mod presenter;
+use presenter::{draw_big, draw_zoom};
+
+/// The smallest terminal the tabbed dashboard and a zoomed pane are laid out for.
+pub const MIN_SIZE: (u16, u16) = (80, 20);
 
 /// Draw the whole dashboard.
 pub fn draw(f: &mut Frame, app: &App) {
     app.hits.clear();
     if app.mode == Mode::Big {
+        // The big numbers fall back to normal type on any screen.
         return draw_big(f, app);
+    }
+    let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return draw_too_small(f, app, area);
     }
     if app.zoom {
         return draw_zoom(f, app);
@@ -43,6 +53,21 @@ pub fn draw(f: &mut Frame, app: &App) {
         draw_keys(f, keys, app);
     }
     draw_overlays(f, body, app);
+}
+
+/// A terminal smaller than [`MIN_SIZE`]: what it is, what the dashboard needs, and the keys
+/// that still help (every key still works).
+fn draw_too_small(f: &mut Frame, app: &App, area: Rect) {
+    let th = &app.settings.theme;
+    app.hits.set_body(Rect::default());
+    f.render_widget(Block::default().style(th.base), area);
+    let (w, h) = MIN_SIZE;
+    let text = format!(
+        "terminal too small: {}×{}; the dashboard needs {w}×{h}. Enlarge the window (or the \
+         font smaller); B shows the headline numbers at any size; q quits.",
+        area.width, area.height
+    );
+    message(f, area, &text, th.warn);
 }
 
 /// The active pane in `body` (or the load error, or the loading message).
@@ -256,174 +281,6 @@ fn draw_picker(f: &mut Frame, area: Rect, app: &App, compare: bool, text: &str, 
     );
 }
 
-/// A presenter view's screen: cleared in the theme's base style, a body (where clicks land) and
-/// a one-line bar below it.
-fn presenter_screen(f: &mut Frame, app: &App) -> [Rect; 2] {
-    let area = f.area();
-    f.render_widget(Block::default().style(app.settings.theme.base), area);
-    let [body, bar] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    app.hits.set_body(body);
-    [body, bar]
-}
-
-/// Presenter zoom (`z`): the active pane on the whole screen, no tab bar; one bottom line says
-/// how to leave and which pane this is (the live query's prompt takes it while typing).
-fn draw_zoom(f: &mut Frame, app: &App) {
-    let th = &app.settings.theme;
-    let v = app.view();
-    let [body, bar] = presenter_screen(f, app);
-    draw_body(f, body, app);
-    if app.mode == Mode::Prompt {
-        draw_prompt(f, bar, app);
-    } else {
-        let mut spans = Vec::new();
-        for (k, label) in commands::zoom_bar() {
-            spans.push(Span::styled(format!(" {k}"), th.accent));
-            spans.push(Span::styled(format!(" {label} "), th.dim));
-        }
-        spans.push(Span::raw("│ "));
-        spans.push(Span::styled(
-            format!("{} {}", app.tab + 1, app.panes[app.tab].title()),
-            th.title,
-        ));
-        if !app.busy().is_empty() {
-            spans.push(Span::styled(
-                format!(" │ {} {}", v.spinner, app.busy().join(", ")),
-                th.warn,
-            ));
-        }
-        if let Some(s) = &app.status {
-            spans.push(Span::styled(format!(" │ {s}"), th.good));
-        }
-        let spans = fit_spans(spans, bar.width as usize);
-        f.render_widget(Paragraph::new(Line::from(spans)), bar);
-    }
-    draw_overlays(f, body, app);
-}
-
-/// Presenter big numbers (`B`): the leader's and the runner-up's headline cells of the
-/// leaderboard table ([`crate::tui::presenter::headline`]) in block digits, centred, their names
-/// under them; in normal type when the screen is too small for the digits.
-fn draw_big(f: &mut Frame, app: &App) {
-    use super::presenter::{big_rows, big_width, headline, GLYPH_ROWS};
-    let th = &app.settings.theme;
-    let v = app.view();
-    let [body, bar] = presenter_screen(f, app);
-    let mut spans = vec![Span::raw(" ")];
-    for (k, label) in commands::big_bar() {
-        spans.push(Span::styled(k, th.accent));
-        spans.push(Span::styled(format!(" {label}  "), th.dim));
-    }
-    f.render_widget(
-        Paragraph::new(Line::from(fit_spans(spans, bar.width as usize))),
-        bar,
-    );
-    let Some(h) = headline(&v) else {
-        let what = if app.data.is_none() {
-            format!("loading bundle {}", app.bundle_name)
-        } else {
-            "computing the leaderboard".to_string()
-        };
-        message(f, body, &format!("{} {what} …", v.spinner), th.accent);
-        return;
-    };
-    let center = ratatui::layout::Alignment::Center;
-    let big = th.accent.add_modifier(Modifier::BOLD);
-    let header = Line::styled(
-        fit(
-            &format!("ties: {} · {} queries", h.policy, h.n_queries),
-            body.width as usize,
-        ),
-        th.title,
-    );
-    let n = h.systems.len().max(1) as u16;
-    let col_w = body.width / n;
-    let widest = h
-        .systems
-        .iter()
-        .flat_map(|s| std::iter::once(&s.exec1).chain(s.exec10.as_ref()))
-        .map(|t| big_width(t))
-        .max()
-        .unwrap_or(0) as u16;
-    let all_drawable = h.systems.iter().all(|s| {
-        big_rows(&s.exec1).is_some() && s.exec10.as_ref().is_none_or(|t| big_rows(t).is_some())
-    });
-    let has10 = h.systems.iter().any(|s| s.exec10.is_some());
-    let rows = GLYPH_ROWS as u16;
-    // Header + blank, then per column: label, digits, blank, name, rank/CI, [blank, label, digits].
-    let half_h = 2 + 1 + rows + 1 + 1 + 1 + u16::from(has10);
-    let full_h = 2 + 1 + rows + 1 + 1 + 1 + 1 + 1 + rows;
-    let fits_w = all_drawable && widest + 2 <= col_w;
-    let level = if fits_w && has10 && body.height >= full_h {
-        2
-    } else if fits_w && body.height >= half_h {
-        1
-    } else {
-        0
-    };
-    let detail = |s: &super::presenter::HeadlineSystem| {
-        let mut t = format!("rank {}", s.rank);
-        if let Some(ci) = &s.ci {
-            t.push_str(&format!(" · 95% CI {ci}"));
-        }
-        t
-    };
-    if level == 0 {
-        // Normal type: one block per system, stacked.
-        let mut lines = vec![header, Line::raw("")];
-        for s in &h.systems {
-            lines.push(Line::styled(s.id.clone(), bold()));
-            let mut nums = format!("exec@1 {}", s.exec1);
-            if let Some(e) = &s.exec10 {
-                nums.push_str(&format!("  exec@10 {e}"));
-            }
-            lines.push(Line::styled(nums, big));
-            lines.push(Line::styled(detail(s), th.dim));
-            lines.push(Line::raw(""));
-        }
-        let used = (lines.len() as u16).min(body.height);
-        let r = centered(body, body.width, used);
-        f.render_widget(
-            Paragraph::new(lines)
-                .alignment(center)
-                .wrap(Wrap { trim: true }),
-            r,
-        );
-        return;
-    }
-    let height = if level == 2 { full_h } else { half_h };
-    let r = centered(body, body.width, height);
-    f.render_widget(
-        Paragraph::new(header).alignment(center),
-        Rect::new(r.x, r.y, r.width, 1),
-    );
-    for (i, s) in h.systems.iter().enumerate() {
-        let col = Rect::new(r.x + i as u16 * col_w, r.y + 2, col_w, r.height - 2);
-        let mut lines = vec![Line::styled("exec@1", th.dim)];
-        let digits = |t: &str| {
-            big_rows(t)
-                .into_iter()
-                .flatten()
-                .map(|row| Line::styled(row, big))
-                .collect::<Vec<_>>()
-        };
-        lines.extend(digits(&s.exec1));
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(fit(&s.id, col_w as usize), bold()));
-        lines.push(Line::styled(fit(&detail(s), col_w as usize), th.dim));
-        match (&s.exec10, level) {
-            (Some(e), 2) => {
-                lines.push(Line::raw(""));
-                lines.push(Line::styled("exec@10", th.dim));
-                lines.extend(digits(e));
-            }
-            (Some(e), _) => lines.push(Line::styled(format!("exec@10 {e}"), th.dim)),
-            (None, _) => {}
-        }
-        f.render_widget(Paragraph::new(lines).alignment(center), col);
-    }
-}
-
 /// Presenter command palette (Ctrl-P): every command of the active pane by name, keys and help
 /// (the registry's, [`commands::palette`]), fuzzy-filtered; the picker's overlay style.
 fn draw_palette(f: &mut Frame, area: Rect, app: &App, text: &str, sel: usize) {
@@ -456,8 +313,15 @@ fn draw_palette(f: &mut Frame, area: Rect, app: &App, text: &str, sel: usize) {
         .min(8);
     for (i, &e) in items.iter().enumerate().skip(top).take(room) {
         let e = &entries[e];
-        let current =
-            matches!(e.action, super::actions::Action::SetTheme(k) if k == app.settings.theme.kind);
+        // The current theme, tie policy and cutoff are marked.
+        let current = match e.action {
+            super::actions::Action::SetTheme(k) => k == app.settings.theme.kind,
+            super::actions::Action::SetTies(i) => {
+                crate::metrics::TiePolicy::ALL.get(i) == Some(&app.settings.policy())
+            }
+            super::actions::Action::SetK(i) => i == app.settings.k_index,
+            _ => false,
+        };
         let mark = if current { "●" } else { " " };
         let head = format!(
             "{mark} {:<label_w$} {:<keys_w$} ",
