@@ -592,3 +592,90 @@ fn the_dashboard_has_no_circle_and_no_back_arrow() {
     }
     assert!(bad.is_empty(), "src/tui's floor plan:\n{}", bad.join("\n"));
 }
+/// Lines of each `fn` of a Rust file (from its signature to its closing brace), by name.
+fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let c = code(l).trim_start();
+        let words: Vec<&str> = c.split_whitespace().collect();
+        let Some(at) = words.iter().position(|w| *w == "fn") else {
+            continue;
+        };
+        if !words[..at]
+            .iter()
+            .all(|w| w.starts_with("pub") || ["const", "async", "unsafe"].contains(w))
+            || c.ends_with(';')
+        {
+            continue;
+        }
+        let name: String = words
+            .get(at + 1)
+            .map(|w| w.chars().take_while(|&ch| is_ident(ch)).collect())
+            .unwrap_or_default();
+        let (mut depth, mut opened) = (0i64, false);
+        for (j, body) in lines.iter().enumerate().skip(i) {
+            let mut in_str = false;
+            let mut prev = ' ';
+            let chars: Vec<char> = code(body).chars().collect();
+            let mut k = 0;
+            while k < chars.len() {
+                let ch = chars[k];
+                if in_str {
+                    if ch == '"' && prev != '\\' {
+                        in_str = false;
+                    }
+                } else if ch == '"' {
+                    in_str = true;
+                } else if ch == '\'' && chars.get(k + 2) == Some(&'\'') {
+                    k += 2; // a char literal such as '{'
+                } else if ch == '{' {
+                    depth += 1;
+                    opened = true;
+                } else if ch == '}' {
+                    depth -= 1;
+                }
+                prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
+                k += 1;
+            }
+            if opened && depth == 0 {
+                out.push((name.clone(), i + 1, j - i + 1));
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn dashboard_files_and_functions_stay_short() {
+    assert_eq!(
+        function_lengths(
+            "fn a() {\n    let s = \"}\";\n}\npub(crate) fn b(x: u8) -> u8 {\n    x\n}\nfn c();\n"
+        ),
+        [("a".to_string(), 1, 3), ("b".to_string(), 4, 3)]
+    );
+    let mut files = Vec::new();
+    rust_files(&root().join("src/tui"), &mut files);
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        let n = text.lines().count();
+        if n > 700 {
+            bad.push(format!("{rel}: {n} lines (at most 700)"));
+        }
+        for (name, at, len) in function_lengths(&text) {
+            if len > 120 {
+                bad.push(format!(
+                    "{rel}:{at}: fn {name} has {len} lines (at most 120)"
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the dashboard's size limits:\n{}",
+        bad.join("\n")
+    );
+}

@@ -126,13 +126,25 @@ impl Pane for DensityPane {
                 Layout::vertical([Constraint::Min(8), Constraint::Length(table_h + 2)]).areas(area);
             (c, tb)
         };
-        let color = |i: usize| {
-            if th.mono {
-                Style::default()
-            } else {
-                Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
-            }
-        };
+        self.draw_chart(f, chart_area, v, a);
+        self.draw_table(f, table_area, v, table);
+    }
+}
+
+/// A system's line colour (none in monochrome).
+fn color(th: &crate::tui::Theme, i: usize) -> Style {
+    if th.mono {
+        Style::default()
+    } else {
+        Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
+    }
+}
+
+impl DensityPane {
+    /// Expected exec@1 against the retained distractors, one line per shown system.
+    fn draw_chart(&self, f: &mut Frame, chart_area: Rect, v: &View, a: &crate::view::AnatomyView) {
+        let th = v.theme;
+        let color = |i: usize| color(th, i);
         // The density table's own typed rows (the report's and the figure's).
         let rows = &a.density;
         let points: Vec<Vec<(f64, f64)>> = rows
@@ -187,7 +199,12 @@ impl Pane for DensityPane {
             axis: th.dim,
         }
         .render(f, inner, th);
-        // The table beside, with each row's line marker and visibility.
+    }
+
+    /// The report's density table beside the chart, each row's line marker and visibility.
+    fn draw_table(&self, f: &mut Frame, table_area: Rect, v: &View, table: &crate::report::Table) {
+        let th = v.theme;
+        let color = |i: usize| color(th, i);
         let inner = framed(
             f,
             table_area,

@@ -176,10 +176,19 @@ impl Pane for DomainsPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
-        let th = v.theme;
         let Some(d) = v.data else { return };
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(24)]).areas(area);
+        self.draw_domains(f, left, v, d);
+        self.draw_difficulty(f, right, v, d);
+    }
+}
+
+impl DomainsPane {
+    /// exec@1 by domain on top; the free space below holds deception by domain (the report's
+    /// `deception-domains` rows, same orientation).
+    fn draw_domains(&self, f: &mut Frame, left: Rect, v: &View, d: &crate::tui::view::Data) {
+        let th = v.theme;
         match domain_view(v) {
             Some(t) => {
                 // exec@1 by domain on top; the free space below holds deception by domain (the
@@ -214,6 +223,11 @@ impl Pane for DomainsPane {
             None if d.lb.is_some() => message(f, left, NO_DOMAINS, th.dim),
             None => message(f, left, &v.pending("per-domain exec@1"), th.accent),
         }
+    }
+
+    /// The difficulty histogram over the queries no system solves at rank 1.
+    fn draw_difficulty(&self, f: &mut Frame, right: Rect, v: &View, d: &crate::tui::view::Data) {
+        let th = v.theme;
         let Some(a) = d.anatomy.as_ref() else {
             message(f, right, &v.pending("difficulty"), th.accent);
             return;

@@ -314,57 +314,83 @@ impl Pane for LeaderboardPane {
             list: LIST,
         }
         .render(f, inner, th, v.hits);
-        // Details of the selected system.
+        // Details of the selected system, the forest plot under them.
         let Some(&r) = order.get(selected) else {
             return;
         };
-        let row = &lb.rows[r];
-        let s = systems[r];
-        let n3 = |x: f64| TableCell::num(x, 3).text;
-        let ties = &row.ties;
-        let straddle: Vec<String> = lb
-            .ks
-            .iter()
-            .zip(&ties.at_cutoff)
-            .map(|(k, n)| format!("@{k}: {n}"))
-            .collect();
-        let mut lines = vec![
-            Line::from(vec![
-                Span::styled(format!("{} ", row.id), th.accent),
-                Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
-                Span::raw(if row.shared_rank { " (shared)" } else { "" }),
-                Span::styled(
-                    crate::systems::origin(d.engine.bundle(), &row.id)
-                        .map_or(String::new(), |(_, o)| format!("  {o}")),
-                    th.dim,
-                ),
-            ]),
-            Line::from(vec![
-                Span::raw("exec@1 by tie order   pessimistic "),
-                Span::styled(n3(row.exec1_bounds[0]), th.bad),
-                Span::raw("   expected "),
-                Span::styled(n3(row.exec1_bounds[1]), th.accent),
-                Span::raw("   optimistic "),
-                Span::styled(n3(row.exec1_bounds[2]), th.good),
-            ]),
-            Line::from(format!(
-                "tied pairs {}/{} (paired distractor scored exactly like the canonical) · top-1 tied in {} queries",
-                ties.tied_pairs, ties.pairs, ties.top1_tied
-            )),
-            Line::from(format!(
-                "ties straddling the cutoff: {} · label-fallback verdicts in top 10: {}",
-                straddle.join(", "),
-                row.label_fallbacks
-            )),
-        ];
-        lines.extend(interval_lines(d, v, s));
-        lines.push(Line::from(Span::styled(
-            format!("Enter: browse {}'s queries", v.system_id(s)),
-            th.dim,
-        )));
+        let lines = detail_lines(v, d, lb, r, systems[r]);
+        self.draw_below(f, bottom, v, (&t, &order, selected), lines);
+    }
+}
+
+/// The selected system (row `r` of the leaderboard, system `s`): its tie counts, exec@1 under
+/// each tie order, its interval and standing.
+fn detail_lines(v: &View, d: &Data, lb: &Leaderboard, r: usize, s: usize) -> Vec<Line<'static>> {
+    let th = v.theme;
+    let row = &lb.rows[r];
+    let n3 = |x: f64| TableCell::num(x, 3).text;
+    let ties = &row.ties;
+    let straddle: Vec<String> = lb
+        .ks
+        .iter()
+        .zip(&ties.at_cutoff)
+        .map(|(k, n)| format!("@{k}: {n}"))
+        .collect();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(format!("{} ", row.id), th.accent),
+            Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
+            Span::raw(if row.shared_rank { " (shared)" } else { "" }),
+            Span::styled(
+                crate::systems::origin(d.engine.bundle(), &row.id)
+                    .map_or(String::new(), |(_, o)| format!("  {o}")),
+                th.dim,
+            ),
+        ]),
+        Line::from(vec![
+            Span::raw("exec@1 by tie order   pessimistic "),
+            Span::styled(n3(row.exec1_bounds[0]), th.bad),
+            Span::raw("   expected "),
+            Span::styled(n3(row.exec1_bounds[1]), th.accent),
+            Span::raw("   optimistic "),
+            Span::styled(n3(row.exec1_bounds[2]), th.good),
+        ]),
+        Line::from(format!(
+            "tied pairs {}/{} (paired distractor scored exactly like the canonical) · top-1 tied in {} queries",
+            ties.tied_pairs, ties.pairs, ties.top1_tied
+        )),
+        Line::from(format!(
+            "ties straddling the cutoff: {} · label-fallback verdicts in top 10: {}",
+            straddle.join(", "),
+            row.label_fallbacks
+        )),
+    ];
+    lines.extend(interval_lines(d, v, s));
+    lines.push(Line::from(Span::styled(
+        format!("Enter: browse {}'s queries", v.system_id(s)),
+        th.dim,
+    )));
+    lines
+}
+
+impl LeaderboardPane {
+    /// Under the table: the details `lines` (with the table's caption where it fits whole),
+    /// and in the free space the forest plot of the systems in view, at k and the other cutoffs.
+    fn draw_below(
+        &self,
+        f: &mut Frame,
+        bottom: Rect,
+        v: &View,
+        (t, order, selected): (&Table, &[usize], usize),
+        mut lines: Vec<Line<'static>>,
+    ) {
+        let th = v.theme;
+        let Some(lb) = v.data.and_then(|d| d.lb.as_ref()) else {
+            return;
+        };
         // The free space below the details holds the forest plot of the systems in view.
         let plot = |k: usize| {
-            forest_rows(v, k, &order, selected)
+            forest_rows(v, k, order, selected)
                 .map(|rows| {
                     forest::lines(&rows, bottom.width.saturating_sub(2) as usize, th, |r| {
                         if r.mark {
