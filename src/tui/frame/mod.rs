@@ -63,8 +63,8 @@ fn draw_too_small(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Block::default().style(th.base), area);
     let (w, h) = MIN_SIZE;
     let text = format!(
-        "terminal too small: {}×{}; the dashboard needs {w}×{h}. Enlarge the window (or the \
-         font smaller); B shows the headline numbers at any size; q quits.",
+        "terminal too small: {}×{}; the dashboard needs {w}×{h}. Enlarge the window or make the \
+         font smaller; B shows the headline numbers at any size; q quits.",
         area.width, area.height
     );
     message(f, area, &text, th.warn);

@@ -132,7 +132,7 @@ impl Pane for DensityPane {
 }
 
 /// A system's line colour (none in monochrome).
-fn color(th: &crate::tui::Theme, i: usize) -> Style {
+fn color(th: &crate::tui::theme::Theme, i: usize) -> Style {
     if th.mono {
         Style::default()
     } else {

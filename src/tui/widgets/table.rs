@@ -306,7 +306,7 @@ mod tests {
             ..TableView::plain(&t, &order, 1, 0)
         };
         let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(22, 2)).unwrap();
-        let theme = Theme::new(crate::tui::ThemeKind::Dark, true);
+        let theme = Theme::new(crate::tui::theme::ThemeKind::Dark, true);
         let hits = Hits::default();
         term.draw(|f| {
             view.render(f, f.area(), &theme, &hits);

@@ -89,8 +89,13 @@ impl BrowserPane {
         let what = match &v.shared.live {
             Some((text, _)) => format!("Ranking of \"{text}\""),
             None => format!(
-                "Ranking of {} under {}",
+                "Ranking of {}{} under {}",
                 d.engine.bundle().queries[v.shared.query].id,
+                if self.session.count(v.shared.query) > 0 {
+                    " (edited)"
+                } else {
+                    ""
+                },
                 v.system_id(v.settings.system)
             ),
         };

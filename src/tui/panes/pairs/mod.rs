@@ -440,7 +440,11 @@ fn window(n: usize, h: usize, top: usize) -> std::ops::Range<usize> {
 }
 
 /// The last row of a list cut short: how many rows are above and below the ones shown.
-fn more_line(n: usize, shown: &std::ops::Range<usize>, th: &crate::tui::Theme) -> Line<'static> {
+fn more_line(
+    n: usize,
+    shown: &std::ops::Range<usize>,
+    th: &crate::tui::theme::Theme,
+) -> Line<'static> {
     Line::styled(
         format!(
             "▲ {} above · ▼ {} below (PgUp/PgDn)",
