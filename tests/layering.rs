@@ -403,3 +403,298 @@ fn tests_start_the_binary_only_through_common() {
         bad.join("\n")
     );
 }
+
+/// The dashboard's floors, ground first. A module of `src/tui` may use the modules on its own
+/// floor (without a circle) and those below it, never one above: the floor plan of
+/// docs/architecture.md ("The dashboard's floors"). Every module of `src/tui` stands on one.
+const TUI_FLOORS: [&[&str]; 11] = [
+    &["theme", "fuzzy", "terminal"],
+    &["actions"],
+    &["widgets"],
+    &["jobs"],
+    &["view"],
+    &["panes", "presenter"],
+    &["commands"],
+    &["help"],
+    &["app"],
+    &["export", "frame"],
+    &["run"],
+];
+
+/// The module path of a file under `src/tui` (`panes/browser/mod.rs` → `[panes, browser]`).
+fn tui_module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let last = parts.pop().unwrap_or_default();
+    if last != "mod.rs" {
+        parts.push(last.trim_end_matches(".rs").to_string());
+    }
+    parts
+}
+
+/// The leading identifiers after a path prefix: `x::…` gives `[x]`, `{a, b::c}` gives `[a, b]`.
+fn path_heads(rest: &str) -> Vec<String> {
+    let ident = |s: &str| -> String { s.trim().chars().take_while(|&c| is_ident(c)).collect() };
+    match rest.strip_prefix('{') {
+        Some(group) => group
+            .split('}')
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(ident)
+            .filter(|n| !n.is_empty() && n != "self")
+            .collect(),
+        None => vec![ident(rest)]
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .collect(),
+    }
+}
+
+/// The top-level modules of `src/tui` a line of a file at module path `at` refers to, through
+/// `crate::tui::…` or `super::…` (resolved from the file's place).
+fn tui_references(line: &str, at: &[String]) -> BTreeSet<String> {
+    let code = code(line);
+    let mut out = BTreeSet::new();
+    for (i, _) in code.match_indices("crate::tui::") {
+        out.extend(path_heads(&code[i + "crate::tui::".len()..]));
+    }
+    let mut i = 0;
+    while let Some(j) = code[i..].find("super::") {
+        let start = i + j;
+        if code[..start].chars().next_back().is_some_and(is_ident)
+            || code[..start].ends_with("super::")
+        {
+            i = start + 1;
+            continue;
+        }
+        let mut rest = &code[start..];
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            up += 1;
+        }
+        let base = &at[..at.len().saturating_sub(up)];
+        match base.first() {
+            Some(top) => {
+                out.insert(top.clone());
+            }
+            None => out.extend(path_heads(rest)),
+        }
+        i = start + 1;
+    }
+    out
+}
+
+/// A module graph, and where each of its edges was first seen (`file:line`).
+type Graph = (
+    BTreeMap<String, BTreeSet<String>>,
+    BTreeMap<(String, String), String>,
+);
+
+/// Every `src/tui` module's references to the others.
+fn tui_graph() -> Graph {
+    let src = root().join("src/tui");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let tops: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| {
+            tui_module_path(f.strip_prefix(&src).unwrap())
+                .first()
+                .cloned()
+        })
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut seen_at = BTreeMap::new();
+    for f in &files {
+        let at = tui_module_path(f.strip_prefix(&src).unwrap());
+        let Some(me) = at.first().cloned() else {
+            continue; // src/tui/mod.rs declares the modules
+        };
+        let edges = graph.entry(me.clone()).or_default();
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for r in tui_references(line, &at) {
+                if r != me && tops.contains(&r) {
+                    edges.insert(r.clone());
+                    seen_at.entry((me.clone(), r)).or_insert_with(|| {
+                        format!("{}:{}", f.strip_prefix(root()).unwrap().display(), n + 1)
+                    });
+                }
+            }
+        }
+    }
+    (graph, seen_at)
+}
+
+#[test]
+fn the_dashboard_has_no_circle_and_no_back_arrow() {
+    let at = |p: &str| -> Vec<String> { tui_module_path(Path::new(p)) };
+    let refs = |l: &str, p: &str| tui_references(l, &at(p)).into_iter().collect::<Vec<_>>();
+    assert_eq!(
+        refs("use super::{commands, help::Help};", "app.rs"),
+        ["commands", "help"]
+    );
+    assert_eq!(
+        refs("use super::{message, Cx};", "panes/audit.rs"),
+        ["panes"]
+    );
+    assert_eq!(
+        refs("use super::super::view::View;", "panes/browser/edit.rs"),
+        ["panes"]
+    );
+    assert_eq!(
+        refs("x = crate::tui::frame::draw(f);", "panes/audit.rs"),
+        ["frame"]
+    );
+    assert_eq!(
+        refs("use super::App; // super::frame", "app/audit.rs"),
+        ["app"]
+    );
+
+    let (graph, seen_at) = tui_graph();
+    assert!(
+        graph.get("app").is_some_and(|e| e.contains("panes")),
+        "the scan found no app → panes edge: {graph:?}"
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        let hops: Vec<String> = cycle
+            .windows(2)
+            .map(|w| {
+                format!(
+                    "{} → {} ({})",
+                    w[0],
+                    w[1],
+                    seen_at[&(w[0].clone(), w[1].clone())]
+                )
+            })
+            .collect();
+        panic!("import circle in src/tui:\n{}", hops.join("\n"));
+    }
+    let floor = |m: &str| TUI_FLOORS.iter().position(|f| f.contains(&m));
+    let mut bad = Vec::new();
+    // `crate::tui::App` and the like go through src/tui/mod.rs, which re-exports from the top
+    // floor: inside the dashboard, name the module (`crate::tui::theme::Theme`).
+    let mut files = Vec::new();
+    rust_files(&root().join("src/tui"), &mut files);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let c = code(line);
+            if c.match_indices("crate::tui::").any(|(i, _)| {
+                c[i + "crate::tui::".len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_uppercase)
+            }) {
+                let rel = f.strip_prefix(root()).unwrap().display();
+                bad.push(format!("{rel}:{}: a re-export of src/tui/mod.rs", n + 1));
+            }
+        }
+    }
+    for (m, edges) in &graph {
+        let Some(mine) = floor(m) else {
+            bad.push(format!("{m} stands on no floor (add it to TUI_FLOORS)"));
+            continue;
+        };
+        for e in edges {
+            if floor(e).is_some_and(|theirs| theirs > mine) {
+                bad.push(format!(
+                    "{m} → {e} runs back up ({})",
+                    seen_at[&(m.clone(), e.clone())]
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "src/tui's floor plan:\n{}", bad.join("\n"));
+}
+/// Lines of each `fn` of a Rust file (from its signature to its closing brace), by name.
+fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let c = code(l).trim_start();
+        let words: Vec<&str> = c.split_whitespace().collect();
+        let Some(at) = words.iter().position(|w| *w == "fn") else {
+            continue;
+        };
+        if !words[..at]
+            .iter()
+            .all(|w| w.starts_with("pub") || ["const", "async", "unsafe"].contains(w))
+            || c.ends_with(';')
+        {
+            continue;
+        }
+        let name: String = words
+            .get(at + 1)
+            .map(|w| w.chars().take_while(|&ch| is_ident(ch)).collect())
+            .unwrap_or_default();
+        let (mut depth, mut opened) = (0i64, false);
+        for (j, body) in lines.iter().enumerate().skip(i) {
+            let mut in_str = false;
+            let mut prev = ' ';
+            let chars: Vec<char> = code(body).chars().collect();
+            let mut k = 0;
+            while k < chars.len() {
+                let ch = chars[k];
+                if in_str {
+                    if ch == '"' && prev != '\\' {
+                        in_str = false;
+                    }
+                } else if ch == '"' {
+                    in_str = true;
+                } else if ch == '\'' && chars.get(k + 2) == Some(&'\'') {
+                    k += 2; // a char literal such as '{'
+                } else if ch == '{' {
+                    depth += 1;
+                    opened = true;
+                } else if ch == '}' {
+                    depth -= 1;
+                }
+                prev = if prev == '\\' && ch == '\\' { ' ' } else { ch };
+                k += 1;
+            }
+            if opened && depth == 0 {
+                out.push((name.clone(), i + 1, j - i + 1));
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn dashboard_files_and_functions_stay_short() {
+    assert_eq!(
+        function_lengths(
+            "fn a() {\n    let s = \"}\";\n}\npub(crate) fn b(x: u8) -> u8 {\n    x\n}\nfn c();\n"
+        ),
+        [("a".to_string(), 1, 3), ("b".to_string(), 4, 3)]
+    );
+    let mut files = Vec::new();
+    rust_files(&root().join("src/tui"), &mut files);
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let rel = f.strip_prefix(root()).unwrap().display().to_string();
+        let n = text.lines().count();
+        if n > 700 {
+            bad.push(format!("{rel}: {n} lines (at most 700)"));
+        }
+        for (name, at, len) in function_lengths(&text) {
+            if len > 120 {
+                bad.push(format!(
+                    "{rel}:{at}: fn {name} has {len} lines (at most 120)"
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the dashboard's size limits:\n{}",
+        bad.join("\n")
+    );
+}

@@ -334,7 +334,10 @@ pub fn transitions_table(audits: &[CohortAudit]) -> Table {
 
 /// Retrieval only: how much of the rank-1 gap the visible tests close.
 pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table> {
-    let crate::audit::Mode::Retrieval { k, visible, .. } = &pools.mode else {
+    let crate::audit::Mode::Retrieval {
+        k, visible, ties, ..
+    } = &pools.mode
+    else {
         return None;
     };
     let mut t = Table::new(
@@ -375,11 +378,17 @@ pub fn retrieval_table(pools: &PoolSet, audits: &[CohortAudit]) -> Option<Table>
             TableCell::int(v.first_abstain),
         ]);
     }
-    Some(t.caption(
-        "exec@1 of the pool order (score, then the tie order named below; the release's row rule by default); exec-verified@1 returns the best-ranked top-k candidate \
+    Some(t.caption(format!(
+        "exec@1 of the pool order (score, then `{ties}` ties: {}); exec-verified@1 returns the best-ranked top-k candidate \
          passing the visible tests (abstains if none); gap closed = (verified − exec@1) / \
          (exec@k − exec@1); wrong admits = returned candidates failing the whole suite.",
-    ))
+        match ties {
+            crate::metrics::TiePolicy::Row => "corpus row inside a score tie, the release's rule",
+            crate::metrics::TiePolicy::Optimistic => "snippets passing the whole suite first inside a score tie",
+            crate::metrics::TiePolicy::Pessimistic => "snippets passing the whole suite last inside a score tie",
+            crate::metrics::TiePolicy::Expected => "no single order",
+        }
+    )))
 }
 
 /// One row of the audit funnel: for one cohort and predicate, the candidates retrieved into the

@@ -4,18 +4,28 @@
 //! command line and the dashboard's status line) put check's own findings first and the next
 //! step last: `data/corpus.jsonl:872: file is truncated …; run execscope check DIR`.
 
-use crate::bundle::{check, CheckStatus};
+use crate::bundle::{check, CheckReport, CheckStatus};
 use std::path::Path;
 
 /// The message for a load of `root` that failed with `error` (its text): the causes
 /// `execscope check` finds beside the checksum mismatch, then the load's own error, then the
 /// command that shows every check.
 pub fn load_failure(root: &Path, error: &str) -> String {
+    describe(root, error, diagnose(root).as_ref())
+}
+
+/// What `execscope check` finds in `root` after a failed load (`None`: not a bundle directory,
+/// nothing to check).
+pub fn diagnose(root: &Path) -> Option<CheckReport> {
+    root.join("data").is_dir().then(|| check(root))
+}
+
+/// [`load_failure`]'s message from a check already run ([`diagnose`]).
+pub fn describe(root: &Path, error: &str, report: Option<&CheckReport>) -> String {
     let shown = root.display();
-    if !root.join("data").is_dir() {
+    let Some(report) = report else {
         return format!("loading bundle {shown}: {error}");
-    }
-    let report = check(root);
+    };
     let causes: Vec<&str> = report
         .items
         .iter()

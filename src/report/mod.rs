@@ -12,7 +12,7 @@ pub mod results;
 pub mod suites;
 pub mod table;
 
-pub use table::{Align, Format, Table, TableCell};
+pub use table::{p_text, Align, Format, Table, TableCell};
 
 /// Every table `execscope report --table` prints, in the order `--all` writes them. Each is built
 /// once as typed rows (`leaderboard::LeaderRow`, `anatomy::MissRow`, …) and formatted as a

@@ -52,7 +52,8 @@ pub fn pairs_table(engine: &Engine, sig: &Significance, key: MetricKey) -> Optio
             TableCell::num(r.delta, 3),
             TableCell::text(ci_text(r.bootstrap_ci_95)),
             match r.p_value() {
-                Some(p) => TableCell::num(p, 4),
+                // `<0.0001`, never `0.0000` (the CSV and JSON keep the value).
+                Some(p) => TableCell::p_value(p, 4),
                 None => TableCell::text("n/a"),
             },
         ];

@@ -80,6 +80,17 @@ pub struct TableCell {
     pub integer: bool,
 }
 
+/// A p-value with `digits` decimals, `<0.0001` (for 4 digits) below the smallest value those
+/// digits show, so an honest small p never reads as zero. Every front end prints p this way.
+pub fn p_text(p: f64, digits: usize) -> String {
+    let floor = 10f64.powi(-(digits as i32));
+    if p.is_finite() && p < floor {
+        format!("<{floor:.digits$}")
+    } else {
+        format!("{p:.digits$}")
+    }
+}
+
 impl TableCell {
     pub fn text(s: impl Into<String>) -> TableCell {
         TableCell {
@@ -97,6 +108,16 @@ impl TableCell {
                 "—".to_string()
             },
             value: Some(v),
+            ..TableCell::default()
+        }
+    }
+
+    /// A p-value shown with `digits` decimals, or as `<0.0001` (for 4) where it rounds to zero:
+    /// never `0.0000`. The value stays exact (CSV and JSON give it whole).
+    pub fn p_value(p: f64, digits: usize) -> TableCell {
+        TableCell {
+            text: p_text(p, digits),
+            value: Some(p),
             ..TableCell::default()
         }
     }

@@ -47,6 +47,10 @@ pub enum Action {
     CycleK,
     /// Next tie policy (re-evaluates every system).
     CycleTies,
+    /// This tie policy (an index into `TiePolicy::ALL`; the command palette's entries).
+    SetTies(usize),
+    /// This cutoff (an index into the evaluation's cutoffs; the command palette's entries).
+    SetK(usize),
     ToggleTheme,
     /// Switch to this palette (the command palette's theme entries).
     SetTheme(super::theme::ThemeKind),

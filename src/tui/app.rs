@@ -1,20 +1,23 @@
 //! Dashboard state and its only mutator, [`App::handle`]. Headless: tests build an app, feed it
 //! actions (or key events through the registry) and render it on a `TestBackend`.
+//!
+//! Files: this one holds the state, the jobs it queues and their results, and re-evaluation
+//! under a new tie policy; `input` the keys and actions (every mode), `requests` what the main
+//! loop does for it (exports, the external editor), `audit` the Audit tab's job, `start` the
+//! leader selected on opening.
 
-use super::actions::{Action, Hit};
-use super::commands;
-use super::fuzzy;
 use super::jobs::{Job, JobResult};
-use super::panes::{self, Cx, Effect, Pane, PaneId};
+use super::panes::{self, Pane, PaneId};
 use super::theme::Theme;
-use super::view::{AuditSlot, Data, Hits, Shared, View};
+use super::view::{AuditSlot, Data, Hits, Settings, Shared, View};
 use crate::engine::{Engine, EngineOptions};
 use crate::metrics::{EvalConfig, TiePolicy};
-use crate::report::leaderboard;
-use crossterm::event::KeyEvent;
 
 mod audit;
+mod input;
+mod requests;
 mod start;
+pub use requests::{Exported, Reply, Request};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -52,19 +55,23 @@ pub struct App {
     pub panes: Vec<Box<dyn Pane>>,
     pub tab: usize,
     pub mode: Mode,
-    pub theme: Theme,
     pub data: Option<Data>,
+    /// The session's settings (tie policy, ε and cutoffs as the data's engine has them; system,
+    /// compared system, cutoff; theme): what every pane reads.
+    pub settings: Settings,
     pub shared: Shared,
-    pub policy: TiePolicy,
     /// Bundle directory name (never the absolute path: screens are shared and snapshotted).
     pub bundle_name: String,
-    pub error: Option<String>,
+    /// Why the bundle did not load.
+    pub error: Option<super::jobs::LoadFailure>,
     pub status: Option<String>,
     pub hits: Hits,
     pub quit: bool,
     /// Presenter: the active pane fills the screen (`z`).
     pub zoom: bool,
     jobs: Vec<Job>,
+    /// Work asked of the main loop (exports, the external editor).
+    requests: Vec<Request>,
     /// Jobs running, with when each started (the status bar shows elapsed time past a second).
     in_flight: Vec<(&'static str, std::time::Instant)>,
     pending_policy: Option<TiePolicy>,
@@ -82,15 +89,14 @@ pub struct App {
 }
 
 impl App {
-    fn blank(theme: Theme, bundle_name: String, policy: TiePolicy) -> App {
+    fn blank(theme: Theme, bundle_name: String, eval: &EvalConfig) -> App {
         App {
             panes: panes::all(),
             tab: 0,
             mode: Mode::Normal,
-            theme,
             data: None,
+            settings: Settings::new(eval.clone(), theme),
             shared: Shared::default(),
-            policy,
             bundle_name,
             error: None,
             status: None,
@@ -98,6 +104,7 @@ impl App {
             quit: false,
             zoom: false,
             jobs: Vec::new(),
+            requests: Vec::new(),
             in_flight: Vec::new(),
             pending_policy: None,
             spinner: 0,
@@ -115,7 +122,7 @@ impl App {
             || root.display().to_string(),
             |n| n.to_string_lossy().to_string(),
         );
-        let mut app = App::blank(theme, name, opts.eval.policy);
+        let mut app = App::blank(theme, name, &opts.eval);
         // Opened for a talk: on the leader once it is known (app/start.rs). An app made over
         // a loaded engine (tests, benchmarks) keeps the first system.
         app.auto_system = Some(0);
@@ -148,8 +155,8 @@ impl App {
             .root
             .file_name()
             .map_or_else(|| "bundle".to_string(), |n| n.to_string_lossy().to_string());
-        let policy = engine.config().policy;
-        let mut app = App::blank(theme, name, policy);
+        let eval = engine.config();
+        let mut app = App::blank(theme, name, &eval);
         let index = super::jobs::CorpusIndex::build(&engine);
         app.install(Arc::new(engine), Arc::new(index));
         app
@@ -184,7 +191,7 @@ impl App {
     }
 
     fn install(&mut self, engine: Arc<Engine>, index: Arc<super::jobs::CorpusIndex>) {
-        self.shared.compare = usize::from(engine.scores().len() > 1);
+        self.settings.compare = usize::from(engine.scores().len() > 1);
         // A fresh generation, so results computed for a partial engine are not taken for it.
         let gen = self.data.as_ref().map_or(0, |d| d.gen + 1);
         self.partial = false;
@@ -195,6 +202,7 @@ impl App {
         self.jobs.push(Job::Suites {
             engine: engine.clone(),
         });
+        self.settings.adopt(&engine.config());
         self.data = Some(Data::new(engine, index, gen));
         self.queue_evaluation_jobs();
     }
@@ -224,16 +232,6 @@ impl App {
             self.jobs.push(Job::Rows {
                 engine: d.engine.clone(),
             });
-        }
-    }
-
-    /// Once both the leaderboard and its significance are in, the table is the report's
-    /// `leaderboard::table(&lb, Some(&sig))`: the same cells, interval columns and † marks.
-    fn refresh_leaderboard_table(&mut self) {
-        if let Some(d) = self.data.as_mut() {
-            if let (Some((lb, table, _)), Some(sig)) = (d.lb.as_mut(), d.sig.as_ref()) {
-                *table = leaderboard::table(lb, Some(sig));
-            }
         }
     }
 
@@ -296,7 +294,6 @@ impl App {
                     }
                 }
                 self.select_leader_unless_chosen();
-                self.refresh_leaderboard_table();
                 if let Some(e) = self.next_partial.take() {
                     self.install_partial(e);
                 }
@@ -318,7 +315,6 @@ impl App {
                     }
                     d.sig = Some(sig);
                 }
-                self.refresh_leaderboard_table();
             }
             JobResult::Audit(res) => {
                 self.done("retrieval audit");
@@ -397,12 +393,23 @@ impl App {
         d.lb = None;
         d.anatomy = None;
         d.sig = None;
-        self.policy = p;
+        self.settings.adopt(&cfg);
         self.pending_policy = None;
+        // An audit belongs to the pool order it was run in.
+        self.invalidate_audit();
         self.status = Some(format!("tie policy: {p}"));
         self.queue_evaluation_jobs();
         for pane in &mut self.panes {
             pane.data_changed();
+        }
+    }
+
+    /// What the help overlay shows: the registry and the active pane's glyphs.
+    pub fn help(&self) -> super::help::Help<'_> {
+        super::help::Help {
+            theme: &self.settings.theme,
+            panes: &self.panes,
+            tab: self.tab,
         }
     }
 
@@ -416,350 +423,22 @@ impl App {
         self.pane().as_str()
     }
 
-    fn input_mode(&self) -> bool {
-        matches!(
-            self.mode,
-            Mode::Filter | Mode::Picker { .. } | Mode::Prompt | Mode::Palette { .. }
-        )
-    }
-
-    /// Translate a key through the command registry and handle it.
-    pub fn handle_key(&mut self, ev: KeyEvent) {
-        if let Some(a) = commands::lookup(&ev, self.pane(), self.input_mode()) {
-            self.handle(a);
-        }
-    }
-
-    /// Systems matching the picker text, best first.
-    pub fn picker_items(&self, text: &str) -> Vec<usize> {
-        let Some(d) = &self.data else {
-            return Vec::new();
-        };
-        fuzzy::filter(text, d.engine.scores().iter().map(|s| s.id.as_str()))
-    }
-
-    /// The command palette's entries on the active pane (the registry's, see
-    /// [`commands::palette`]).
-    pub fn palette_entries(&self) -> Vec<commands::PaletteEntry> {
-        let panes: Vec<(PaneId, &'static str)> =
-            self.panes.iter().map(|p| (p.kind(), p.title())).collect();
-        commands::palette(self.pane(), &panes)
-    }
-
-    /// The palette entries matching `text`, best first (indices into [`App::palette_entries`]).
-    pub fn palette_items(&self, text: &str) -> Vec<usize> {
-        commands::palette_matches(&self.palette_entries(), text)
-    }
-
-    fn rescore_live(&mut self) {
-        let (Some(d), Some((text, res))) = (&self.data, self.shared.live.as_mut()) else {
-            return;
-        };
-        res.clear();
-        if let Some(bm) = &d.bm25 {
-            let scores = bm.score_text(text);
-            let row: Vec<f32> = scores.iter().map(|&s| s as f32).collect();
-            *res = crate::rank::top_k(&row, LIVE_DEPTH)
-                .into_iter()
-                .map(|c| (c, scores[c as usize]))
-                .collect();
-        }
-    }
-
-    fn switch_to(&mut self, id: PaneId) {
-        if let Some(i) = self.panes.iter().position(|p| p.kind() == id) {
-            self.tab = i;
-        }
-    }
-
-    /// The one place state changes; the active pane then syncs its background work with the
-    /// new state ([`Pane::sync`]).
-    pub fn handle(&mut self, action: Action) {
-        let redraw_only = matches!(action, Action::Tick | Action::Resize(..));
-        self.change(action);
-        if !redraw_only {
-            self.sync_active();
-        }
-    }
-
-    fn change(&mut self, action: Action) {
-        match action {
-            Action::Tick => {
-                self.spinner = self.spinner.wrapping_add(1);
-                return;
-            }
-            Action::Resize(..) => return,
-            _ => {}
-        }
-        if !matches!(
-            action,
-            Action::Click(_) | Action::ScrollUp | Action::ScrollDown
-        ) {
-            self.status = None;
-        }
-        let mut effects = Vec::new();
-        match self.mode.clone() {
-            Mode::Help { scroll } => match action {
-                Action::Help | Action::Back | Action::Quit | Action::Enter => {
-                    self.mode = Mode::Normal
-                }
-                // The movement keys and the wheel scroll a help taller than the screen.
-                a if a.moves_selection() => {
-                    let (max, page) = super::frame::help_room(self, self.hits.body());
-                    let scroll = panes::step(scroll.min(max), max + 1, &a, page);
-                    self.mode = Mode::Help { scroll };
-                }
-                _ => {}
-            },
-            Mode::Picker {
-                compare,
-                mut text,
-                mut sel,
-            } => {
-                let items = self.picker_items(&text);
-                if edit_list_filter(&mut text, &mut sel, &action, items.len()) {
-                    self.mode = Mode::Picker { compare, text, sel };
-                    return;
-                }
-                match action {
-                    Action::Enter => {
-                        if let Some(&s) = items.get(sel) {
-                            if compare {
-                                self.shared.compare = s;
-                            } else {
-                                self.shared.system = s;
-                            }
-                            self.status = Some(format!(
-                                "{} system: {}",
-                                if compare { "compared" } else { "current" },
-                                self.data
-                                    .as_ref()
-                                    .map_or("", |d| d.engine.scores()[s].id.as_str())
-                            ));
-                        }
-                        self.mode = Mode::Normal;
-                        self.invalidate_audit();
-                        return;
-                    }
-                    Action::Back => {
-                        self.mode = Mode::Normal;
-                        return;
-                    }
-                    _ => {}
-                }
-                self.mode = Mode::Picker { compare, text, sel };
-            }
-            Mode::Big => match action {
-                Action::BigNumbers | Action::Back | Action::Enter | Action::Quit => {
-                    self.mode = Mode::Normal
-                }
-                // What the big numbers name can change under them.
-                Action::CycleTies | Action::ToggleTheme => self.normal(action, &mut effects),
-                _ => {}
-            },
-            Mode::Palette { mut text, mut sel } => {
-                let items = self.palette_items(&text);
-                if edit_list_filter(&mut text, &mut sel, &action, items.len()) {
-                    self.mode = Mode::Palette { text, sel };
-                    return;
-                }
-                match action {
-                    Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
-                        sel = panes::step(sel, items.len(), &action, 10)
-                    }
-                    Action::Enter => {
-                        self.mode = Mode::Normal;
-                        // The entry's action, exactly as its key would send it in normal mode.
-                        if let Some(e) = items
-                            .get(sel)
-                            .map(|&i| self.palette_entries().swap_remove(i))
-                        {
-                            self.normal(e.action, &mut effects);
-                        }
-                        self.apply_effects(effects);
-                        return;
-                    }
-                    Action::Back => {
-                        self.mode = Mode::Normal;
-                        return;
-                    }
-                    _ => {}
-                }
-                self.mode = Mode::Palette { text, sel };
-            }
-            Mode::Prompt => match action {
-                Action::Input(_) | Action::Backspace | Action::Paste(_) => {
-                    if let Some((t, _)) = self.shared.live.as_mut() {
-                        match &action {
-                            Action::Input(c) if !c.is_control() => t.push(*c),
-                            Action::Input(_) => {}
-                            // One line: a pasted newline becomes a space.
-                            Action::Paste(s) => t.extend(
-                                s.chars()
-                                    .map(|c| if c == '\n' { ' ' } else { c })
-                                    .filter(|c| !c.is_control()),
-                            ),
-                            _ => {
-                                t.pop();
-                            }
-                        }
-                    }
-                    self.rescore_live();
-                    // New results: the selection starts again at rank 1.
-                    self.forward(&Action::Top, &mut effects);
-                }
-                Action::Enter => {
-                    self.mode = Mode::Normal;
-                    self.forward(&Action::Enter, &mut effects);
-                }
-                Action::Back => {
-                    self.shared.live = None;
-                    self.mode = Mode::Normal;
-                }
-                other => self.forward(&other, &mut effects),
-            },
-            Mode::Filter => {
-                let mut cx = Cx {
-                    data: self.data.as_ref(),
-                    shared: &mut self.shared,
-                    effects: &mut effects,
-                };
-                let pane = &mut self.panes[self.tab];
-                let was = pane.captures_input();
-                let handled = pane.filter_input(&action, &mut cx);
-                let now = pane.captures_input();
-                // A plain filter ends on Enter / Esc; an inline editor when it stops capturing.
-                let ends = if was {
-                    !now
-                } else {
-                    matches!(action, Action::Enter | Action::Back | Action::Apply)
-                };
-                if handled.is_none() || ends {
-                    self.mode = Mode::Normal;
-                }
-            }
-            Mode::Normal => self.normal(action, &mut effects),
-        }
-        self.apply_effects(effects);
-    }
-
-    /// Let the active pane start or feed its background work for the state just reached.
-    fn sync_active(&mut self) {
-        self.panes[self.tab].sync(self.data.as_ref(), &self.shared);
-    }
-
-    fn normal(&mut self, action: Action, effects: &mut Vec<Effect>) {
-        let n = self.panes.len();
-        match action {
-            Action::Quit => self.quit = true,
-            Action::Help => self.mode = Mode::Help { scroll: 0 },
-            Action::NextTab => self.tab = (self.tab + 1) % n,
-            Action::PrevTab => self.tab = (self.tab + n - 1) % n,
-            Action::Tab(i) | Action::Click(Hit::Tab(i)) => {
-                if i < n {
-                    self.tab = i;
-                }
-            }
-            Action::PickSystem | Action::PickCompare => {
-                if self.data.is_some() {
-                    self.mode = Mode::Picker {
-                        compare: action == Action::PickCompare,
-                        text: String::new(),
-                        sel: 0,
-                    };
-                }
-            }
-            Action::CycleK => {
-                if let Some(d) = &self.data {
-                    let ks = d.engine.config().ks;
-                    self.shared.k_index = (self.shared.k_index + 1) % ks.len().max(1);
-                    self.status = Some(format!("cutoff k = {}", ks[self.shared.k_index]));
-                }
-            }
-            Action::CycleTies => {
-                let cur = self.pending_policy.unwrap_or(self.policy);
-                let i = TiePolicy::ALL.iter().position(|&p| p == cur).unwrap_or(0);
-                self.apply_policy(TiePolicy::ALL[(i + 1) % TiePolicy::ALL.len()]);
-            }
-            Action::ToggleTheme => self.theme = self.theme.toggled(),
-            Action::SetTheme(kind) => self.theme = Theme::new(kind, self.theme.mono),
-            Action::Zoom => self.zoom = !self.zoom,
-            Action::BigNumbers => self.mode = Mode::Big,
-            Action::Palette => {
-                self.mode = Mode::Palette {
-                    text: String::new(),
-                    sel: 0,
-                }
-            }
-            Action::Export => {
-                // An export runs on this thread; past a second its message says how long it took.
-                let t0 = std::time::Instant::now();
-                let mut msg = super::export::export_pane(self);
-                let secs = t0.elapsed().as_secs_f64();
-                if secs >= 1.0 {
-                    msg.push_str(&format!(" ({secs:.1} s)"));
-                }
-                self.status = Some(msg);
-            }
-            Action::LiveQuery => {
-                if self.data.is_some() {
-                    self.shared.live = Some((String::new(), Vec::new()));
-                    self.mode = Mode::Prompt;
-                    self.switch_to(PaneId::Browser);
-                }
-            }
-            Action::Back if self.shared.live.is_some() => self.shared.live = None,
-            Action::Back if self.zoom => self.zoom = false,
-            other => self.forward(&other, effects),
-        }
-    }
-
-    fn forward(&mut self, action: &Action, effects: &mut Vec<Effect>) {
-        let mut cx = Cx {
-            data: self.data.as_ref(),
-            shared: &mut self.shared,
-            effects,
-        };
-        self.panes[self.tab].handle(action, &mut cx);
-    }
-
-    fn apply_effects(&mut self, effects: Vec<Effect>) {
-        for e in effects {
-            match e {
-                Effect::OpenBrowser { system, query } => {
-                    if let Some(s) = system {
-                        self.shared.system = s;
-                    }
-                    if let Some(q) = query {
-                        self.shared.query = q;
-                    }
-                    self.shared.live = None;
-                    self.switch_to(PaneId::Browser);
-                }
-                Effect::StartFilter => self.mode = Mode::Filter,
-                Effect::Status(s) => self.status = Some(s),
-                Effect::RunAudit { k, visible } => self.start_audit(k, visible),
-                Effect::ClearAudit => {
-                    if let Some(d) = self.data.as_mut() {
-                        if !matches!(d.audit, AuditSlot::Running(..)) {
-                            d.audit = AuditSlot::Idle;
-                        }
-                    }
-                }
-            }
-        }
-        self.invalidate_audit();
-    }
-
     /// A snapshot for drawing.
     pub fn view(&self) -> View<'_> {
+        // The settings' evaluation is the data's: every number drawn is computed under it.
+        debug_assert!(
+            self.data
+                .as_ref()
+                .is_none_or(|d| d.engine.config() == *self.settings.eval()),
+            "the settings and the data's engine disagree"
+        );
         const SPIN: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
         View {
             data: self.data.as_ref(),
+            settings: &self.settings,
             shared: &self.shared,
-            theme: &self.theme,
+            theme: &self.settings.theme,
             hits: &self.hits,
-            policy: self.policy,
             spinner: SPIN[self.spinner % SPIN.len()],
         }
     }
@@ -772,23 +451,3 @@ impl App {
 
 #[cfg(test)]
 mod loading_tests;
-
-/// The typing and moving a fuzzy list (system picker, command palette) shares: text typed,
-/// pasted or deleted restarts the highlight at the top; ↑/↓ move it among `n` items. `false`:
-/// the action is not one of these.
-fn edit_list_filter(text: &mut String, sel: &mut usize, action: &Action, n: usize) -> bool {
-    match action {
-        Action::Input(c) if !c.is_control() => text.push(*c),
-        Action::Paste(s) => text.extend(s.chars().filter(|c| !c.is_control())),
-        Action::Backspace => {
-            text.pop();
-        }
-        Action::Up | Action::Down | Action::ScrollUp | Action::ScrollDown => {
-            *sel = panes::step(*sel, n, action, 1);
-            return true;
-        }
-        _ => return false,
-    }
-    *sel = 0;
-    true
-}

@@ -124,12 +124,16 @@ pub static COMMANDS: &[Command] = &[
     // Deception.
     cmd(P(PaneId::Deception), &[C('v')], "v", Action::ToggleSuites, "suites", "Deception by bug type ↔ test-suite strength: per family killed / survived, tasks weakest first (⚑ suite gap), every surviving mutant with its diff (from build_report.json).", true),
     cmd(P(PaneId::Deception), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Suite strength: open the selected survivor's query in the browser.", false),
+    cmd(P(PaneId::Deception), &[K(KeyCode::PageUp), Key::Ctrl('u')], "PgUp", Action::PageUp, "scroll up", "A page up the bug types; suite strength: the task list (↑/↓ move the survivors).", false),
+    cmd(P(PaneId::Deception), &[K(KeyCode::PageDown), Key::Ctrl('d')], "PgDn", Action::PageDown, "scroll down", "A page down the bug types; suite strength: the task list.", false),
     // Density.
     cmd(P(PaneId::Density), &[C(' ')], "Space", Action::ToggleSelect, "show/hide", "Show or hide the selected system's line.", true),
     // Domains.
     cmd(P(PaneId::Domains), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Open the selected unsolved query in the browser.", true),
     // Pairs.
     cmd(P(PaneId::Pairs), &[C('m')], "m", Action::CycleMetric, "metric", "Next metric family (exec, execp, ndcg).", true),
+    cmd(P(PaneId::Pairs), &[K(KeyCode::PageUp), Key::Ctrl('u')], "PgUp", Action::PageUp, "lists up", "Scroll the query lists under the matrix up a page (↑/↓ move the row system, ←/→ the compared one).", false),
+    cmd(P(PaneId::Pairs), &[K(KeyCode::PageDown), Key::Ctrl('d')], "PgDn", Action::PageDown, "lists down", "Scroll the query lists under the matrix down a page.", false),
     // Audit.
     cmd(P(PaneId::Audit), &[K(KeyCode::Enter)], "Enter", Action::Enter, "run / open", "Run the retrieval audit of the current system; on a task: open its candidates (Esc closes).", true),
     cmd(P(PaneId::Audit), &[C('v')], "v", Action::CycleVisible, "visible m", "Next number of visible self-tests per query (1–5; Enter re-runs).", true),
@@ -241,8 +245,9 @@ impl PaletteEntry {
 
 /// The command palette's entries on `pane`: every command that applies there in normal mode
 /// ([`active`], the table the key bar and help read), the pane-jump command as one "go to pane
-/// N" entry per pane, the theme command followed by one entry per theme.
-pub fn palette(pane: PaneId, panes: &[(PaneId, &'static str)]) -> Vec<PaletteEntry> {
+/// N" entry per pane, and the theme, tie-policy and cutoff commands each followed by one entry
+/// per theme, tie policy and cutoff (`ks`, the evaluation's).
+pub fn palette(pane: PaneId, panes: &[(PaneId, &'static str)], ks: &[usize]) -> Vec<PaletteEntry> {
     let mut out = Vec::new();
     for c in active(pane, false) {
         let entry = |label: String, keys: String, action: Action| PaletteEntry {
@@ -273,6 +278,34 @@ pub fn palette(pane: PaneId, panes: &[(PaneId, &'static str)]) -> Vec<PaletteEnt
                         format!("theme: {}", kind.as_str()),
                         c.keys_label.to_string(),
                         Action::SetTheme(kind),
+                    ));
+                }
+            }
+            Action::CycleTies => {
+                out.push(entry(
+                    c.label.to_string(),
+                    c.keys_label.to_string(),
+                    c.action.clone(),
+                ));
+                for (i, p) in crate::metrics::TiePolicy::ALL.iter().enumerate() {
+                    out.push(entry(
+                        format!("ties: {p}"),
+                        c.keys_label.to_string(),
+                        Action::SetTies(i),
+                    ));
+                }
+            }
+            Action::CycleK => {
+                out.push(entry(
+                    c.label.to_string(),
+                    c.keys_label.to_string(),
+                    c.action.clone(),
+                ));
+                for (i, k) in ks.iter().enumerate() {
+                    out.push(entry(
+                        format!("cutoff k = {k}"),
+                        c.keys_label.to_string(),
+                        Action::SetK(i),
                     ));
                 }
             }

@@ -1,8 +1,9 @@
 //! The export key: the current pane, drawn at the size it has on screen, written as an SVG
 //! (every cell's colours, bold and underline kept) and as markdown (the pane's report tables,
-//! then the screen as text), both atomically, for slides.
+//! then the screen as text), both atomically, for slides. The main loop runs it when the app
+//! asks (`Request::Export`): it draws, so it stands above the app, never called by it.
 
-use super::app::App;
+use super::app::{App, Exported, Reply};
 use super::theme::ThemeKind;
 use super::view::Hits;
 use crate::atomic::write_atomic;
@@ -17,33 +18,19 @@ use std::path::{Path, PathBuf};
 /// Size used when nothing was drawn yet (headless use).
 const FALLBACK: (u16, u16) = (120, 40);
 
-/// The files one export wrote.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Exported {
-    pub svg: PathBuf,
-    pub markdown: PathBuf,
-}
-
-/// Export the current pane into the export directory; the status-bar message.
-pub fn export_pane(app: &App) -> String {
+/// Export the active pane into the export directory (the current one unless set): the
+/// answer to [`crate::tui::app::Request::Export`], timed.
+pub fn export_active(app: &App) -> Reply {
     let dir = app
         .shared
         .export_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from("."));
-    match export_to(app, &dir) {
-        Ok(Some(e)) => {
-            let name = |p: &Path| {
-                p.file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-            };
-            // `name.svg/.md`: both files, short enough for the status bar.
-            let md = name(&e.markdown);
-            let ext = md.rsplit('.').next().unwrap_or("md");
-            format!("exported {}/.{ext}", name(&e.svg))
-        }
-        Ok(None) => "nothing to export until the bundle is loaded".to_string(),
-        Err(e) => format!("export failed: {e}"),
+    let t0 = std::time::Instant::now();
+    let result = export_to(app, &dir);
+    Reply::Exported {
+        result,
+        secs: t0.elapsed().as_secs_f64(),
     }
 }
 
@@ -61,7 +48,7 @@ pub fn export_to(app: &App, dir: &Path) -> std::io::Result<Option<Exported>> {
     let buf = render_pane(app, w, h);
     let pane = &app.panes[app.tab];
     let title = format!("{} — execscope, {}", pane.title(), app.bundle_name);
-    let svg = buffer_svg(&buf, app.theme.kind, &title);
+    let svg = buffer_svg(&buf, app.settings.theme.kind, &title);
     let mut md = format!("# {title}\n\n");
     let hits = Hits::default();
     let mut v = app.view();
@@ -74,7 +61,7 @@ pub fn export_to(app: &App, dir: &Path) -> std::io::Result<Option<Exported>> {
     md.push_str(&buffer_text(&buf));
     md.push_str("```\n");
     let stem = (1..)
-        .map(|n| format!("execscope-{}-{n}", pane.id()))
+        .map(|n| format!("execscope-{}-{n}", pane.kind().file_stem()))
         .find(|s| !dir.join(format!("{s}.svg")).exists() && !dir.join(format!("{s}.md")).exists())
         .expect("an unused name");
     let out = Exported {
@@ -94,7 +81,7 @@ pub fn render_pane(app: &App, w: u16, h: u16) -> Buffer {
     let mut v = app.view();
     v.hits = &hits;
     term.draw(|f| {
-        f.render_widget(Block::default().style(app.theme.base), f.area());
+        f.render_widget(Block::default().style(app.settings.theme.base), f.area());
         app.panes[app.tab].draw(f, f.area(), &v);
     })
     .expect("drawing into memory");

@@ -13,11 +13,12 @@ use crate::analysis::suites::SuiteStrength;
 use crate::audit::account::AuditConfig;
 use crate::audit::retrieval::RetrievalSpec;
 use crate::audit::view::AuditView;
+use crate::audit::{AuditError, AuditRun};
+use crate::bundle::{BundleError, CheckReport};
 use crate::engine::{Engine, EngineOptions};
 use crate::oracle::OracleConfig;
 use crate::rank::bm25::Bm25Index;
-use crate::report::audit as audit_tables;
-use crate::report::{anatomy as atab, leaderboard, suites as stab, Table};
+use crate::rank::ScoresError;
 use crate::store::Store;
 use crate::view::{AnatomyView, Leaderboard};
 use std::collections::HashMap;
@@ -52,43 +53,33 @@ impl CorpusIndex {
     }
 }
 
-/// Every report table the anatomy panes show, built by the same functions `execscope report` uses.
-#[derive(Clone, Debug)]
-pub struct AnatomyTables {
-    pub bugtypes: Table,
-    pub editsize: Table,
-    pub gaps: Table,
-    pub density: Table,
-    pub difficulty: Table,
-    pub misses: Table,
-}
+/// What the suite-strength job found: the core's rows, no build report (`Ok(None)`), or why the
+/// report could not be read.
+pub type SuitesResult = Result<Option<SuiteStrength>, BundleError>;
 
-/// Test-suite strength of the bundle, read from its build report with the core's constructor
-/// (`analysis::suites::from_bundle`, what `Snapshot::suites` and `report --table suites` read),
-/// and the report's three tables of it.
-#[derive(Clone, Debug)]
-pub struct SuitesView {
-    pub strength: SuiteStrength,
-    pub families: Table,
-    pub tasks: Table,
-    pub survivors: Table,
-}
-
-/// What the suite-strength job found: the rows, no build report (`Ok(None)`), or why the report
-/// could not be read.
-pub type SuitesResult = Result<Option<SuitesView>, String>;
-
-/// The suite strength of `engine`'s bundle (see [`SuitesView`]).
+/// The suite strength of `engine`'s bundle, read from its build report with the core's
+/// constructor (`analysis::suites::from_bundle`, what `Snapshot::suites` and `report --table
+/// suites` read).
 pub fn suites_of(engine: &Engine) -> SuitesResult {
-    match crate::analysis::suites::from_bundle(engine.bundle()) {
-        Ok(Some(strength)) => Ok(Some(SuitesView {
-            families: stab::suites_table(&strength),
-            tasks: stab::suite_tasks_table(&strength),
-            survivors: stab::survivors_table(&strength),
-            strength,
-        })),
-        Ok(None) => Ok(None),
-        Err(e) => Err(e.to_string()),
+    crate::analysis::suites::from_bundle(engine.bundle())
+}
+
+/// Why the bundle did not load: the load's error and what `execscope check` finds in the
+/// directory (the message is `report::diagnose::describe`'s, formatted where it is shown).
+#[derive(Debug)]
+pub struct LoadFailure {
+    pub root: PathBuf,
+    pub error: BundleError,
+    pub check: Option<CheckReport>,
+}
+
+impl std::fmt::Display for LoadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::report::diagnose::describe(
+            &self.root,
+            &self.error.to_string(),
+            self.check.as_ref(),
+        ))
     }
 }
 
@@ -120,23 +111,27 @@ impl JobProgress {
     }
 }
 
-/// What to audit: the retrieval pools of one system.
+/// What to audit: the retrieval pools of one system, in the pool order of a tie policy (the
+/// session's when it was asked for).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditRequest {
     /// Index into `Engine::scores`.
     pub system: usize,
     pub k: usize,
     pub visible: usize,
+    /// The pool order inside score ties.
+    pub ties: crate::metrics::TiePolicy,
     /// Identifies this run; a result whose token is not the app's current one is dropped.
     pub token: u64,
 }
 
-/// A finished retrieval audit: the report's tables and the view model, exactly what
-/// `execscope audit --system … --k … --visible …` prints and writes as `audit-view.json`.
+/// A finished retrieval audit: the core's run (pools and accounting, from which the report's
+/// tables are formatted) and its view rows, exactly what `execscope audit --system … --k …
+/// --visible … --ties …` prints and writes as `audit-view.json`.
 #[derive(Clone, Debug)]
 pub struct AuditResult {
     pub request: AuditRequest,
-    pub tables: audit_tables::AuditTables,
+    pub run: AuditRun,
     pub view: AuditView,
 }
 
@@ -185,18 +180,17 @@ pub enum Job {
     },
 }
 
-/// The retrieval audit (`crate::retrieval_audit`, the CLI's wiring), every error turned into a
-/// message for the pane.
+/// The retrieval audit (`crate::retrieval_audit`, the CLI's wiring).
 fn run_audit(
     engine: &Engine,
     req: AuditRequest,
     progress: &JobProgress,
-) -> Result<AuditResult, String> {
+) -> Result<AuditResult, AuditError> {
     let system = engine
         .scores()
         .get(req.system)
         .map(|s| s.id.clone())
-        .ok_or_else(|| format!("no system #{}", req.system))?;
+        .ok_or_else(|| AuditError::Settings(format!("no system #{}", req.system)))?;
     let tick = |done: usize, total: usize| {
         progress.total.store(total, Ordering::Relaxed);
         progress.done.store(done, Ordering::Relaxed);
@@ -204,21 +198,25 @@ fn run_audit(
     let spec = RetrievalSpec {
         k: req.k,
         visible: req.visible,
+        ties: req.ties,
         ..RetrievalSpec::new(system)
     };
+    let notes = [format!(
+        "pool order inside score ties: {} (the dashboard's tie policy)",
+        req.ties
+    )];
     let run = crate::retrieval_audit::run(
         engine,
         &spec,
         OracleConfig::default(),
-        &[],
+        &notes,
         &AuditConfig::default(),
         &tick,
-    )
-    .map_err(|e| format!("{e:#}"))?;
+    )?;
     Ok(AuditResult {
         request: req,
-        tables: audit_tables::AuditTables::build(&run.pools, &run.audits),
         view: AuditView::build(&run.pools, &run.audits),
+        run,
     })
 }
 
@@ -278,20 +276,16 @@ impl Job {
                     let index = CorpusIndex::build(&engine);
                     JobResult::Loaded(Box::new(Ok((Arc::new(engine), Arc::new(index)))))
                 }
-                Err(e) => JobResult::Loaded(Box::new(Err(crate::report::diagnose::load_failure(
-                    &root,
-                    &format!("{e:#}"),
-                )))),
+                Err(error) => JobResult::Loaded(Box::new(Err(LoadFailure {
+                    check: crate::report::diagnose::diagnose(&root),
+                    root,
+                    error,
+                }))),
             },
-            Job::Leaderboard { gen, engine } => {
-                let lb = Leaderboard::build(&engine);
-                let table = leaderboard::pending_table(&lb);
-                let domains = leaderboard::domain_table(&lb);
-                JobResult::Leaderboard {
-                    gen,
-                    lb: Box::new((lb, table, domains)),
-                }
-            }
+            Job::Leaderboard { gen, engine } => JobResult::Leaderboard {
+                gen,
+                lb: Box::new(Leaderboard::build(&engine)),
+            },
             Job::Significance { gen, engine, base } => {
                 let sig = match base {
                     None => Significance::compute_leaderboard(&engine, SigConfig::default()),
@@ -310,22 +304,14 @@ impl Job {
                 request,
                 engine,
                 progress,
-            } => JobResult::Audit(Box::new((request, run_audit(&engine, request, &progress)))),
-            Job::Anatomy { gen, engine } => {
-                let a = AnatomyView::build(&engine);
-                let tables = AnatomyTables {
-                    bugtypes: atab::bugtypes_table(&a),
-                    editsize: atab::editsize_table(&a),
-                    gaps: atab::gaps_table(&a),
-                    density: atab::density_table(&a),
-                    difficulty: atab::difficulty_table(&a),
-                    misses: atab::misses_table(&a),
-                };
-                JobResult::Anatomy {
-                    gen,
-                    anatomy: Box::new((a, tables)),
-                }
-            }
+            } => JobResult::Audit(Box::new((
+                request,
+                run_audit(&engine, request, &progress).map_err(Arc::new),
+            ))),
+            Job::Anatomy { gen, engine } => JobResult::Anatomy {
+                gen,
+                anatomy: Box::new(AnatomyView::build(&engine)),
+            },
             Job::Bm25 { engine } => {
                 let docs: Vec<&str> = engine
                     .bundle()
@@ -336,12 +322,12 @@ impl Job {
                 JobResult::Bm25(Arc::new(Bm25Index::new(&docs)))
             }
             Job::Suites { engine } => JobResult::Suites(Arc::new(suites_of(&engine))),
-            Job::Rows { engine } => JobResult::Rows(engine.load_rows().map_err(|e| e.to_string())),
+            Job::Rows { engine } => JobResult::Rows(engine.load_rows()),
         }
     }
 }
 
-type Loaded = Result<(Arc<Engine>, Arc<CorpusIndex>), String>;
+type Loaded = Result<(Arc<Engine>, Arc<CorpusIndex>), LoadFailure>;
 
 /// The shortest interval between two partial engines of a loading bundle.
 /// Run `f` on a thread pool of its own (as many threads as the global one). A bundle's load
@@ -368,19 +354,19 @@ pub enum JobResult {
     Partial(Arc<Engine>),
     Leaderboard {
         gen: u64,
-        lb: Box<(Leaderboard, Table, Table)>,
+        lb: Box<Leaderboard>,
     },
     Anatomy {
         gen: u64,
-        anatomy: Box<(AnatomyView, AnatomyTables)>,
+        anatomy: Box<AnatomyView>,
     },
     Bm25(Arc<Bm25Index>),
     Suites(Arc<SuitesResult>),
     /// Every score matrix of the engine is in memory, or why not.
-    Rows(Result<(), String>),
+    Rows(Result<(), ScoresError>),
     Significance {
         gen: u64,
         sig: Arc<Significance>,
     },
-    Audit(Box<(AuditRequest, Result<AuditResult, String>)>),
+    Audit(Box<(AuditRequest, Result<AuditResult, Arc<AuditError>>)>),
 }

@@ -12,8 +12,11 @@ pub struct HeadlineSystem {
     /// The rank cell (`1`, or `=1` for a shared rank).
     pub rank: String,
     pub exec1: String,
-    /// exec@10, when the evaluation has that cutoff.
+    /// The exec@1 cell's † (not distinguishable from the leader).
+    pub exec1_tied: bool,
+    /// exec@10, when the evaluation has that cutoff, and its †.
     pub exec10: Option<String>,
+    pub exec10_tied: bool,
     /// The exec@1 95% bootstrap interval, once the bootstrap is in.
     pub ci: Option<String>,
 }
@@ -24,12 +27,14 @@ pub struct Headline {
     pub policy: &'static str,
     pub n_queries: usize,
     pub systems: Vec<HeadlineSystem>,
+    /// What † means on this leaderboard: its tier test, once the bootstrap is in.
+    pub dagger: Option<String>,
 }
 
 /// The headline of the leaderboard on screen (`None` before the leaderboard is in).
 pub fn headline(v: &View) -> Option<Headline> {
     let d = v.data?;
-    let (lb, table, _) = d.lb.as_ref()?;
+    let (lb, table) = crate::tui::panes::leaderboard::report_table(d)?;
     let col = |key: &str| table.keys.iter().position(|k| k == key);
     let (rank, id, e1) = (col("rank")?, col("system")?, col("exec@1")?);
     let (e10, ci) = (col("exec@10"), col("exec@1_ci95"));
@@ -37,6 +42,9 @@ pub fn headline(v: &View) -> Option<Headline> {
         c.and_then(|c| row.get(c))
             .map(|x| x.text.clone())
             .filter(|t| t != "…" && !t.is_empty())
+    };
+    let mark = |row: &[crate::report::TableCell], c: Option<usize>| {
+        c.and_then(|c| row.get(c)).is_some_and(|x| x.mark)
     };
     let systems = table
         .rows
@@ -46,14 +54,22 @@ pub fn headline(v: &View) -> Option<Headline> {
             id: row[id].text.clone(),
             rank: row[rank].text.clone(),
             exec1: row[e1].text.clone(),
+            exec1_tied: mark(row, Some(e1)),
             exec10: cell(row, e10),
+            exec10_tied: mark(row, e10),
             ci: cell(row, ci),
         })
         .collect();
+    let dagger = d
+        .sig
+        .as_ref()
+        .and_then(|s| s.tier(crate::metrics::MetricKey::exec(1)))
+        .map(|t| format!("† not distinguishable from the leader ({})", t.method));
     Some(Headline {
         policy: lb.policy.as_str(),
         n_queries: lb.n_queries,
         systems,
+        dagger,
     })
 }
 

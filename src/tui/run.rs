@@ -5,56 +5,17 @@
 //! key) costs one frame, not one per key. Jobs run on their own threads and report through a
 //! channel; the loop wakes every 80 ms while work is in flight to animate the spinner.
 
-use super::app::App;
+use super::app::{App, Reply, Request};
+use super::export;
 use super::frame;
 use super::jobs::JobResult;
+use super::terminal::{self, install_panic_hook, restore, setup};
 use crate::tui::actions::Action;
-use crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind, MouseButton, MouseEventKind,
-};
-use crossterm::execute;
-use crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
-};
-use ratatui::backend::{Backend, CrosstermBackend};
+use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
+use ratatui::backend::Backend;
 use ratatui::Terminal;
-use std::io::{self, Stdout};
 use std::sync::mpsc;
 use std::time::Duration;
-
-/// Put the terminal back the way we found it. Safe to call twice.
-pub fn restore() {
-    let _ = disable_raw_mode();
-    let _ = execute!(
-        io::stdout(),
-        LeaveAlternateScreen,
-        DisableMouseCapture,
-        crossterm::event::DisableBracketedPaste,
-        crossterm::cursor::Show
-    );
-}
-
-/// Restore the terminal before the default panic message prints, so a panic stays readable.
-fn install_panic_hook() {
-    let prev = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore();
-        prev(info);
-    }));
-}
-
-fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
-    enable_raw_mode()?;
-    let mut out = io::stdout();
-    // Bracketed paste: a pasted block arrives whole (the inline editor inserts it as it is).
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        crossterm::event::EnableBracketedPaste
-    )?;
-    Terminal::new(CrosstermBackend::new(out))
-}
 
 /// Run the dashboard until the user quits. The terminal is restored whatever happens.
 pub fn run(app: App) -> anyhow::Result<()> {
@@ -92,6 +53,32 @@ pub fn to_action(app: &App, ev: Event) -> Option<Action> {
     }
 }
 
+/// Carry out what the app asked of the main loop (an export, an external editor) and hand it
+/// the answers; `true` when another program used the screen, which must then be redrawn whole.
+/// `tty`: the dashboard owns a terminal, handed over around an external editor (headless runs,
+/// tests, run the editor as it is).
+pub fn serve(app: &mut App, tty: bool) -> bool {
+    let mut borrowed = false;
+    for r in app.take_requests() {
+        match r {
+            Request::Export => {
+                let reply = export::export_active(app);
+                app.on_reply(reply);
+            }
+            Request::Editor { file } => {
+                let result = if tty {
+                    borrowed = true;
+                    terminal::suspended(|| terminal::run_editor(&file))
+                } else {
+                    terminal::run_editor(&file)
+                };
+                app.on_reply(Reply::EditorClosed(result));
+            }
+        }
+    }
+    borrowed
+}
+
 fn event_loop<B: Backend>(terminal: &mut Terminal<B>, mut app: App) -> anyhow::Result<()>
 where
     B::Error: Send + Sync + 'static,
@@ -118,7 +105,7 @@ where
         if app.quit {
             return Ok(());
         }
-        if app.panes.iter().any(|p| p.take_full_redraw()) {
+        if serve(&mut app, true) {
             terminal.clear()?;
             dirty = true;
         }

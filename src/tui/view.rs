@@ -4,19 +4,15 @@
 //! only in `App::handle`/`App::on_result`; drawing reads a [`View`] and changes nothing but
 //! where clickable regions ended up ([`Hits`]) and each pane's remembered page height.
 
-use super::actions::Hit;
-use super::jobs::{
-    AnatomyTables, AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult,
-};
+use super::jobs::{AuditRequest, AuditResult, CorpusIndex, JobProgress, SuitesResult};
 use super::theme::Theme;
+pub use super::widgets::hits::Hits;
 use crate::analysis::significance::Significance;
+use crate::audit::AuditError;
 use crate::engine::Engine;
-use crate::metrics::TiePolicy;
+use crate::metrics::{EvalConfig, TiePolicy};
 use crate::rank::bm25::Bm25Index;
-use crate::report::Table;
 use crate::view::{AnatomyView, Leaderboard};
-use ratatui::layout::{Position, Rect};
-use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The retrieval audit of the current system: not asked for, running, finished or failed. Any
@@ -27,7 +23,7 @@ pub enum AuditSlot {
     Idle,
     Running(AuditRequest, Arc<JobProgress>),
     Done(Arc<AuditResult>),
-    Failed(AuditRequest, String),
+    Failed(AuditRequest, Arc<AuditError>),
 }
 
 impl AuditSlot {
@@ -45,9 +41,10 @@ impl AuditSlot {
 pub struct Data {
     pub engine: Arc<Engine>,
     pub index: Arc<CorpusIndex>,
-    /// Leaderboard, its report table and the per-domain table.
-    pub lb: Option<(Leaderboard, Table, Table)>,
-    pub anatomy: Option<(AnatomyView, AnatomyTables)>,
+    /// The leaderboard's rows (the report's table is formatted from them where it is shown).
+    pub lb: Option<Leaderboard>,
+    /// The failure anatomy's rows.
+    pub anatomy: Option<AnatomyView>,
     pub bm25: Option<Arc<Bm25Index>>,
     /// Bootstrap and Wilson intervals, pairs and tiers of the current evaluation (the report's).
     pub sig: Option<Arc<Significance>>,
@@ -75,15 +72,67 @@ impl Data {
     }
 }
 
-/// Selection shared by the panes: which system, which query, which cutoff.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Shared {
-    /// Current system (index into `Engine::scores`).
-    pub system: usize,
-    /// System compared side by side in the browser.
-    pub compare: usize,
+/// The session's settings: one value every pane reads, under which every number the dashboard
+/// draws or exports is computed (or the pane says which setting it used instead, and why). The
+/// tie policy, near-tie tolerance and cutoffs are the evaluation's: they change only with the
+/// data's engine ([`Settings::adopt`], when the app re-evaluates), so they are always the
+/// engine's. The system, the compared system and the cutoff are the selection; the theme how it
+/// all looks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    eval: EvalConfig,
     /// Index into the evaluation's cutoffs.
     pub k_index: usize,
+    /// Current system (index into `Engine::scores`).
+    pub system: usize,
+    /// System compared with it (the browser's side by side, the Pairs pane's column).
+    pub compare: usize,
+    pub theme: Theme,
+}
+
+impl Settings {
+    pub fn new(eval: EvalConfig, theme: Theme) -> Settings {
+        Settings {
+            eval,
+            k_index: 0,
+            system: 0,
+            compare: 0,
+            theme,
+        }
+    }
+
+    /// The evaluation's settings: tie policy, near-tie tolerance, cutoffs.
+    pub fn eval(&self) -> &EvalConfig {
+        &self.eval
+    }
+
+    pub fn policy(&self) -> TiePolicy {
+        self.eval.policy
+    }
+
+    /// The cutoff k selected (1 where the evaluation has none).
+    pub fn k(&self) -> usize {
+        self.eval.ks.get(self.k_index).copied().unwrap_or(1)
+    }
+
+    /// Whether an audit asked for `r` is of the current system under the session's tie policy
+    /// (what the Audit pane shows; any other result is stale).
+    pub fn is_current(&self, r: &AuditRequest) -> bool {
+        r.system == self.system && r.ties == self.policy()
+    }
+
+    /// The data's engine was (re-)evaluated under `eval`: take its settings (the cutoff kept
+    /// where the new cutoffs have it).
+    pub fn adopt(&mut self, eval: &EvalConfig) {
+        let k = self.k();
+        self.k_index = eval.ks.iter().position(|&x| x == k).unwrap_or(0);
+        self.eval = eval.clone();
+    }
+}
+
+/// What the panes share besides the settings: the query, a live query, where exports go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shared {
     /// Current query (bundle row).
     pub query: usize,
     /// Live BM25 query text and its ranking (corpus row, score), when active.
@@ -92,64 +141,27 @@ pub struct Shared {
     pub export_dir: Option<std::path::PathBuf>,
 }
 
-/// Clickable regions recorded during a draw, looked up on the next click, and the area the
-/// panes were last drawn in (the export key renders the pane at that size).
-#[derive(Debug, Default)]
-pub struct Hits(RefCell<Vec<(Rect, Hit)>>, std::cell::Cell<Rect>);
-
-impl Hits {
-    /// Record the panes' area of this frame.
-    pub fn set_body(&self, r: Rect) {
-        self.1.set(r);
-    }
-
-    /// The panes' area of the last frame (empty before the first).
-    pub fn body(&self) -> Rect {
-        self.1.get()
-    }
-
-    pub fn clear(&self) {
-        self.0.borrow_mut().clear();
-    }
-
-    pub fn push(&self, r: Rect, hit: Hit) {
-        if r.width > 0 && r.height > 0 {
-            self.0.borrow_mut().push((r, hit));
-        }
-    }
-
-    /// The last-drawn (topmost) region under a position.
-    pub fn at(&self, col: u16, row: u16) -> Option<Hit> {
-        self.0
-            .borrow()
-            .iter()
-            .rev()
-            .find(|(r, _)| r.contains(Position::new(col, row)))
-            .map(|(_, h)| *h)
-    }
-}
-
 /// What one frame draws from.
 pub struct View<'a> {
     pub data: Option<&'a Data>,
+    pub settings: &'a Settings,
     pub shared: &'a Shared,
+    /// The settings' theme.
     pub theme: &'a Theme,
     pub hits: &'a Hits,
-    pub policy: TiePolicy,
     /// Spinner glyph for work in progress.
     pub spinner: char,
-}
-
-/// The cutoff k the selection names (1 before the bundle is loaded).
-pub fn cutoff(data: Option<&Data>, shared: &Shared) -> usize {
-    data.and_then(|d| d.engine.config().ks.get(shared.k_index).copied())
-        .unwrap_or(1)
 }
 
 impl View<'_> {
     /// The cutoff k currently selected.
     pub fn k(&self) -> usize {
-        cutoff(self.data, self.shared)
+        self.settings.k()
+    }
+
+    /// The tie policy every number is computed under.
+    pub fn policy(&self) -> TiePolicy {
+        self.settings.policy()
     }
 
     /// Id of a system.

@@ -28,8 +28,12 @@ pub fn app_with(policy: TiePolicy) -> App {
     app
 }
 
+/// One key, then what the main loop would do next: the jobs it queued, run here, and what it
+/// asked of the loop (an export, an external editor), carried out headless.
 pub fn key(app: &mut App, code: KeyCode) {
     app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    app.run_jobs_inline();
+    execscope::tui::run::serve(app, false);
     app.run_jobs_inline();
 }
 

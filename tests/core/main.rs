@@ -24,6 +24,7 @@ mod embedded_bundle;
 mod engine_tiny;
 mod metrics_ties;
 mod rank_cache;
+mod ranking_view;
 mod reference_crosscheck;
 mod significance_ties;
 mod stats_scipy;

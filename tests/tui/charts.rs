@@ -19,7 +19,7 @@ fn embedded_app() -> App {
 
 /// The anatomy view the panes draw from.
 fn anatomy(a: &App) -> &execscope::view::AnatomyView {
-    &a.data.as_ref().unwrap().anatomy.as_ref().unwrap().0
+    a.data.as_ref().unwrap().anatomy.as_ref().unwrap()
 }
 
 fn chars(l: &str) -> Vec<char> {
@@ -136,8 +136,8 @@ fn gap_histogram_has_a_zero_line_and_ticks_on_edges() {
     keys(&mut a, "3");
     let g = {
         let d = a.data.as_ref().unwrap();
-        let an = &d.anatomy.as_ref().unwrap().0.anatomy;
-        an.systems[a.shared.system].gap_summary.clone()
+        let an = &d.anatomy.as_ref().unwrap().anatomy;
+        an.systems[a.settings.system].gap_summary.clone()
     };
     assert!(g.histogram.iter().any(|b| b.0 == 0.0), "0 is a bin edge");
     assert!(!g.histogram.iter().any(|b| b.0 < 0.0 && b.1 > 0.0));

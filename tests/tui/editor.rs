@@ -17,13 +17,20 @@ fn ctrl(app: &mut App, c: char) {
     app.run_jobs_inline();
 }
 
-fn scratch_log() -> String {
-    std::fs::read_to_string(
-        std::env::temp_dir()
-            .join(format!("execscope-session-{}", std::process::id()))
-            .join("edits.jsonl"),
-    )
-    .unwrap_or_default()
+/// The session's scratch log, where the probe box on `screen` says it is (each dashboard has a
+/// directory of its own).
+fn scratch_log(screen: &str) -> String {
+    let Some(line) = screen.lines().find(|l| l.contains("scratch ")) else {
+        return String::new();
+    };
+    let path = line
+        .split("scratch ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    std::fs::read_to_string(path.trim()).unwrap_or_default()
 }
 
 #[test]
@@ -95,7 +102,7 @@ fn inline_editor_edits_cancels_and_applies() {
         "the edited row lacks its verdict:\n{s}"
     );
     let edited_labels = s.matches("label").count();
-    let log = scratch_log();
+    let log = scratch_log(&s);
     assert!(
         log.contains(r"return 0  # pasted\n# no vowels"),
         "the scratch file holds the edit: {log}"

@@ -1,9 +1,12 @@
-//! Every number a pane's `x` export carries is the report's: the real binary writes every table
-//! (`report --all`, `audit --out`) and the dashboard, on the same bundle under the same settings,
-//! exports its panes; each exported table must equal the report's file of that table in CSV (every
-//! number at full precision) and markdown (every shown text, the captions with the edit-size ρ
-//! included), the Domains pane's swapped exec@1 table cell by cell, and the leaderboard's extra
-//! interval column the report JSON's intervals.
+//! Every number a pane's `x` export carries is the report's, under every tie policy: the real
+//! binary writes every table (`report --all --ties P`, `audit --out --ties P`) and the
+//! dashboard, on the same bundle under the same settings, exports its panes; each exported table
+//! must equal the report's file of that table in CSV (every number at full precision) and
+//! markdown (every shown text, the captions with the edit-size ρ included), the Domains pane's
+//! swapped exec@1 table cell by cell, the leaderboard's extra interval column the report JSON's
+//! intervals, the Queries pane's per-query exec@k (for every system) the leaderboard's mean, its
+//! ranking the query's exec@k, the Pairs pane's table the report's pairs table, and the Audit
+//! pane's tables `execscope audit`'s (under expected ties both refuse, with the same reason).
 
 use crate::common;
 
@@ -128,6 +131,10 @@ fn check(bundle: &Path, policy: TiePolicy) {
             "{file} in the export"
         );
     }
+    queries_and_rankings(&mut a, &dir);
+    let pairs = pane(&a, PaneId::Pairs);
+    assert_eq!(pairs.len(), 1, "the pairs table of the metric cell shown");
+    same_as_report(&pairs[0], &dir, "pairs");
     // At k = 3 the leaderboard adds exec@3's bootstrap interval: the report JSON's.
     keys(&mut a, "1K");
     let lb = &pane(&a, PaneId::Leaderboard)[0];
@@ -150,9 +157,62 @@ fn check(bundle: &Path, policy: TiePolicy) {
     }
 }
 
+/// The Queries pane's export for every system: the query list's exec@k, whose mean is the
+/// report's leaderboard cell, and the ranking of every query, whose rows counted inside the
+/// cutoff hold a passing snippet exactly when the query's exec@k is 1 (strictly between 0 and 1
+/// under expected ties only where a tie straddles the cutoff).
+fn queries_and_rankings(a: &mut App, dir: &Path) {
+    let (keys_, rows) = csv(&read(dir, "leaderboard.csv"));
+    let col = keys_.iter().position(|k| k == "exec@1").unwrap();
+    let sys = keys_.iter().position(|k| k == "system").unwrap();
+    let policy = a.settings.policy();
+    let nq = a.data.as_ref().unwrap().engine.bundle().queries.len();
+    keys(a, "2");
+    for row in &rows {
+        let s = a
+            .data
+            .as_ref()
+            .unwrap()
+            .engine
+            .system_index(&row[sys])
+            .unwrap();
+        a.settings.system = s;
+        for q in 0..nq {
+            a.shared.query = q;
+            let t = exported(a, PaneId::Browser);
+            assert_eq!(t.len(), 2, "the query list and the ranking");
+            let (list, ranking) = (&t[0], &t[1]);
+            assert!(list.caption.contains(policy.as_str()), "{}", list.caption);
+            let vals: Vec<f64> = list.rows.iter().map(|r| r[3].value.unwrap()).collect();
+            let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+            let want: f64 = row[col].parse().unwrap();
+            assert!((mean - want).abs() < 1e-12, "{} {mean} vs {want}", row[sys]);
+            let exec = vals[q];
+            let passing_in = ranking.rows.iter().filter(|r| r[4].text == "pass");
+            let counted: Vec<&str> = passing_in.map(|r| r[5].text.as_str()).collect();
+            let what = format!("{policy} {} query {q}: {counted:?} exec@1 {exec}", row[sys]);
+            if counted.contains(&"yes") {
+                assert_eq!(exec, 1.0, "{what}");
+            } else if counted.iter().any(|c| *c != "no") {
+                assert_eq!(policy, TiePolicy::Expected, "{what}");
+                assert!(exec > 0.0 && exec < 1.0, "{what}");
+            } else {
+                assert_eq!(exec, 0.0, "{what}");
+            }
+            assert!(
+                ranking.caption.contains(&format!("`{policy}` tie policy")),
+                "{}",
+                ranking.caption
+            );
+        }
+    }
+    a.shared.query = 0;
+    keys(a, "1");
+}
+
 #[test]
 fn every_exported_number_is_the_reports_tiny_under_each_policy() {
-    for policy in [TiePolicy::Expected, TiePolicy::Row, TiePolicy::Pessimistic] {
+    for policy in TiePolicy::ALL {
         check(tiny(), policy);
     }
 }
@@ -163,29 +223,77 @@ fn every_exported_number_is_the_reports_embedded_bundle() {
 }
 
 /// The Audit pane's tables (after Enter runs the audit) are `execscope audit`'s under the same
-/// settings, every cell (CSV; the captions name each run's own oracle).
+/// tie policy (the pool order inside score ties), every cell (CSV; the captions name each run's
+/// own oracle), and name the order; under expected ties, which have no single pool order, both
+/// refuse with the same reason.
 #[test]
-fn audit_export_numbers_are_the_audit_commands() {
-    let out = tempfile::tempdir().unwrap();
-    common::stdout_ok(common::execscope().args([
-        "audit",
-        tiny().to_str().unwrap(),
-        "--system",
-        "toy-cos",
-        "--out",
-        out.path().to_str().unwrap(),
-    ]));
-    let mut a = app(tiny(), TiePolicy::Expected);
-    keys(&mut a, "7");
-    key(&mut a, KeyCode::Enter);
-    let tables = exported(&a, PaneId::Audit);
-    assert_eq!(tables.len(), 6, "every audit table");
-    for t in &tables {
-        assert_eq!(
-            t.to_csv(),
-            read(out.path(), &format!("{}.csv", t.name)),
+fn audit_export_numbers_are_the_audit_commands_under_each_policy() {
+    for policy in TiePolicy::ALL {
+        let out = tempfile::tempdir().unwrap();
+        let cli = common::execscope()
+            .args([
+                "audit",
+                tiny().to_str().unwrap(),
+                "--system",
+                "toy-cos",
+                "--ties",
+                policy.as_str(),
+                "--out",
+                out.path().to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let mut a = app(tiny(), policy);
+        keys(&mut a, "7");
+        // The leader is not toy-cos: pick it.
+        a.settings.system = a
+            .data
+            .as_ref()
+            .unwrap()
+            .engine
+            .system_index("toy-cos")
+            .unwrap();
+        key(&mut a, KeyCode::Enter);
+        let tables = exported(&a, PaneId::Audit);
+        if policy == TiePolicy::Expected {
+            let err = String::from_utf8_lossy(&cli.stderr);
+            let why = execscope::audit::retrieval::NO_SINGLE_ORDER;
+            assert!(!cli.status.success() && err.contains(why), "{err}");
+            assert!(tables.is_empty(), "no audit under expected ties");
+            assert!(matches!(
+                a.data.as_ref().unwrap().audit,
+                execscope::tui::view::AuditSlot::Idle
+            ));
+            let s = common::tui::screen(&a, 120, 40);
+            assert!(s.contains("needs one pool order"), "{s}");
+            assert!(a.status.as_deref().is_some_and(|m| m.contains(why)));
+            continue;
+        }
+        assert!(
+            cli.status.success(),
             "{}",
-            t.name
+            String::from_utf8_lossy(&cli.stderr)
         );
+        assert_eq!(tables.len(), 6, "every audit table");
+        for t in &tables {
+            assert_eq!(
+                t.to_csv(),
+                read(out.path(), &format!("{}.csv", t.name)),
+                "{policy}: {}",
+                t.name
+            );
+        }
+        let summary = tables.iter().find(|t| t.name == "audit-retrieval").unwrap();
+        assert!(
+            summary.caption.contains(&format!("`{policy}` ties")),
+            "{}",
+            summary.caption
+        );
+        let s = common::tui::screen(&a, 120, 40);
+        let note = execscope::view::ranking::order_note(policy);
+        assert!(s.contains(note), "{note}\n{s}");
+        // The tie policy changes: the audit of the old order is dropped.
+        keys(&mut a, "t");
+        assert!(exported(&a, PaneId::Audit).is_empty());
     }
 }

@@ -16,3 +16,4 @@ mod probe;
 mod start;
 mod stats;
 mod suites;
+mod walk;

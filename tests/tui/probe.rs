@@ -45,13 +45,20 @@ fn editing_a_snippet_shows_ranks_and_verdicts_and_undo_restores() {
     assert!(s.contains("BM25"), "{s}");
     assert!(s.contains("needs model `toy-cos`"), "{s}");
     assert!(s.contains("rank "), "{s}");
-    // The scratch file of the session holds the edit; the bundle is untouched.
-    let log = std::fs::read_to_string(
-        std::env::temp_dir()
-            .join(format!("execscope-session-{}", std::process::id()))
-            .join("edits.jsonl"),
-    )
-    .unwrap();
+    // The scratch file of the session (the probe box names it) holds the edit; the bundle is
+    // untouched.
+    let line = s
+        .lines()
+        .find(|l| l.contains("scratch "))
+        .expect("the scratch file named");
+    let path = line
+        .split("scratch ")
+        .nth(1)
+        .unwrap()
+        .split(')')
+        .next()
+        .unwrap();
+    let log = std::fs::read_to_string(path.trim()).unwrap();
     assert!(
         log.contains("\"query_id\":\"q_0001\"") && log.contains("return 0"),
         "{log}"
@@ -129,17 +136,102 @@ fn a_live_query_without_models_says_once_what_enables_them() {
     let existed = env.dir.exists();
     let engine = execscope::cli::open_engine(None, &execscope::cli::EvalArgs::default()).unwrap();
     let app = live_query(engine, "merge two sorted lists");
-    let s = settle(&app, 160, 40);
+    // Issue 45 item 5: at 120 columns every system is named whole, with its remedy whole.
+    let s = settle(&app, 120, 40);
     // The dense system selected cannot rank it: BM25's ranking under a title that says so.
     assert!(s.contains("under BM25"), "{s}");
-    assert!(s.contains("…✗ "), "{s}");
-    let hint: Vec<&str> = s.lines().filter(|l| l.contains("probe --setup")).collect();
-    assert_eq!(hint.len(), 1, "said once:\n{s}");
+    let panel = boxed(&s, "live query");
+    assert!(panel.contains("query: merge two sorted lists"), "{panel}");
+    let e = &app.data.as_ref().unwrap().engine;
+    for sys in e.scores() {
+        assert!(panel.contains(&sys.id), "{} not whole:\n{panel}", sys.id);
+    }
+    assert!(!panel.contains("…✗"), "{panel}");
+    assert_eq!(panel.matches("probe --setup").count(), 1, "said once:\n{s}");
     assert!(
-        hint[0].contains("(≈7 GB, once); the next query uses it"),
-        "whole at 160 columns: {:?}",
-        hint[0]
+        panel.contains(
+            "need a model: `execscope probe --setup` (≈7 GB, once); the next query uses it"
+        ),
+        "whole at 120 columns: {panel}"
     );
     assert!(!s.contains("error"), "{s}");
     assert_eq!(env.dir.exists(), existed, "the environment was created");
+}
+
+/// The text inside the box whose top border starts with `┌ {title}` (the first such box), its
+/// rows joined by spaces, runs of spaces collapsed: what a reader reads in that panel.
+fn boxed(screen: &str, title: &str) -> String {
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let head = format!("┌ {title}");
+    let Some((top, col)) = lines.iter().enumerate().find_map(|(i, l)| {
+        let s: String = l.iter().collect();
+        s.find(&head).map(|b| (i, s[..b].chars().count()))
+    }) else {
+        panic!("no box {title:?}:\n{screen}");
+    };
+    let end = (col + 1..lines[top].len())
+        .find(|&c| lines[top][c] == '┐')
+        .unwrap_or(lines[top].len());
+    let mut text = String::new();
+    for l in &lines[top + 1..] {
+        if l.get(col) == Some(&'└') {
+            break;
+        }
+        let row: String = l.iter().skip(col + 1).take(end - col - 1).collect();
+        text.push(' ');
+        text.push_str(&row);
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 45 item 5: what is typed can be read back. A query text edited inline, longer than
+/// any panel is wide, is shown whole in the probe box (not cut at its border) and in the query
+/// box (which shows the edited text, the stored one under it), at 120 columns.
+#[test]
+fn an_edited_query_is_read_back_whole() {
+    let mut app = app_with(TiePolicy::Row);
+    keys(&mut app, "2e");
+    let stored = app.data.as_ref().unwrap().engine.bundle().queries[0]
+        .text
+        .clone();
+    let added = " and also count the letter y as a vowel whenever it ends a word of the text";
+    key(&mut app, KeyCode::End);
+    keys(&mut app, added);
+    key(&mut app, KeyCode::Enter);
+    let edited = format!("{stored}{added}");
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let s = settle(&app, 120, 40);
+    let probe = boxed(&s, "probe");
+    assert!(
+        probe.contains(&format!("query: {}", words(&edited))),
+        "the probe box cuts the edited query:\n{probe}\n{s}"
+    );
+    let query = boxed(&s, "q_0001 ─");
+    assert!(
+        query.contains(&format!("edited: {}", words(&edited))),
+        "the query box does not show the edited text:\n{query}\n{s}"
+    );
+    assert!(
+        query.contains(&format!("stored: {}", words(&stored))),
+        "{query}"
+    );
+}
+
+/// Issue 45 item 5: an edited query's title and its probe state at 120 columns name every
+/// system whole, with each unavailable system's reason whole (here the toy systems, whose
+/// models no embedding environment has).
+#[test]
+fn an_edited_query_names_every_system_whole_at_120_columns() {
+    let mut app = app_with(TiePolicy::Row);
+    keys(&mut app, "2e");
+    keys(&mut app, " please");
+    key(&mut app, KeyCode::Enter);
+    let s = settle(&app, 120, 40);
+    let ranking = boxed(&s, "q_0001 edited");
+    for id in ["toy-cos", "toy-dot", "BM25"] {
+        assert!(ranking.contains(id), "{id} not whole:\n{ranking}\n{s}");
+    }
+    assert!(!ranking.contains("…✗"), "{ranking}");
+    let probe = boxed(&s, "probe");
+    assert!(probe.contains("toy-cos"), "{probe}");
 }

@@ -8,7 +8,7 @@ use execscope::tui::jobs::Job;
 use execscope::tui::{App, Theme, ThemeKind};
 
 fn leader(a: &App) -> (usize, String) {
-    let (lb, _, _) = a
+    let lb = a
         .data
         .as_ref()
         .and_then(|d| d.lb.as_ref())
@@ -39,19 +39,19 @@ fn it_opens_on_the_leader_and_keeps_a_chosen_system() {
         a.run_jobs_inline();
         let (s, id) = leader(&a);
         assert_eq!(
-            a.shared.system, s,
+            a.settings.system, s,
             "{policy:?}: the leader is the selection"
         );
         let st = status(&screen(&a, 120, 40));
         assert!(st.contains(&format!("system {id}")), "{st}");
-        assert_ne!(a.shared.compare, s, "the comparison is another system");
+        assert_ne!(a.settings.compare, s, "the comparison is another system");
         // A system the presenter picks survives a re-evaluation (the tie-policy key).
         key(&mut a, KeyCode::Down);
-        let chosen = a.shared.system;
+        let chosen = a.settings.system;
         assert_ne!(chosen, s);
         keys(&mut a, "t");
         assert_eq!(
-            a.shared.system, chosen,
+            a.settings.system, chosen,
             "{policy:?}: the choice was overridden"
         );
     }
@@ -124,4 +124,37 @@ fn difficulty_bins_say_what_they_hold() {
     keys(&mut a, "5");
     let s = screen(&a, 200, 60);
     assert!(!s.contains("<1") && !s.contains("expected number"), "{s}");
+}
+
+/// Issue 45 item 4: `t` never moves the selection. On the embedded bundle BM25 leads under
+/// expected ties and a dense system under pessimistic ones; a presenter browsing the leader's
+/// queries who presses `t` keeps browsing them (the status bar and the ranking's title say so).
+#[test]
+fn the_tie_policy_key_keeps_the_browsed_system() {
+    let opts = execscope::cli::EvalArgs {
+        ties: TiePolicy::Expected,
+        no_cache: true,
+        ..Default::default()
+    }
+    .engine_options()
+    .unwrap();
+    let mut a = App::new(
+        crate::common::embedded_bundle(),
+        opts,
+        Theme::new(ThemeKind::Dark, false),
+    );
+    a.run_jobs_inline();
+    let (s, id) = leader(&a);
+    assert_eq!(a.settings.system, s, "opened on the leader");
+    keys(&mut a, "2t");
+    assert_eq!(a.settings.policy(), TiePolicy::Pessimistic);
+    let (new_leader, _) = leader(&a);
+    assert_ne!(
+        new_leader, s,
+        "the leader changes with the tie policy (the test bites)"
+    );
+    assert_eq!(a.settings.system, s, "t moved the browsed system");
+    let scr = screen(&a, 120, 40);
+    assert!(status(&scr).contains(&format!("system {id}")), "{scr}");
+    assert!(scr.contains(&format!("under {id} ")), "{scr}");
 }

@@ -183,7 +183,7 @@ fn redact(s: &str) -> String {
 
 #[test]
 fn audit_pane_runs_the_retrieval_audit() {
-    let mut a = app_with(TiePolicy::Expected);
+    let mut a = app_with(TiePolicy::Row);
     keys(&mut a, "7");
     assert_eq!(a.pane_id(), "audit");
     let s = screen(&a, 100, 30);
@@ -208,11 +208,12 @@ fn audit_pane_runs_the_retrieval_audit() {
     let s = screen(&a, 100, 30);
     insta::assert_snapshot!("audit_pane", redact(&s));
     assert!(
-        s.contains("retrieval audit: toy-cos, top 10, 3 visible tests"),
+        s.contains("retrieval audit: toy-cos, top 10 (row ties: corpus order), 3 visible tests"),
         "{s}"
     );
     // The summary row is the audit's own table.
-    let ret = done.tables.retrieval.as_ref().expect("a retrieval summary");
+    let tables = execscope::report::audit::AuditTables::build(&done.run.pools, &done.run.audits);
+    let ret = tables.retrieval.as_ref().expect("a retrieval summary");
     assert_eq!(ret.name, "audit-retrieval");
     let cell = |key: &str| {
         let c = ret.keys.iter().position(|k| k == key).unwrap();

@@ -9,14 +9,19 @@ impl App {
     /// Queue the retrieval audit of the current system (the pane asks, on Enter).
     pub(super) fn start_audit(&mut self, k: usize, visible: usize) {
         let Some(d) = self.data.as_mut() else { return };
-        if matches!(d.audit, AuditSlot::Running(..)) || d.engine.scores().is_empty() {
+        // Expected ties have no single pool order (the pane says so and never asks).
+        if matches!(d.audit, AuditSlot::Running(..))
+            || d.engine.scores().is_empty()
+            || self.settings.policy() == crate::metrics::TiePolicy::Expected
+        {
             return;
         }
         self.audit_token += 1;
         let request = AuditRequest {
-            system: self.shared.system,
+            system: self.settings.system,
             k,
             visible,
+            ties: self.settings.policy(),
             token: self.audit_token,
         };
         let progress = std::sync::Arc::new(JobProgress::default());
@@ -28,12 +33,12 @@ impl App {
         });
     }
 
-    /// An audit result belongs to one system: switching system drops it (a running job's result
-    /// is then dropped on arrival).
+    /// An audit result belongs to one system under one tie policy: switching either drops it
+    /// (a running job's result is then dropped on arrival).
     pub(super) fn invalidate_audit(&mut self) {
-        let system = self.shared.system;
+        let settings = &self.settings;
         if let Some(d) = self.data.as_mut() {
-            if d.audit.request().is_some_and(|r| r.system != system) {
+            if d.audit.request().is_some_and(|r| !settings.is_current(&r)) {
                 d.audit = AuditSlot::Idle;
             }
         }
@@ -49,7 +54,7 @@ impl App {
             AuditSlot::Running(_, p) => {
                 let t = p.text()?;
                 Some(match secs.and_then(|s| p.eta(s)) {
-                    Some(eta) => format!("{t}, ETA {}", crate::tui::frame::clock(eta)),
+                    Some(eta) => format!("{t}, ETA {}", crate::tui::widgets::text::clock(eta)),
                     None => t,
                 })
             }

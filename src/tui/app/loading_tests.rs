@@ -52,7 +52,7 @@ fn leaderboard_rows_arrive_before_the_whole_engine() {
         a.data
             .as_ref()
             .and_then(|d| d.lb.as_ref())
-            .map(|l| l.1.rows.len())
+            .map(|l| l.rows.len())
     };
     let partial_rows = rows(&app).expect("a partial leaderboard");
     assert!(partial_rows >= 1 && partial_rows < whole.scores().len());

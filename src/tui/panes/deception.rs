@@ -6,12 +6,13 @@
 //! switches to the test-suite strength of the same families ([`super::suites`]).
 
 use super::suites::SuitesPanel;
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
 use crate::report::anatomy::pct_text;
 use crate::tui::actions::Action;
-use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::histogram;
 use crate::tui::widgets::text::{fit, fit_middle, fit_pad};
 use crate::view::AnatomyView;
@@ -62,7 +63,11 @@ impl Pane for DeceptionPane {
             return self.suites_panel.export_tables(v);
         }
         match v.data.and_then(|d| d.anatomy.as_ref()) {
-            Some((_, t)) => vec![t.bugtypes.clone(), t.editsize.clone(), t.gaps.clone()],
+            Some(a) => vec![
+                crate::report::anatomy::bugtypes_table(a),
+                crate::report::anatomy::editsize_table(a),
+                crate::report::anatomy::gaps_table(a),
+            ],
             None => Vec::new(),
         }
     }
@@ -78,7 +83,7 @@ impl Pane for DeceptionPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| a.bugtypes.len());
+            .map_or(0, |a| a.bugtypes.len());
         match action {
             _ if action.moves_selection() => {
                 self.scroll = step(self.scroll, n, action, self.page.get());
@@ -93,7 +98,7 @@ impl Pane for DeceptionPane {
             return self.suites_panel.draw(f, area, v);
         }
         let th = v.theme;
-        let Some((a, _)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("failure anatomy"), th.accent);
             return;
         };
@@ -111,7 +116,7 @@ impl DeceptionPane {
     /// Deception by bug type: the pooled dense bar, then the current system's.
     fn draw_bug_types(&self, f: &mut Frame, left: Rect, v: &View, a: &AnatomyView) {
         let th = v.theme;
-        let sys = v.shared.system;
+        let sys = v.settings.system;
         let sys_id = v.system_id(sys).to_string();
         // Bars by bug type: pooled dense, then the current system.
         // The legend names both bars; on a narrow pane the title is shortened so that the
@@ -208,7 +213,7 @@ impl DeceptionPane {
 /// Deception by edit-size bucket, then every system's overall deception.
 fn draw_edit_sizes(f: &mut Frame, right: Rect, v: &View, a: &AnatomyView) {
     let th = v.theme;
-    let sys = v.shared.system;
+    let sys = v.settings.system;
     let bt = &a.bugtypes;
     // Edit-size buckets.
     let inner = framed(
@@ -254,7 +259,7 @@ fn draw_edit_sizes(f: &mut Frame, right: Rect, v: &View, a: &AnatomyView) {
 /// The canonical-vs-best-distractor gap histogram of the current system.
 fn draw_gaps(f: &mut Frame, bottom: Rect, v: &View, a: &AnatomyView) {
     let th = v.theme;
-    let sys = v.shared.system;
+    let sys = v.settings.system;
     let sys_id = v.system_id(sys).to_string();
     // Gap histogram of the current system.
     let Some(s) = a.anatomy.systems.get(sys) else {

@@ -1,11 +1,13 @@
 //! Pane 4: pool density — expected exec@1 against the number of retained paired distractors, one
 //! line per shown system, with the report's density table beside the chart.
 
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
+use crate::report::anatomy as atab;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::framed;
 use crate::tui::view::View;
 use crate::tui::widgets::axis::{LineChart, Series};
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::wrap_clip;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -55,7 +57,7 @@ impl Pane for DensityPane {
     fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
         v.data
             .and_then(|d| d.anatomy.as_ref())
-            .map(|(_, t)| t.density.clone())
+            .map(atab::density_table)
             .into_iter()
             .collect()
     }
@@ -64,7 +66,7 @@ impl Pane for DensityPane {
         let n = cx
             .data
             .and_then(|d| d.anatomy.as_ref())
-            .map_or(0, |(a, _)| a.density.len());
+            .map_or(0, |a| a.density.len());
         match action {
             _ if action.moves_selection() => {
                 self.selected = step(self.selected, n, action, n);
@@ -74,7 +76,7 @@ impl Pane for DensityPane {
                 let ncol = cx
                     .data
                     .and_then(|d| d.anatomy.as_ref())
-                    .map_or(0, |(_, t)| t.misses.headers.len());
+                    .map_or(0, |a| atab::misses_table(a).headers.len());
                 self.col = (self.col + 1).min(ncol.saturating_sub(1));
             }
             Action::ToggleSelect => {
@@ -95,11 +97,12 @@ impl Pane for DensityPane {
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
         let th = v.theme;
-        let Some((a, t)) = v.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) else {
             message(f, area, &v.pending("density ablation"), th.accent);
             return;
         };
-        let table = &t.density;
+        let (density, misses) = (atab::density_table(a), atab::misses_table(a));
+        let table = &density;
         let wide = area.width >= 110;
         let table_h = table.rows.len() as u16 + 3;
         let (chart_area, table_area) = if wide {
@@ -107,13 +110,13 @@ impl Pane for DensityPane {
                 Layout::horizontal([Constraint::Percentage(55), Constraint::Min(30)]).areas(area);
             // Under the density table (with its caption), when the column is tall: the rank-1
             // miss composition, the misses the retained distractors cause.
-            let misses_h = t.misses.rows.len() as u16 + 6;
+            let misses_h = misses.rows.len() as u16 + 6;
             let dens_h = table_h + 7;
             if right.height >= dens_h + misses_h {
                 let [tb, m] =
                     Layout::vertical([Constraint::Length(dens_h), Constraint::Min(misses_h)])
                         .areas(right);
-                self.draw_misses(f, m, v, &t.misses);
+                self.draw_misses(f, m, v, &misses);
                 (c, tb)
             } else {
                 (c, right)
@@ -123,13 +126,25 @@ impl Pane for DensityPane {
                 Layout::vertical([Constraint::Min(8), Constraint::Length(table_h + 2)]).areas(area);
             (c, tb)
         };
-        let color = |i: usize| {
-            if th.mono {
-                Style::default()
-            } else {
-                Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
-            }
-        };
+        self.draw_chart(f, chart_area, v, a);
+        self.draw_table(f, table_area, v, table);
+    }
+}
+
+/// A system's line colour (none in monochrome).
+fn color(th: &crate::tui::theme::Theme, i: usize) -> Style {
+    if th.mono {
+        Style::default()
+    } else {
+        Style::default().fg(LINE_COLORS[i % LINE_COLORS.len()])
+    }
+}
+
+impl DensityPane {
+    /// Expected exec@1 against the retained distractors, one line per shown system.
+    fn draw_chart(&self, f: &mut Frame, chart_area: Rect, v: &View, a: &crate::view::AnatomyView) {
+        let th = v.theme;
+        let color = |i: usize| color(th, i);
         // The density table's own typed rows (the report's and the figure's).
         let rows = &a.density;
         let points: Vec<Vec<(f64, f64)>> = rows
@@ -184,7 +199,12 @@ impl Pane for DensityPane {
             axis: th.dim,
         }
         .render(f, inner, th);
-        // The table beside, with each row's line marker and visibility.
+    }
+
+    /// The report's density table beside the chart, each row's line marker and visibility.
+    fn draw_table(&self, f: &mut Frame, table_area: Rect, v: &View, table: &crate::report::Table) {
+        let th = v.theme;
+        let color = |i: usize| color(th, i);
         let inner = framed(
             f,
             table_area,

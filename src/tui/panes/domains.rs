@@ -2,11 +2,12 @@
 //! table, shown domains × systems), the per-query difficulty histogram (`difficulty` table) and
 //! the queries no system solves at rank 1 (Enter opens one in the browser).
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::{block, framed};
 use crate::tui::view::View;
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad};
 use crate::tui::widgets::{histogram, scroll_offset};
@@ -100,16 +101,22 @@ fn heat_table(
     .render(f, inner, th, v.hits);
 }
 
-/// The pane's domain table, once the leaderboard is in.
+/// The pane's domain table, once the leaderboard is in (`None` too where the bundle's queries
+/// carry no domain: it would have no row).
 fn domain_view(v: &View) -> Option<Table> {
-    let (lb, _, _) = v.data?.lb.as_ref()?;
-    Some(by_domain_table(&lb.domain_rows(), lb.policy))
+    let lb = v.data?.lb.as_ref()?;
+    Some(by_domain_table(&lb.domain_rows(), lb.policy)).filter(|t| !t.rows.is_empty())
 }
+
+/// What the pane says where the bundle's queries carry no domain.
+pub const NO_DOMAINS: &str = "This bundle has no domains: its queries carry no `domain` field, \
+    and none can be read from their entry ids, so there is no per-domain table. The difficulty \
+    of every query is beside.";
 
 fn unsolved(v: &View) -> Vec<usize> {
     v.data
         .and_then(|d| d.anatomy.as_ref())
-        .map(|(a, _)| a.difficulty.unsolved.iter().map(|u| u.query).collect())
+        .map(|a| a.difficulty.unsolved.iter().map(|u| u.query).collect())
         .unwrap_or_default()
 }
 
@@ -131,14 +138,14 @@ impl Pane for DomainsPane {
 
     fn export_tables(&self, v: &View) -> Vec<Table> {
         let mut out: Vec<Table> = domain_view(v).into_iter().collect();
-        if let Some((_, t)) = v.data.and_then(|d| d.anatomy.as_ref()) {
-            out.push(t.difficulty.clone());
+        if let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) {
+            out.push(crate::report::anatomy::difficulty_table(a));
         }
         out
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
-        let Some((a, _)) = cx.data.and_then(|d| d.anatomy.as_ref()) else {
+        let Some(a) = cx.data.and_then(|d| d.anatomy.as_ref()) else {
             return false;
         };
         let list: Vec<usize> = a.difficulty.unsolved.iter().map(|u| u.query).collect();
@@ -169,10 +176,19 @@ impl Pane for DomainsPane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
-        let th = v.theme;
         let Some(d) = v.data else { return };
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Min(24)]).areas(area);
+        self.draw_domains(f, left, v, d);
+        self.draw_difficulty(f, right, v, d);
+    }
+}
+
+impl DomainsPane {
+    /// exec@1 by domain on top; the free space below holds deception by domain (the report's
+    /// `deception-domains` rows, same orientation).
+    fn draw_domains(&self, f: &mut Frame, left: Rect, v: &View, d: &crate::tui::view::Data) {
+        let th = v.theme;
         match domain_view(v) {
             Some(t) => {
                 // exec@1 by domain on top; the free space below holds deception by domain (the
@@ -182,12 +198,12 @@ impl Pane for DomainsPane {
                     Layout::vertical([Constraint::Length(want), Constraint::Min(0)]).areas(left);
                 let title = Line::from(vec![
                     Span::styled(" exec@1 by domain ", th.title),
-                    Span::styled(format!("(ties: {}) ", v.policy), th.dim),
+                    Span::styled(format!("(ties: {}) ", v.policy()), th.dim),
                 ]);
                 heat_table(f, top, v, &t, title, self.col, |x| x);
                 if below.height >= 4 {
                     match d.anatomy.as_ref() {
-                        Some((a, _)) => {
+                        Some(a) => {
                             let t = by_domain_deception_table(&a.deception_domains.rows);
                             // The explanation only where it fits whole.
                             let note = "(distractor ≥ canonical) ";
@@ -204,9 +220,15 @@ impl Pane for DomainsPane {
                     }
                 }
             }
+            None if d.lb.is_some() => message(f, left, NO_DOMAINS, th.dim),
             None => message(f, left, &v.pending("per-domain exec@1"), th.accent),
         }
-        let Some((a, _)) = d.anatomy.as_ref() else {
+    }
+
+    /// The difficulty histogram over the queries no system solves at rank 1.
+    fn draw_difficulty(&self, f: &mut Frame, right: Rect, v: &View, d: &crate::tui::view::Data) {
+        let th = v.theme;
+        let Some(a) = d.anatomy.as_ref() else {
             message(f, right, &v.pending("difficulty"), th.accent);
             return;
         };

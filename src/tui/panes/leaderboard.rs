@@ -2,12 +2,13 @@
 //! intervals and † tier marks once the significance job is done), sortable by any column, an
 //! interval column for the current exec@k, and the selected system's tie and interval details.
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::metrics::{metric_keys, MetricKey};
-use crate::report::{Align, Table, TableCell};
+use crate::report::{leaderboard, Align, Table, TableCell};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::{block, framed};
-use crate::tui::view::{Data, View};
+use crate::tui::view::{Data, Settings, View};
+use crate::tui::widgets::chrome::message;
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::forest::{self, ForestRow};
 use crate::tui::widgets::table::{sorted_order, SortState, TableView};
 use crate::view::{Leaderboard, Standing};
@@ -30,9 +31,20 @@ pub struct LeaderboardPane {
 
 /// Whether the pane adds an "exec@k 95% CI" column: not for the first metric cell, whose
 /// intervals the report table itself carries (or will, once the bootstrap job is done).
-fn extra_ci(d: &Data, k: usize) -> bool {
-    let first = metric_keys(&d.engine.config().ks).first().map(|c| c.0);
-    first != Some(MetricKey::exec(k))
+fn extra_ci(settings: &Settings) -> bool {
+    let first = metric_keys(&settings.eval().ks).first().map(|c| c.0);
+    first != Some(MetricKey::exec(settings.k()))
+}
+
+/// The report's leaderboard table formatted from the data's rows: `leaderboard::table` with the
+/// intervals and † marks once the bootstrap job is done, `pending_table` ("…") before.
+pub fn report_table(d: &Data) -> Option<(&Leaderboard, Table)> {
+    let lb = d.lb.as_ref()?;
+    let t = match d.sig.as_deref() {
+        Some(sig) => leaderboard::table(lb, Some(sig)),
+        None => leaderboard::pending_table(lb),
+    };
+    Some((lb, t))
 }
 
 /// The report's leaderboard table (with intervals and † once the bootstrap job is done), plus
@@ -40,15 +52,15 @@ fn extra_ci(d: &Data, k: usize) -> bool {
 /// while the job runs).
 pub fn display_table(v: &View) -> Option<(Table, Vec<usize>)> {
     let d = v.data?;
-    let (lb, table, _) = d.lb.as_ref()?;
+    let (lb, table) = report_table(d)?;
     let systems: Vec<usize> = lb.rows.iter().map(|r| r.system).collect();
     let k = v.k();
-    let first_pending = d.sig.is_none() && !extra_ci(d, k);
-    if !extra_ci(d, k) && !first_pending {
-        return Some((table.clone(), systems));
+    let first_pending = d.sig.is_none() && !extra_ci(v.settings);
+    if !extra_ci(v.settings) && !first_pending {
+        return Some((table, systems));
     }
     let key = MetricKey::exec(k);
-    let mut t = table.clone().column(
+    let mut t = table.column(
         &format!("{key} 95% CI"),
         &format!("{key}_ci95"),
         Align::Left,
@@ -97,7 +109,7 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
         Span::styled(wilson, th.accent),
     ];
     let mut lines = Vec::new();
-    let (Some((lb, _, _)), Some(t)) = (d.lb.as_ref(), sig.tier(key)) else {
+    let (Some(lb), Some(t)) = (d.lb.as_ref(), sig.tier(key)) else {
         lines.push(Line::from(first));
         return lines;
     };
@@ -108,7 +120,11 @@ fn interval_lines(d: &Data, v: &View, s: usize) -> Vec<Line<'static>> {
             adjusted_p: t.adjusted_p.get(s).copied().flatten(),
         });
     let leader = v.system_id(t.leader).to_string();
-    let p = |p: Option<f64>| p.map_or(String::new(), |p| format!(", Holm p {p:.4}"));
+    let p = |p: Option<f64>| {
+        p.map_or(String::new(), |p| {
+            format!(", Holm p {}", crate::report::p_text(p, 4))
+        })
+    };
     let (text, st) = match standing {
         Standing::Leader => ("leader".to_string(), th.good),
         Standing::Level => (format!("level with the leader {leader}"), th.good),
@@ -138,7 +154,7 @@ fn selected_row(order: &[usize], lb: &Leaderboard, system: usize) -> Option<usiz
 /// `None` until the bootstrap job is done.
 pub fn forest_rows(v: &View, k: usize, order: &[usize], selected: usize) -> Option<Vec<ForestRow>> {
     let d = v.data?;
-    let (lb, _, _) = d.lb.as_ref()?;
+    let lb = d.lb.as_ref()?;
     let points = lb.forest(d.sig.as_ref()?, MetricKey::exec(k))?;
     Some(
         order
@@ -195,25 +211,19 @@ impl Pane for LeaderboardPane {
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let Some(d) = cx.data else { return false };
-        let Some((lb, table, _)) = d.lb.as_ref() else {
+        let Some((lb, table)) = report_table(d) else {
             return false;
         };
+        let table = &table;
         let n = table.rows.len();
-        let k = d
-            .engine
-            .config()
-            .ks
-            .get(cx.shared.k_index)
-            .copied()
-            .unwrap_or(1);
-        let ncol = table.headers.len() + usize::from(extra_ci(d, k) || d.sig.is_none());
+        let ncol = table.headers.len() + usize::from(extra_ci(cx.settings) || d.sig.is_none());
         match action {
             _ if action.moves_selection() => {
                 let order = sorted_order(table, &self.sort);
-                let cur = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                let cur = selected_row(&order, lb, cx.settings.system).unwrap_or(self.selected);
                 self.selected = step(cur, n, action, self.page.get());
                 if let Some(&r) = order.get(self.selected) {
-                    cx.shared.system = lb.rows[r].system;
+                    cx.settings.system = lb.rows[r].system;
                 }
             }
             Action::Left | Action::Right => {
@@ -245,13 +255,13 @@ impl Pane for LeaderboardPane {
                 self.selected = *index;
                 let order = sorted_order(table, &self.sort);
                 if let Some(&r) = order.get(*index) {
-                    cx.shared.system = lb.rows[r].system;
+                    cx.settings.system = lb.rows[r].system;
                 }
             }
             Action::Enter => {
                 // The highlighted row: the shared selection's (as drawn), not a stale position.
                 let order = sorted_order(table, &self.sort);
-                let pos = selected_row(&order, lb, cx.shared.system).unwrap_or(self.selected);
+                let pos = selected_row(&order, lb, cx.settings.system).unwrap_or(self.selected);
                 if let Some(&r) = order.get(pos) {
                     cx.effects.push(Effect::OpenBrowser {
                         system: Some(lb.rows[r].system),
@@ -271,7 +281,7 @@ impl Pane for LeaderboardPane {
             return;
         };
         let d = v.data.expect("table implies data");
-        let lb = &d.lb.as_ref().expect("table implies leaderboard").0;
+        let lb = d.lb.as_ref().expect("table implies leaderboard");
         let rows = t.rows.len() as u16;
         let [top, bottom] =
             Layout::vertical([Constraint::Length(rows + 3), Constraint::Min(0)]).areas(area);
@@ -289,7 +299,7 @@ impl Pane for LeaderboardPane {
             th,
         );
         let order = sorted_order(&t, &self.sort);
-        let selected = selected_row(&order, lb, v.shared.system)
+        let selected = selected_row(&order, lb, v.settings.system)
             .unwrap_or(self.selected.min(order.len().saturating_sub(1)));
         self.page.set(inner.height.saturating_sub(1) as usize);
         TableView {
@@ -304,57 +314,83 @@ impl Pane for LeaderboardPane {
             list: LIST,
         }
         .render(f, inner, th, v.hits);
-        // Details of the selected system.
+        // Details of the selected system, the forest plot under them.
         let Some(&r) = order.get(selected) else {
             return;
         };
-        let row = &lb.rows[r];
-        let s = systems[r];
-        let n3 = |x: f64| TableCell::num(x, 3).text;
-        let ties = &row.ties;
-        let straddle: Vec<String> = lb
-            .ks
-            .iter()
-            .zip(&ties.at_cutoff)
-            .map(|(k, n)| format!("@{k}: {n}"))
-            .collect();
-        let mut lines = vec![
-            Line::from(vec![
-                Span::styled(format!("{} ", row.id), th.accent),
-                Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
-                Span::raw(if row.shared_rank { " (shared)" } else { "" }),
-                Span::styled(
-                    crate::systems::origin(d.engine.bundle(), &row.id)
-                        .map_or(String::new(), |(_, o)| format!("  {o}")),
-                    th.dim,
-                ),
-            ]),
-            Line::from(vec![
-                Span::raw("exec@1 by tie order   pessimistic "),
-                Span::styled(n3(row.exec1_bounds[0]), th.bad),
-                Span::raw("   expected "),
-                Span::styled(n3(row.exec1_bounds[1]), th.accent),
-                Span::raw("   optimistic "),
-                Span::styled(n3(row.exec1_bounds[2]), th.good),
-            ]),
-            Line::from(format!(
-                "tied pairs {}/{} (paired distractor scored exactly like the canonical) · top-1 tied in {} queries",
-                ties.tied_pairs, ties.pairs, ties.top1_tied
-            )),
-            Line::from(format!(
-                "ties straddling the cutoff: {} · label-fallback verdicts in top 10: {}",
-                straddle.join(", "),
-                row.label_fallbacks
-            )),
-        ];
-        lines.extend(interval_lines(d, v, s));
-        lines.push(Line::from(Span::styled(
-            format!("Enter: browse {}'s queries", v.system_id(s)),
-            th.dim,
-        )));
+        let lines = detail_lines(v, d, lb, r, systems[r]);
+        self.draw_below(f, bottom, v, (&t, &order, selected), lines);
+    }
+}
+
+/// The selected system (row `r` of the leaderboard, system `s`): its tie counts, exec@1 under
+/// each tie order, its interval and standing.
+fn detail_lines(v: &View, d: &Data, lb: &Leaderboard, r: usize, s: usize) -> Vec<Line<'static>> {
+    let th = v.theme;
+    let row = &lb.rows[r];
+    let n3 = |x: f64| TableCell::num(x, 3).text;
+    let ties = &row.ties;
+    let straddle: Vec<String> = lb
+        .ks
+        .iter()
+        .zip(&ties.at_cutoff)
+        .map(|(k, n)| format!("@{k}: {n}"))
+        .collect();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(format!("{} ", row.id), th.accent),
+            Span::styled(format!("({}) rank {}", row.similarity, row.rank), th.dim),
+            Span::raw(if row.shared_rank { " (shared)" } else { "" }),
+            Span::styled(
+                crate::systems::origin(d.engine.bundle(), &row.id)
+                    .map_or(String::new(), |(_, o)| format!("  {o}")),
+                th.dim,
+            ),
+        ]),
+        Line::from(vec![
+            Span::raw("exec@1 by tie order   pessimistic "),
+            Span::styled(n3(row.exec1_bounds[0]), th.bad),
+            Span::raw("   expected "),
+            Span::styled(n3(row.exec1_bounds[1]), th.accent),
+            Span::raw("   optimistic "),
+            Span::styled(n3(row.exec1_bounds[2]), th.good),
+        ]),
+        Line::from(format!(
+            "tied pairs {}/{} (paired distractor scored exactly like the canonical) · top-1 tied in {} queries",
+            ties.tied_pairs, ties.pairs, ties.top1_tied
+        )),
+        Line::from(format!(
+            "ties straddling the cutoff: {} · label-fallback verdicts in top 10: {}",
+            straddle.join(", "),
+            row.label_fallbacks
+        )),
+    ];
+    lines.extend(interval_lines(d, v, s));
+    lines.push(Line::from(Span::styled(
+        format!("Enter: browse {}'s queries", v.system_id(s)),
+        th.dim,
+    )));
+    lines
+}
+
+impl LeaderboardPane {
+    /// Under the table: the details `lines` (with the table's caption where it fits whole),
+    /// and in the free space the forest plot of the systems in view, at k and the other cutoffs.
+    fn draw_below(
+        &self,
+        f: &mut Frame,
+        bottom: Rect,
+        v: &View,
+        (t, order, selected): (&Table, &[usize], usize),
+        mut lines: Vec<Line<'static>>,
+    ) {
+        let th = v.theme;
+        let Some(lb) = v.data.and_then(|d| d.lb.as_ref()) else {
+            return;
+        };
         // The free space below the details holds the forest plot of the systems in view.
         let plot = |k: usize| {
-            forest_rows(v, k, &order, selected)
+            forest_rows(v, k, order, selected)
                 .map(|rows| {
                     forest::lines(&rows, bottom.width.saturating_sub(2) as usize, th, |r| {
                         if r.mark {

@@ -13,7 +13,7 @@ pub mod pairs;
 pub mod suites;
 
 use super::actions::Action;
-use super::view::{Data, Shared, View};
+use super::view::{Data, Settings, Shared, View};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
@@ -33,11 +33,17 @@ pub enum Effect {
     RunAudit { k: usize, visible: usize },
     /// Forget the audit result (its parameters changed).
     ClearAudit,
+    /// Hand the terminal to `$EDITOR` on this file (the main loop runs it; the pane hears back
+    /// through [`Pane::editor_closed`]).
+    RunEditor { file: std::path::PathBuf },
 }
 
 /// What a pane may read and change while handling an action.
 pub struct Cx<'a> {
     pub data: Option<&'a Data>,
+    /// The session's settings: a pane changes the selection (system, compared system), never
+    /// the evaluation's (the app re-evaluates for those).
+    pub settings: &'a mut Settings,
     pub shared: &'a mut Shared,
     pub effects: &'a mut Vec<Effect>,
 }
@@ -77,6 +83,12 @@ impl PaneId {
             PaneId::Pairs => "pairs",
             PaneId::Audit => "audit",
         }
+    }
+
+    /// The name exported files carry: the tab's title in lower case (`queries` for the
+    /// Queries tab, whatever its internal id).
+    pub fn file_stem(self) -> String {
+        self.title().to_lowercase()
     }
 
     /// The tab's title.
@@ -129,15 +141,14 @@ pub trait Pane {
     /// Bring the pane's background work in line with the state, after every change the app
     /// makes (an action handled, a job's result): the one place a pane starts or feeds a worker
     /// (the browser's live probe), never `draw`. Called on the active pane.
-    fn sync(&mut self, _data: Option<&Data>, _shared: &Shared) {}
+    fn sync(&mut self, _data: Option<&Data>, _settings: &Settings, _shared: &Shared) {}
     /// Work the pane waits for outside the job queue (a live probe): keep redrawing.
     fn busy(&self) -> bool {
         false
     }
-    /// The screen was used by another program (an external editor): redraw it whole.
-    fn take_full_redraw(&self) -> bool {
-        false
-    }
+    /// The external editor the pane asked for ([`Effect::RunEditor`]) closed: `Ok` when it
+    /// exited cleanly (the file holds the text), else why not.
+    fn editor_closed(&mut self, _result: Result<(), String>, _cx: &mut Cx) {}
 }
 
 /// The tab list, in tab order.
@@ -169,21 +180,4 @@ pub fn step(sel: usize, len: usize, action: &Action, page: usize) -> usize {
         Action::Bottom => last,
         _ => sel.min(last),
     }
-}
-
-/// A centred message (waiting, empty states), wrapped at word boundaries when it is wider than
-/// the pane rather than cut.
-pub fn message(f: &mut Frame, area: Rect, text: &str, style: ratatui::style::Style) {
-    use ratatui::widgets::{Paragraph, Wrap};
-    let w = area.width.max(1) as usize;
-    let lines = (text.chars().count().div_ceil(w) as u16 + 1).min(area.height.max(1));
-    let y = area.y + area.height.saturating_sub(lines) / 2;
-    let r = Rect::new(area.x, y, area.width, lines);
-    f.render_widget(
-        Paragraph::new(text.to_string())
-            .style(style)
-            .alignment(ratatui::layout::Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        r,
-    );
 }

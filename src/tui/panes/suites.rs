@@ -5,14 +5,15 @@
 //! (`jobs::suites_of`) from the core's `analysis::suites` rows; nothing here counts or reads a
 //! file. A bundle without a build report says so and how to get one.
 
-use super::{message, Cx, Effect};
-use crate::analysis::suites::{Survivor, Tally};
+use super::{Cx, Effect};
+use crate::analysis::suites::{SuiteStrength, Survivor, Tally};
+use crate::report::suites as stab;
 use crate::report::Table;
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::framed;
-use crate::tui::jobs::SuitesView;
 use crate::tui::view::View;
 use crate::tui::widgets::bar::bar;
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::scroll_offset;
 use crate::tui::widgets::text::{fit, fit_pad, wrap_words};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -33,12 +34,35 @@ pub const NO_REPORT: &str = "This bundle has no build report (build_report.json)
 pub struct SuitesPanel {
     pub selected: usize,
     page: Cell<usize>,
+    /// The first task shown in the task list (PgUp/PgDn scroll it; ↑/↓ move the survivors).
+    pub task_top: usize,
+    task_page: Cell<usize>,
 }
 
 /// The suite-strength rows once the job delivered them: `Ok(None)` when the bundle has no
 /// build report, `Err` when it could not be read.
-fn rows<'a>(v: &View<'a>) -> Option<&'a Result<Option<SuitesView>, String>> {
+fn rows<'a>(v: &View<'a>) -> Option<&'a crate::tui::jobs::SuitesResult> {
     v.data.and_then(|d| d.suites.as_deref())
+}
+
+/// The core's suite-strength rows and the report's three tables of them (`report --table
+/// suites`, `suite-tasks`, `survivors`), formatted for one frame.
+struct SuitesView<'a> {
+    strength: &'a SuiteStrength,
+    families: Table,
+    tasks: Table,
+    survivors: Table,
+}
+
+impl SuitesView<'_> {
+    fn of(strength: &SuiteStrength) -> SuitesView<'_> {
+        SuitesView {
+            families: stab::suites_table(strength),
+            tasks: stab::suite_tasks_table(strength),
+            survivors: stab::survivors_table(strength),
+            strength,
+        }
+    }
 }
 
 /// The text of cell (`row`, `col`) of a report table (empty where the table has none).
@@ -53,7 +77,10 @@ impl SuitesPanel {
     /// The report tables this view shows (the pane's export).
     pub fn export_tables(&self, v: &View) -> Vec<Table> {
         match rows(v) {
-            Some(Ok(Some(s))) => vec![s.families.clone(), s.tasks.clone(), s.survivors.clone()],
+            Some(Ok(Some(s))) => {
+                let s = SuitesView::of(s);
+                vec![s.families, s.tasks, s.survivors]
+            }
             _ => Vec::new(),
         }
     }
@@ -63,8 +90,17 @@ impl SuitesPanel {
         let Some(Ok(Some(s))) = cx.data.and_then(|d| d.suites.as_deref()) else {
             return false;
         };
-        let n = s.strength.survivors.len();
+        let n = s.survivors.len();
         match action {
+            Action::PageUp | Action::PageDown => {
+                let page = self.task_page.get().max(1);
+                let last = s.tasks.len().saturating_sub(page);
+                self.task_top = if *action == Action::PageUp {
+                    self.task_top.saturating_sub(page)
+                } else {
+                    (self.task_top + page).min(last)
+                };
+            }
             _ if action.moves_selection() => {
                 self.selected = super::step(self.selected, n, action, self.page.get());
             }
@@ -73,7 +109,7 @@ impl SuitesPanel {
                 index,
             }) => self.selected = *index,
             Action::Enter => {
-                let Some(sv) = s.strength.survivors.get(self.selected) else {
+                let Some(sv) = s.survivors.get(self.selected) else {
                     return true;
                 };
                 let query = cx.data.and_then(|d| {
@@ -99,8 +135,9 @@ impl SuitesPanel {
                 return message(f, area, &text, th.bad);
             }
             Some(Ok(None)) => return message(f, area, NO_REPORT, th.accent),
-            Some(Ok(Some(s))) => s,
+            Some(Ok(Some(s))) => SuitesView::of(s),
         };
+        let s = &s;
         let fam_h = (s.families.rows.len() as u16 + 3)
             .min(area.height / 2)
             .max(4);
@@ -109,7 +146,7 @@ impl SuitesPanel {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(40), Constraint::Min(24)]).areas(bottom);
         draw_families(f, top, v, s);
-        draw_tasks(f, left, v, s);
+        self.draw_tasks(f, left, v, s);
         self.draw_survivors(f, right, v, s);
     }
 
@@ -299,41 +336,51 @@ fn family_line(
 }
 
 /// The tasks weakest first: ⚑ marks a task with a suite gap.
-fn draw_tasks(f: &mut Frame, area: Rect, v: &View, s: &SuitesView) {
-    let th = v.theme;
-    let t = &s.tasks;
-    let flagged = s.strength.tasks.iter().filter(|r| r.gaps > 0).count();
-    let title = Line::from(vec![
-        Span::styled(" Tasks, weakest first ", th.title),
-        Span::styled(format!("⚑ {flagged} with a suite gap "), th.dim),
-    ]);
-    let inner = framed(f, area, title, false, th);
-    let w = inner.width as usize;
-    let mut lines = Vec::new();
-    for (i, r) in s
-        .strength
-        .tasks
-        .iter()
-        .enumerate()
-        .take(inner.height as usize)
-    {
-        let flag = if r.gaps > 0 { "⚑" } else { " " };
-        // killed/scored and the mutation score; the survivors too where the id keeps room.
-        let short = format!(
-            " {}/{} {:>6}",
-            cell(t, i, 3),
-            r.tally.scored(),
-            cell(t, i, 5)
-        );
-        let long = format!("{short} survived {}", cell(t, i, 4));
-        let fits = |x: &str| w.saturating_sub(x.chars().count() + 1) >= 16;
-        let text = if fits(&long) { long } else { short };
-        let name_w = w.saturating_sub(text.chars().count() + 1).max(4);
-        lines.push(Line::from(vec![
-            Span::styled(flag, th.warn),
-            Span::styled(fit_pad(&r.task_id, name_w), th.accent),
-            Span::raw(fit(&text, w.saturating_sub(name_w + 1))),
-        ]));
+impl SuitesPanel {
+    /// The tasks, weakest first, from the one PgUp/PgDn scrolled to; the last row says how many
+    /// are above and below when they do not all fit.
+    fn draw_tasks(&self, f: &mut Frame, area: Rect, v: &View, s: &SuitesView) {
+        let th = v.theme;
+        let t = &s.tasks;
+        let flagged = s.strength.tasks.iter().filter(|r| r.gaps > 0).count();
+        let title = Line::from(vec![
+            Span::styled(" Tasks, weakest first ", th.title),
+            Span::styled(format!("⚑ {flagged} with a suite gap "), th.dim),
+        ]);
+        let inner = framed(f, area, title, false, th);
+        let w = inner.width as usize;
+        let mut lines = Vec::new();
+        let n = s.strength.tasks.len();
+        let h = inner.height as usize;
+        let shown = if n <= h { h } else { h.saturating_sub(1) };
+        self.task_page.set(shown);
+        let top = self.task_top.min(n.saturating_sub(shown));
+        for (i, r) in s.strength.tasks.iter().enumerate().skip(top).take(shown) {
+            let flag = if r.gaps > 0 { "⚑" } else { " " };
+            // killed/scored and the mutation score; the survivors too where the id keeps room.
+            let short = format!(
+                " {}/{} {:>6}",
+                cell(t, i, 3),
+                r.tally.scored(),
+                cell(t, i, 5)
+            );
+            let long = format!("{short} survived {}", cell(t, i, 4));
+            let fits = |x: &str| w.saturating_sub(x.chars().count() + 1) >= 16;
+            let text = if fits(&long) { long } else { short };
+            let name_w = w.saturating_sub(text.chars().count() + 1).max(4);
+            lines.push(Line::from(vec![
+                Span::styled(flag, th.warn),
+                Span::styled(fit_pad(&r.task_id, name_w), th.accent),
+                Span::raw(fit(&text, w.saturating_sub(name_w + 1))),
+            ]));
+        }
+        if n > shown {
+            let below = n.saturating_sub(top + shown);
+            lines.push(Line::styled(
+                fit(&format!("▲ {top} above · ▼ {below} below (PgUp/PgDn)"), w),
+                th.dim,
+            ));
+        }
+        f.render_widget(Paragraph::new(lines), inner);
     }
-    f.render_widget(Paragraph::new(lines), inner);
 }

@@ -107,39 +107,8 @@ pub fn numeric(
         .filter(|&i| (i as i64 - anchor as i64).rem_euclid(k as i64) == 0)
         .collect();
     let bars_h = (inner.height - 2) as usize;
-    let max = bins.iter().map(|b| b.2).max().unwrap_or(0).max(1);
-    // Heights in eighths of a row, the top row kept for the tallest bar's count.
-    let room = bars_h.saturating_sub(1).max(1) * 8;
-    let mut grid: Vec<Vec<(char, Style)>> = vec![vec![(' ', th.base); w]; bars_h];
-    const EIGHTHS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    for (i, b) in bins.iter().take(shown).enumerate() {
-        let h = if b.2 == 0 {
-            0
-        } else {
-            ((b.2 * room) as f64 / max as f64).round().max(1.0) as usize
-        };
-        let (full, part) = (h / 8, h % 8);
-        let cols = start(i)..(start(i) + bw).min(w);
-        for r in 0..full {
-            grid[bars_h - 1 - r][cols.clone()].fill(('█', th.bar));
-        }
-        if part > 0 {
-            grid[bars_h - 1 - full][cols].fill((EIGHTHS[part], th.bar));
-        }
-        // The count above the bar, when it fits over it.
-        let txt = b.2.to_string();
-        // Bars never fill the top row (`room`), so the row above the bar exists.
-        let bar_rows = full + usize::from(part > 0);
-        let top = (bars_h - 1).saturating_sub(bar_rows);
-        if txt.chars().count() <= bw + gap && b.2 > 0 {
-            let c0 = start(i) + bw.saturating_sub(txt.chars().count()) / 2;
-            for (j, ch) in txt.chars().enumerate() {
-                if c0 + j < w && grid[top][c0 + j].0 == ' ' {
-                    grid[top][c0 + j] = (ch, th.tab_active);
-                }
-            }
-        }
-    }
+    let cols = Columns { w, bw, gap, shown };
+    let mut grid = bar_grid(bins, &cols, bars_h, th);
     let zero_col = zero_edge.map(edge_col);
     if let Some(zc) = zero_col {
         for row in grid.iter_mut() {
@@ -189,6 +158,60 @@ pub fn numeric(
             .collect(),
         zero: zero_col.map(|c| inner.x + c as u16),
     })
+}
+
+/// Where a numeric histogram's bars go: `w` columns, bars `bw` wide `gap` apart, the first
+/// `shown` bins.
+struct Columns {
+    w: usize,
+    bw: usize,
+    gap: usize,
+    shown: usize,
+}
+
+/// The bars of the first `cols.shown` bins in `bars_h` rows, in eighths of a row, each with its
+/// count above it where the count fits (the top row is kept for the tallest bar's count).
+fn bar_grid(
+    bins: &[(f64, f64, usize)],
+    cols: &Columns,
+    bars_h: usize,
+    th: &Theme,
+) -> Vec<Vec<(char, Style)>> {
+    const EIGHTHS: [char; 9] = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let Columns { w, bw, gap, shown } = *cols;
+    let start = |i: usize| i * (bw + gap);
+    let max = bins.iter().map(|b| b.2).max().unwrap_or(0).max(1);
+    let room = bars_h.saturating_sub(1).max(1) * 8;
+    let mut grid: Vec<Vec<(char, Style)>> = vec![vec![(' ', th.base); w]; bars_h];
+    for (i, b) in bins.iter().take(shown).enumerate() {
+        let h = if b.2 == 0 {
+            0
+        } else {
+            ((b.2 * room) as f64 / max as f64).round().max(1.0) as usize
+        };
+        let (full, part) = (h / 8, h % 8);
+        let cols = start(i)..(start(i) + bw).min(w);
+        for r in 0..full {
+            grid[bars_h - 1 - r][cols.clone()].fill(('█', th.bar));
+        }
+        if part > 0 {
+            grid[bars_h - 1 - full][cols].fill((EIGHTHS[part], th.bar));
+        }
+        // The count above the bar, when it fits over it. Bars never fill the top row
+        // (`room`), so the row above the bar exists.
+        let txt = b.2.to_string();
+        let bar_rows = full + usize::from(part > 0);
+        let top = (bars_h - 1).saturating_sub(bar_rows);
+        if txt.chars().count() <= bw + gap && b.2 > 0 {
+            let c0 = start(i) + bw.saturating_sub(txt.chars().count()) / 2;
+            for (j, ch) in txt.chars().enumerate() {
+                if c0 + j < w && grid[top][c0 + j].0 == ' ' {
+                    grid[top][c0 + j] = (ch, th.tab_active);
+                }
+            }
+        }
+    }
+    grid
 }
 
 /// `x` rounded to 12 significant decimals (0.1 × 3 → 0.3, so decimals are counted right).

@@ -2,12 +2,13 @@
 
 pub mod axis;
 pub mod bar;
+pub mod chrome;
 pub mod code;
 pub mod diff;
 pub mod editor;
 pub mod forest;
 pub mod histogram;
-pub mod ranking;
+pub mod hits;
 pub mod table;
 pub mod text;
 

@@ -4,10 +4,10 @@
 //! Columns that do not fit scroll horizontally behind the frozen leading columns, keeping the
 //! focused column in view; rows scroll to keep the selection in view.
 
+use super::hits::Hits;
 use crate::report::{Align, Table, TableCell};
 use crate::tui::actions::Hit;
 use crate::tui::theme::Theme;
-use crate::tui::view::Hits;
 use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -144,57 +144,8 @@ impl TableView<'_> {
                 width[c] = width[c].max(shown(cell).chars().count());
             }
         }
-        // Choose visible columns: frozen ones, then a window that contains the focus column.
-        let avail = area.width as usize;
+        let (cols, hidden_left, hidden_right) = self.columns(&mut width, area.width as usize);
         let frozen = self.frozen.min(ncol);
-        // Frozen columns wider than the area: the widest left-aligned one gives way (its
-        // texts are then shortened with `…`).
-        while width[..frozen].iter().map(|w| w + 2).sum::<usize>() > avail + 2 {
-            let Some(c) = (0..frozen)
-                .filter(|&c| t.align[c] == Align::Left && width[c] > 4)
-                .max_by_key(|&c| width[c])
-            else {
-                break;
-            };
-            width[c] -= 1;
-        }
-        let used: usize = width[..frozen].iter().map(|w| w + 2).sum();
-        let mut start = frozen;
-        let fits = |start: usize, upto: usize| -> bool {
-            used + width[start..=upto].iter().map(|w| w + 2).sum::<usize>() <= avail
-        };
-        if let Some(fc) = self.focus_col.filter(|&c| c >= frozen && c < ncol) {
-            while start < fc && !fits(start, fc) {
-                start += 1;
-            }
-        }
-        let mut cols: Vec<usize> = (0..frozen).collect();
-        let all_fit = used + width[frozen..].iter().map(|w| w + 2).sum::<usize>() <= avail + 2;
-        // Leave room for the "›" marker when columns are cut on the right.
-        let budget = if all_fit {
-            avail
-        } else {
-            avail.saturating_sub(2)
-        };
-        let mut total = used;
-        for (c, w) in width.iter().enumerate().skip(start) {
-            if total + w > budget {
-                break;
-            }
-            total += w + 2;
-            cols.push(c);
-        }
-        // A column too wide to fit even alone beside the frozen ones is shown shortened (its
-        // texts end in `…`) rather than not at all.
-        if cols.len() == frozen && start < ncol {
-            let room = budget.saturating_sub(total + if start > frozen { 2 } else { 0 });
-            if room >= 4 {
-                width[start] = room;
-                cols.push(start);
-            }
-        }
-        let hidden_left = start > frozen;
-        let hidden_right = cols.last().is_some_and(|&c| c + 1 < ncol);
         // Header.
         let mut spans = Vec::new();
         let mut x = area.x;
@@ -271,6 +222,65 @@ impl TableView<'_> {
         f.render_widget(Paragraph::new(lines), area);
         offset
     }
+
+    /// The columns shown in `avail` columns: the frozen ones, then a window that holds the
+    /// focused column; whether columns are hidden on the left / right. A frozen column, or a
+    /// lone one too wide for the room, gives way (`width` shrinks: its texts end in `…`).
+    fn columns(&self, width: &mut [usize], avail: usize) -> (Vec<usize>, bool, bool) {
+        let t = self.table;
+        let ncol = t.headers.len();
+        // Choose visible columns: frozen ones, then a window that contains the focus column.
+        let frozen = self.frozen.min(ncol);
+        // Frozen columns wider than the area: the widest left-aligned one gives way (its
+        // texts are then shortened with `…`).
+        while width[..frozen].iter().map(|w| w + 2).sum::<usize>() > avail + 2 {
+            let Some(c) = (0..frozen)
+                .filter(|&c| t.align[c] == Align::Left && width[c] > 4)
+                .max_by_key(|&c| width[c])
+            else {
+                break;
+            };
+            width[c] -= 1;
+        }
+        let used: usize = width[..frozen].iter().map(|w| w + 2).sum();
+        let mut start = frozen;
+        let fits = |start: usize, upto: usize| -> bool {
+            used + width[start..=upto].iter().map(|w| w + 2).sum::<usize>() <= avail
+        };
+        if let Some(fc) = self.focus_col.filter(|&c| c >= frozen && c < ncol) {
+            while start < fc && !fits(start, fc) {
+                start += 1;
+            }
+        }
+        let mut cols: Vec<usize> = (0..frozen).collect();
+        let all_fit = used + width[frozen..].iter().map(|w| w + 2).sum::<usize>() <= avail + 2;
+        // Leave room for the "›" marker when columns are cut on the right.
+        let budget = if all_fit {
+            avail
+        } else {
+            avail.saturating_sub(2)
+        };
+        let mut total = used;
+        for (c, w) in width.iter().enumerate().skip(start) {
+            if total + w > budget {
+                break;
+            }
+            total += w + 2;
+            cols.push(c);
+        }
+        // A column too wide to fit even alone beside the frozen ones is shown shortened (its
+        // texts end in `…`) rather than not at all.
+        if cols.len() == frozen && start < ncol {
+            let room = budget.saturating_sub(total + if start > frozen { 2 } else { 0 });
+            if room >= 4 {
+                width[start] = room;
+                cols.push(start);
+            }
+        }
+        let hidden_left = start > frozen;
+        let hidden_right = cols.last().is_some_and(|&c| c + 1 < ncol);
+        (cols, hidden_left, hidden_right)
+    }
 }
 
 #[cfg(test)]
@@ -296,7 +306,7 @@ mod tests {
             ..TableView::plain(&t, &order, 1, 0)
         };
         let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(22, 2)).unwrap();
-        let theme = Theme::new(crate::tui::ThemeKind::Dark, true);
+        let theme = Theme::new(crate::tui::theme::ThemeKind::Dark, true);
         let hits = Hits::default();
         term.draw(|f| {
             view.render(f, f.area(), &theme, &hits);

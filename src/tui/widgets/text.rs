@@ -148,6 +148,15 @@ pub fn letter(i: usize) -> String {
     s
 }
 
+/// Seconds as `7s`, `1m05s`.
+pub fn clock(s: u64) -> String {
+    if s < 60 {
+        format!("{s}s")
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

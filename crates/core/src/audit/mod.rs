@@ -104,6 +104,11 @@ impl Cohort {
 }
 
 /// Which producer built the pools, and with what parameters.
+/// A tie policy as its name (`row`, `pessimistic`, …).
+fn tie_name<S: serde::Serializer>(p: &crate::metrics::TiePolicy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.as_str())
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Mode {
@@ -111,6 +116,9 @@ pub enum Mode {
         system: String,
         k: usize,
         visible: usize,
+        /// The pool order inside score ties.
+        #[serde(serialize_with = "tie_name")]
+        ties: crate::metrics::TiePolicy,
     },
     Generated {
         pool: String,

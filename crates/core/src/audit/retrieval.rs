@@ -66,6 +66,33 @@ impl RetrievalSpec {
     }
 }
 
+/// The pool of query `q` in system `s`'s retrieval audit: its first `k` snippets, ordered inside
+/// score ties by `policy` (`row`: corpus row; `optimistic` / `pessimistic`: snippets passing the
+/// whole suite first / last, as the metrics place them). `None` under `expected`, which averages
+/// over every order and so has no single pool.
+pub fn pool_order(
+    engine: &Engine,
+    s: usize,
+    q: usize,
+    k: usize,
+    policy: TiePolicy,
+) -> Option<Vec<u32>> {
+    let row = engine.scores()[s].row(q);
+    match policy {
+        TiePolicy::Optimistic | TiePolicy::Pessimistic => Some(rank::ties::top_k_by_verdict(
+            row,
+            k,
+            engine.truth().passing(q),
+            policy == TiePolicy::Optimistic,
+        )),
+        TiePolicy::Row => Some(rank::top_k(row, k)),
+        TiePolicy::Expected => None,
+    }
+}
+
+/// What the audit says when asked for `expected` ties (the front ends say it too).
+pub const NO_SINGLE_ORDER: &str = "the audit needs one pool order: use --ties row, pessimistic or optimistic (the order-sensitivity tables cover every order)";
+
 /// Builds the pools of `system` at cutoff `k` with `visible` self-tests per query.
 pub fn build(
     engine: &Engine,
@@ -89,10 +116,7 @@ pub fn build_with_ties(
     runner: &Runner<'_>,
 ) -> Result<PoolSet, AuditError> {
     if policy == TiePolicy::Expected {
-        return Err(AuditError::Settings(
-            "the audit needs one pool order: use --ties row, pessimistic or optimistic (the order-sensitivity tables cover every order)"
-                .into(),
-        ));
+        return Err(AuditError::Settings(NO_SINGLE_ORDER.into()));
     }
     let s = engine.system_index(system).ok_or_else(|| {
         let names: Vec<&str> = engine.scores().iter().map(|s| s.id.as_str()).collect();
@@ -102,18 +126,8 @@ pub fn build_with_ties(
         return Err(AuditError::Settings("--k must be at least 1".into()));
     }
     let bundle = &engine.bundle();
-    let scores = &engine.scores()[s];
     let tops: Vec<Vec<u32>> = (0..bundle.queries.len())
-        .map(|q| match policy {
-            TiePolicy::Optimistic | TiePolicy::Pessimistic => rank::ties::top_k_by_verdict(
-                scores.row(q),
-                k,
-                engine.truth().passing(q),
-                policy == TiePolicy::Optimistic,
-            ),
-            // `expected` was refused above: it has no single order.
-            TiePolicy::Row | TiePolicy::Expected => rank::top_k(scores.row(q), k),
-        })
+        .map(|q| pool_order(engine, s, q, k, policy).unwrap_or_default())
         .collect();
     // Per (query, rank): cached outcomes, or the index of a job to run.
     let mut jobs: Vec<execscope_record::Job> = Vec::new();
@@ -195,6 +209,7 @@ pub fn build_with_ties(
             system: system.to_string(),
             k,
             visible,
+            ties: policy,
         },
         evidence_names: EVIDENCE.iter().map(|s| s.to_string()).collect(),
         predicates: PREDICATES.iter().map(|s| s.to_string()).collect(),

@@ -63,9 +63,15 @@ fn badge(names: &[String], c: &Candidate) -> String {
 impl AuditView {
     pub fn build(pools: &PoolSet, audits: &[CohortAudit]) -> AuditView {
         let title = match &pools.mode {
-            super::Mode::Retrieval { system, k, visible } => {
-                format!("retrieval audit: {system}, top {k}, {visible} visible tests")
-            }
+            super::Mode::Retrieval {
+                system,
+                k,
+                visible,
+                ties,
+            } => format!(
+                "retrieval audit: {system}, top {k} ({}), {visible} visible tests",
+                crate::view::ranking::order_note(*ties)
+            ),
             super::Mode::Generated { pool, tasks } => {
                 format!("generated-pool audit: {pool} against {tasks}")
             }

@@ -10,6 +10,8 @@
 //!   figure and the Pairs pane).
 //! - suite strength ([`Snapshot::suites`]): how many mutants each task's tests kill, from the
 //!   build report.
+//! - [`ranking`]: one query's ranking under the tie policy in force, each shown row counted
+//!   inside the cutoff or not (or by its share, under expected ties).
 //! - [`release`]: the release's own schema (`results/<system>.json`, `tests/*.json`), always
 //!   under row ties.
 //!
@@ -20,6 +22,7 @@
 pub mod anatomy;
 pub mod leaderboard;
 pub mod pairs;
+pub mod ranking;
 pub mod release;
 
 pub use anatomy::AnatomyView;

@@ -5,6 +5,13 @@
 use super::*;
 use crate::tui::widgets::editor::Editor;
 
+/// A snippet handed to the external editor: the file the main loop opens it in.
+pub struct External {
+    pub query: usize,
+    pub snippet: usize,
+    pub file: std::path::PathBuf,
+}
+
 /// The inline editor open on one text of one query.
 pub struct Editing {
     pub query: usize,
@@ -27,11 +34,12 @@ impl BrowserPane {
         }
     }
 
-    /// `E` on the ranking: the selected snippet's current code in `$EDITOR` (a scratch file of the
-    /// session); a changed text becomes an edit.
+    /// `E` on the ranking: the selected snippet's current code written to a scratch file of the
+    /// session, and the main loop asked to hand the terminal to `$EDITOR` on it
+    /// ([`Effect::RunEditor`]); [`BrowserPane::editor_closed`] reads the text back.
     pub(super) fn edit_external(&mut self, cx: &mut Cx, d: &Data) {
         let q = cx.shared.query;
-        let Some(c) = self.selected_snippet(d, cx.shared) else {
+        let Some(c) = self.selected_snippet(d, cx.settings, cx.shared) else {
             return;
         };
         let b = &d.engine.bundle();
@@ -44,13 +52,31 @@ impl BrowserPane {
             .session
             .dir()
             .join(format!("{}-{}.py", b.queries[q].id, b.corpus[c].id));
-        let edited = crate::atomic::write_atomic(&file, current.as_bytes())
-            .map_err(|e| e.to_string())
-            .and_then(|()| run_editor(&file))
-            .and_then(|()| std::fs::read_to_string(&file).map_err(|e| e.to_string()));
-        self.full_redraw.set(true);
-        match edited {
-            Ok(text) => self.commit(cx, d, Target::Snippet(c), text),
+        match crate::atomic::write_atomic(&file, current.as_bytes()) {
+            Ok(()) => {
+                self.external = Some(External {
+                    query: q,
+                    snippet: c,
+                    file: file.clone(),
+                });
+                cx.effects.push(Effect::RunEditor { file });
+            }
+            Err(e) => cx.effects.push(Effect::Status(format!("editor: {e}"))),
+        }
+    }
+
+    /// The external editor the main loop ran for [`BrowserPane::edit_external`] closed: a
+    /// changed text becomes an edit of the query it was opened on.
+    pub(super) fn external_closed(&mut self, result: Result<(), String>, cx: &mut Cx) {
+        let Some(ext) = self.external.take() else {
+            return;
+        };
+        let Some(d) = cx.data else { return };
+        let text =
+            result.and_then(|()| std::fs::read_to_string(&ext.file).map_err(|e| e.to_string()));
+        match text {
+            Ok(_) if ext.query != cx.shared.query => {}
+            Ok(text) => self.commit(cx, d, Target::Snippet(ext.snippet), text),
             Err(e) => cx.effects.push(Effect::Status(format!("editor: {e}"))),
         }
     }
@@ -59,9 +85,10 @@ impl BrowserPane {
     pub(super) fn selected_snippet(
         &self,
         d: &Data,
-        shared: &crate::tui::view::Shared,
+        settings: &Settings,
+        shared: &Shared,
     ) -> Option<usize> {
-        let rows = self.rows(d, shared);
+        let rows = self.rows(d, settings, shared);
         rows.get(self.rank_sel.min(rows.len().saturating_sub(1)))
             .map(|r| r.corpus)
     }
@@ -83,7 +110,7 @@ impl BrowserPane {
     pub(super) fn start_edit(&mut self, cx: &mut Cx, d: &Data) {
         let q = cx.shared.query;
         let target = if self.focus == Focus::Ranking {
-            match self.selected_snippet(d, cx.shared) {
+            match self.selected_snippet(d, cx.settings, cx.shared) {
                 Some(c) => Target::Snippet(c),
                 None => return,
             }
@@ -247,44 +274,5 @@ impl BrowserPane {
             th.dim,
         ));
         ed.editor.render(f, area, blk, th);
-    }
-}
-
-/// Run `$EDITOR` (default `vi`) on `file`, with the terminal handed over while it runs.
-pub(super) fn run_editor(file: &std::path::Path) -> Result<(), String> {
-    use std::io::IsTerminal;
-    let editor = std::env::var("VISUAL")
-        .ok()
-        .filter(|e| !e.trim().is_empty())
-        .or_else(|| {
-            std::env::var("EDITOR")
-                .ok()
-                .filter(|e| !e.trim().is_empty())
-        })
-        .unwrap_or_else(|| "vi".to_string());
-    let tty = std::io::stdout().is_terminal();
-    if tty {
-        crate::tui::run::restore();
-    }
-    // Through the shell, so an EDITOR with arguments ("code --wait") works; the file is $1.
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{editor} \"$1\""))
-        .arg("sh")
-        .arg(file)
-        .status();
-    if tty {
-        let _ = crossterm::terminal::enable_raw_mode();
-        let _ = crossterm::execute!(
-            std::io::stdout(),
-            crossterm::terminal::EnterAlternateScreen,
-            crossterm::event::EnableMouseCapture,
-            crossterm::event::EnableBracketedPaste
-        );
-    }
-    match status {
-        Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{editor} exited with {s}")),
-        Err(e) => Err(format!("{editor}: {e}")),
     }
 }

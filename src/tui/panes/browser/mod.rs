@@ -19,20 +19,22 @@
 mod edit;
 mod probe;
 mod query_list;
+mod ranking;
 mod ranking_panel;
 mod snippet;
+mod tables;
 
-use super::{message, step, Cx, Effect, Pane, PaneId};
+use super::{step, Cx, Effect, Pane, PaneId};
 use crate::probe::live::{LiveProbe, LiveState};
 use crate::probe::session::{Edit, Session, Target};
 use crate::probe::{ProbeQuery, ProbeReport, ProbeRequest};
-use crate::rank::{ties::group_sizes, top_k};
 use crate::tui::actions::{Action, Hit};
-use crate::tui::frame::block;
 use crate::tui::fuzzy;
-use crate::tui::view::{Data, View};
-use crate::tui::widgets::ranking::{self, RankRow};
+use crate::tui::view::{Data, Settings, Shared, View};
+use crate::tui::widgets::chrome::block;
+use crate::tui::widgets::chrome::message;
 use probe::{live_rows, report_rows};
+use ranking::RankRow;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -54,7 +56,6 @@ pub enum Focus {
     Ranking,
 }
 
-#[derive(Default)]
 pub struct BrowserPane {
     pub filter: String,
     pub focus: Focus,
@@ -70,17 +71,56 @@ pub struct BrowserPane {
     live: Option<LiveProbe>,
     /// The request (and tie policy) last submitted to it.
     live_sent: Option<(ProbeRequest, crate::metrics::TiePolicy)>,
-    /// This session's edits (mirrored to its scratch file).
+    /// This session's edits, mirrored to a scratch directory of this dashboard's own (so a
+    /// crash loses nothing), removed with the pane when the dashboard closes.
     pub session: Session,
     /// The inline editor (`e`), while open.
     pub editing: Option<edit::Editing>,
-    /// Set after `$EDITOR` used the terminal: the screen is redrawn whole.
-    full_redraw: Cell<bool>,
+    /// The snippet handed to `$EDITOR`, until the main loop says the editor closed.
+    external: Option<edit::External>,
     /// The last answered request for which one more frame was asked (so the answer is drawn).
     ticked_done: Cell<u64>,
     /// The live-query text Enter was pressed on: the dense systems rank it (BM25 ranks as
     /// the text is typed).
     live_committed: Option<String>,
+}
+
+impl Default for BrowserPane {
+    fn default() -> Self {
+        // One scratch directory per dashboard: another one in the same process (tests) never
+        // shares or removes it.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("execscope-session-{}-{n}", std::process::id()));
+        BrowserPane {
+            filter: String::new(),
+            focus: Focus::default(),
+            rank_sel: 0,
+            diff: false,
+            compare: false,
+            page_list: Cell::default(),
+            page_rank: Cell::default(),
+            code_cache: RefCell::default(),
+            live: None,
+            live_sent: None,
+            session: Session::new(dir),
+            editing: None,
+            external: None,
+            ticked_done: Cell::default(),
+            live_committed: None,
+        }
+    }
+}
+
+impl Drop for BrowserPane {
+    /// The session's scratch directory goes with the dashboard (`q`); after a panic it stays,
+    /// with the edits it mirrors.
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(self.session.dir());
+        }
+    }
 }
 
 /// Queries matching `filter`, best first (all, in bundle order, without a filter).
@@ -94,52 +134,44 @@ pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
     fuzzy::filter(filter, hay.iter().map(String::as_str))
 }
 
-/// The ranking rows shown for system `s` on query `q` (top [`DEPTH`]).
-pub fn query_ranking(d: &Data, s: usize, q: usize) -> Vec<RankRow> {
+/// The ranking rows shown for system `s` on query `q`: its top [`DEPTH`] under the session's
+/// tie policy and ε (the core's [`crate::view::ranking::query_ranking`]), each counted at `k`.
+pub fn query_ranking(d: &Data, s: usize, q: usize, k: usize) -> Vec<RankRow> {
     let e = &d.engine;
-    let row = e.scores()[s].row(q);
-    let order = top_k(row, DEPTH);
-    let sizes = group_sizes(row, &order);
-    order
-        .iter()
-        .zip(sizes)
-        .map(|(&c, tie)| RankRow {
-            corpus: c as usize,
-            score: f64::from(row[c as usize]),
-            tie,
-            pass: Some(e.truth().passes(q, c as usize)),
-            outcomes: d.index.outcomes(e, q, c as usize).map(<[String]>::to_vec),
+    crate::view::ranking::query_ranking(e, s, q, DEPTH, k)
+        .into_iter()
+        .map(|r| RankRow {
+            corpus: r.corpus,
+            score: f64::from(r.score),
+            tie: r.tie,
+            pass: Some(r.pass),
+            counted: r.counted,
+            outcomes: d.index.outcomes(e, q, r.corpus).map(<[String]>::to_vec),
         })
         .collect()
 }
 
 impl BrowserPane {
-    fn rows(&self, d: &Data, cx_shared: &crate::tui::view::Shared) -> Vec<RankRow> {
-        let k = d
-            .engine
-            .config()
-            .ks
-            .get(cx_shared.k_index)
-            .copied()
-            .unwrap_or(1);
+    fn rows(&self, d: &Data, settings: &Settings, shared: &Shared) -> Vec<RankRow> {
+        let k = settings.k();
         let probed = self
-            .wanted(d, cx_shared, k)
+            .wanted(d, shared, k)
             .and_then(|w| self.live_state(&w))
             .and_then(|st| st.report)
-            .and_then(|r| report_rows(d, &r, cx_shared.system));
-        match (&cx_shared.live, probed) {
+            .and_then(|r| report_rows(d, &r, settings.system, k));
+        match (&shared.live, probed) {
             (_, Some(rows)) => rows,
             // Before Enter, for BM25 itself, and for a dense system that cannot run here (no
             // model): the live BM25 ranking, which the title then names.
             (Some((text, live)), None)
                 if self.live_committed.as_ref() != Some(text)
-                    || !d.engine.scores()[cx_shared.system].is_dense()
-                    || self.live_unavailable(d, cx_shared, k) =>
+                    || !d.engine.scores()[settings.system].is_dense()
+                    || self.live_unavailable(d, settings, shared) =>
             {
-                live_rows(live)
+                live_rows(live, k, settings.policy())
             }
             (Some(_), None) => Vec::new(),
-            (None, None) => query_ranking(d, cx_shared.system, cx_shared.query),
+            (None, None) => query_ranking(d, settings.system, shared.query, k),
         }
     }
 
@@ -156,14 +188,9 @@ impl BrowserPane {
     }
 
     /// The committed live query's answer says the selected system cannot rank it here.
-    pub(super) fn live_unavailable(
-        &self,
-        d: &Data,
-        shared: &crate::tui::view::Shared,
-        k: usize,
-    ) -> bool {
-        let id = &d.engine.scores()[shared.system].id;
-        self.wanted(d, shared, k)
+    pub(super) fn live_unavailable(&self, d: &Data, settings: &Settings, shared: &Shared) -> bool {
+        let id = &d.engine.scores()[settings.system].id;
+        self.wanted(d, shared, settings.k())
             .and_then(|w| self.live_state(&w))
             .and_then(|st| st.report)
             .is_some_and(|r| r.systems.iter().any(|x| &x.id == id && x.status != "ok"))
@@ -181,7 +208,11 @@ impl Pane for BrowserPane {
     }
 
     fn legend(&self) -> &'static [(&'static str, &'static str)] {
-        crate::tui::widgets::ranking::LEGEND
+        ranking::LEGEND
+    }
+
+    fn export_tables(&self, v: &View) -> Vec<crate::report::Table> {
+        self.tables(v)
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
@@ -192,7 +223,7 @@ impl Pane for BrowserPane {
         let live = cx.shared.live.is_some();
         match action {
             _ if nav && (self.focus == Focus::Ranking || live) => {
-                let n = self.rows(d, cx.shared).len();
+                let n = self.rows(d, cx.settings, cx.shared).len();
                 self.rank_sel = step(self.rank_sel, n, action, self.page_rank.get());
             }
             _ if nav => self.move_query(action, cx, d),
@@ -234,8 +265,8 @@ impl Pane for BrowserPane {
             }
             Action::ToggleCompare => {
                 self.compare = !self.compare;
-                if self.compare && cx.shared.compare == cx.shared.system {
-                    cx.shared.compare = (cx.shared.system + 1) % d.engine.scores().len().max(1);
+                if self.compare && cx.settings.compare == cx.settings.system {
+                    cx.settings.compare = (cx.settings.system + 1) % d.engine.scores().len().max(1);
                 }
             }
             Action::Click(Hit::Row {
@@ -294,11 +325,11 @@ impl Pane for BrowserPane {
 
     /// Submit the probe the state wants answered (a committed live query, the current query's
     /// edits) to the probing service, starting it on first use.
-    fn sync(&mut self, data: Option<&Data>, shared: &crate::tui::view::Shared) {
+    fn sync(&mut self, data: Option<&Data>, settings: &Settings, shared: &Shared) {
         let Some(d) = data.filter(|d| !d.engine.scores().is_empty()) else {
             return;
         };
-        if let Some(w) = self.wanted(d, shared, crate::tui::view::cutoff(data, shared)) {
+        if let Some(w) = self.wanted(d, shared, settings.k()) {
             self.submit(d, &w);
         }
     }
@@ -307,8 +338,8 @@ impl Pane for BrowserPane {
         self.editing.is_some()
     }
 
-    fn take_full_redraw(&self) -> bool {
-        self.full_redraw.replace(false)
+    fn editor_closed(&mut self, result: Result<(), String>, cx: &mut Cx) {
+        self.external_closed(result, cx);
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, v: &View) {
@@ -349,7 +380,7 @@ impl Pane for BrowserPane {
         } else {
             self.draw_list(f, left, v, d);
         }
-        let rows = self.rows(d, v.shared);
+        let rows = self.rows(d, v.settings, v.shared);
         // The ranking takes what its rows need (at most 45%); the code panel the rest.
         let rank_h = (rows.len() as u16 + 3).max(6).min(right.height * 45 / 100);
         let [rank_area, code_area] =

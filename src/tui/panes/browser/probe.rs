@@ -3,14 +3,28 @@
 //! the per-system status strip and the edits panel (scores and ranks before → after, verdicts).
 
 use super::*;
+use crate::metrics::TiePolicy;
+use crate::tui::widgets::text::wrap_clip;
+use crate::view::ranking as view_ranking;
 
-pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
+/// A typed query's BM25 ranking (no suite, so no verdicts), each row counted at `k` under
+/// `policy` (a tie straddling the cutoff counts by its share under expected ties).
+pub(super) fn live_rows(live: &[(u32, f64)], k: usize, policy: TiePolicy) -> Vec<RankRow> {
+    let scores: Vec<f64> = live.iter().map(|x| x.1).collect();
+    let ties: Vec<usize> = scores
+        .iter()
+        .map(|&s| scores.iter().filter(|&&x| x == s).count())
+        .collect();
+    let counted = view_ranking::counted(&scores, &ties, k, policy);
     live.iter()
-        .map(|&(c, s)| RankRow {
+        .zip(ties)
+        .zip(counted)
+        .map(|((&(c, s), tie), counted)| RankRow {
             corpus: c as usize,
             score: s,
-            tie: live.iter().filter(|x| x.1 == s).count(),
+            tie,
             pass: None,
+            counted,
             outcomes: None,
         })
         .collect()
@@ -19,7 +33,9 @@ pub(super) fn live_rows(live: &[(u32, f64)]) -> Vec<RankRow> {
 /// The ranking rows of one system in a probe report, with each row's per-test outcomes: the
 /// oracle's verdict for an edited snippet, the execution cache's for the others (stored
 /// queries; a free text has no tests), so an edit never turns the tests column into labels.
-pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<RankRow>> {
+/// The report ranks in row order; the rows are shown in the order of the report's tie policy
+/// (the session's), each counted at `k` ([`crate::view::ranking::arrange`], `counted`).
+pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize, k: usize) -> Option<Vec<RankRow>> {
     let e = &d.engine;
     let id = &e.scores().get(s)?.id;
     let sp = r.systems.iter().find(|x| &x.id == id && x.status == "ok")?;
@@ -34,14 +50,24 @@ pub(super) fn report_rows(d: &Data, r: &ProbeReport, s: usize) -> Option<Vec<Ran
         }
         d.index.outcomes(e, q?, h.row).map(<[String]>::to_vec)
     };
+    let policy = e.config().policy;
+    let scores: Vec<f64> = sp.top.iter().map(|h| f64::from(h.score)).collect();
+    let passes: Vec<Option<bool>> = sp.top.iter().map(|h| h.pass).collect();
+    let order = view_ranking::arrange(&scores, &passes, policy);
+    let shown: Vec<&crate::probe::ProbeHit> = order.iter().map(|&i| &sp.top[i]).collect();
+    let ties: Vec<usize> = shown.iter().map(|h| h.tie).collect();
+    let shown_scores: Vec<f64> = order.iter().map(|&i| scores[i]).collect();
+    let counted = view_ranking::counted(&shown_scores, &ties, k, policy);
     Some(
-        sp.top
-            .iter()
-            .map(|h| RankRow {
+        shown
+            .into_iter()
+            .zip(counted)
+            .map(|(h, counted)| RankRow {
                 corpus: h.row,
                 score: f64::from(h.score),
                 tie: h.tie,
                 pass: h.pass,
+                counted,
                 outcomes: outcomes(h),
             })
             .collect(),
@@ -114,108 +140,87 @@ impl BrowserPane {
     }
 }
 
-/// One span per system: ✓ ranked, a spinner while its model loads, ✗ when it cannot run. `room`
-/// is the width left in the title: the work note is abbreviated to fit it (see [`busy_note`]).
-pub(super) fn status_spans(
+/// The probing service's state in whole words for a panel `w` columns wide, drawn above the
+/// ranking of a live or edited query (never in its title, where it would be cut): the typed
+/// query (`query`), the work in progress, the systems that ranked it, each unavailable system
+/// by its whole name with why and what would make it rank (systems sharing a reason named
+/// together), and any error. Wrapped at words; nothing is cut.
+pub(super) fn status_lines(
     d: &Data,
     v: &View,
     st: Option<&LiveState>,
-    room: usize,
-) -> Vec<Span<'static>> {
+    query: Option<&str>,
+    w: usize,
+) -> Vec<Line<'static>> {
     let th = v.theme;
+    let mut paras: Vec<(String, ratatui::style::Style)> = Vec::new();
+    if let Some(q) = query {
+        paras.push((format!("query: {q}"), th.accent));
+    }
     let Some(st) = st else {
-        return vec![Span::styled(format!("{} ", v.spinner), th.dim)];
+        paras.push((
+            format!("{} waiting for the probing service", v.spinner),
+            th.dim,
+        ));
+        return wrap_clip(&paras, w, usize::MAX);
     };
-    let mut out = Vec::new();
-    if let Some(r) = &st.report {
-        // Whole ids where they all fit, else each cut to 12 characters.
-        let whole: usize = (r.systems.iter()).map(|x| x.id.chars().count() + 2).sum();
-        let name = |id: &str| {
-            if whole + 12 <= room {
-                id.to_string()
-            } else {
-                short(id)
-            }
+    if let Some(b) = &st.busy {
+        // Work over a second shows its elapsed time (a model load takes 8–15 s).
+        let secs = st.busy_since.map_or(0, |t| t.elapsed().as_secs());
+        let b = if secs >= 1 {
+            format!("{b} {secs} s")
+        } else {
+            b.clone()
         };
-        for s in d.engine.scores() {
-            match r.systems.iter().find(|x| x.id == s.id) {
-                Some(x) if x.status == "ok" => {
-                    out.push(Span::styled(format!("{}✓ ", name(&s.id)), th.good))
-                }
-                Some(_) => out.push(Span::styled(format!("{}✗ ", name(&s.id)), th.bad)),
-                None => {}
-            }
+        paras.push((format!("{} {b}", v.spinner), th.warn));
+    }
+    if let Some(r) = &st.report {
+        let ok: Vec<&str> = d
+            .engine
+            .scores()
+            .iter()
+            .filter(|s| r.systems.iter().any(|x| x.id == s.id && x.status == "ok"))
+            .map(|s| s.id.as_str())
+            .collect();
+        if !ok.is_empty() {
+            let took = match (&st.busy, st.elapsed) {
+                (None, Some(t)) => format!(" ({} ms)", t.as_millis()),
+                _ => String::new(),
+            };
+            paras.push((format!("✓ ranked by {}{took}", ok.join(", ")), th.good));
         }
-        if let (None, Some(t)) = (&st.busy, st.elapsed) {
-            out.push(Span::styled(format!("{} ms ", t.as_millis()), th.dim));
+        for (why, ids) in unavailable(d, r) {
+            paras.push((format!("✗ {}: {why}", ids.join(", ")), th.bad));
         }
     }
     if let Some(e) = &st.error {
-        out.push(Span::styled(format!("error: {e} "), th.bad));
+        paras.push((format!("error: {e}"), th.bad));
     }
-    if let Some(b) = &st.busy {
-        let rest: usize = out.iter().map(|s| s.content.chars().count()).sum();
-        // Work over a second shows its elapsed time (a model load takes 8–15 s).
-        let b = match st.busy_since.map(|t| t.elapsed().as_secs()) {
-            Some(secs) if secs >= 1 => format!("{b} {secs} s"),
-            _ => b.clone(),
+    wrap_clip(&paras, w, usize::MAX)
+}
+
+/// The systems a probe report could not rank with, grouped by what would make them rank: the
+/// embedding environment's remedy (`execscope probe --setup`) for those that need it, else each
+/// system's own reason.
+fn unavailable(d: &Data, r: &ProbeReport) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for s in d.engine.scores() {
+        let Some(x) = r.systems.iter().find(|x| x.id == s.id && x.status != "ok") else {
+            continue;
         };
-        let note = busy_note(v.spinner, &b, room.saturating_sub(rest));
-        out.insert(0, Span::styled(note, th.warn));
+        let why = x.reason.clone().unwrap_or_else(|| "unavailable".into());
+        let why = if why.contains("embedding environment") {
+            "need a model: `execscope probe --setup` (≈7 GB, once); the next query uses it"
+                .to_string()
+        } else {
+            why
+        };
+        match out.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, ids)) => ids.push(s.id.clone()),
+            None => out.push((why, vec![s.id.clone()])),
+        }
     }
     out
-}
-
-/// What would let the ✗ systems rank a live query, once, in one line (drawn above the ranking,
-/// not in the crowded title): `None` when every system ranked or none lacks its model.
-pub(super) fn enable_hint(st: Option<&LiveState>) -> Option<String> {
-    let r = st?.report.as_ref()?;
-    let missing = r
-        .systems
-        .iter()
-        .filter(|x| x.status != "ok")
-        .filter(|x| {
-            x.reason
-                .as_deref()
-                .is_some_and(|w| w.contains("embedding environment"))
-        })
-        .count();
-    (missing > 0).then(|| {
-        format!(
-            "✗ {missing} dense system{} need a model: `execscope probe --setup` (≈7 GB, once); \
-             the next query uses it",
-            if missing == 1 { "" } else { "s" }
-        )
-    })
-}
-
-/// The work note in at most `room` columns where possible: "⠸ loading model all-mpnet-base-v2 ",
-/// else its first word ("⠸ loading… "), else the spinner alone.
-pub(super) fn busy_note(spinner: char, busy: &str, room: usize) -> String {
-    let full = format!("{spinner} {busy} ");
-    if full.chars().count() <= room {
-        return full;
-    }
-    let first = busy.split_whitespace().next().unwrap_or("");
-    let short = if first == busy.trim() {
-        format!("{spinner} {first} ")
-    } else {
-        format!("{spinner} {first}… ")
-    };
-    if short.chars().count() <= room {
-        short
-    } else {
-        format!("{spinner} ")
-    }
-}
-
-/// A system id cut to 12 characters for the status strip.
-pub(super) fn short(id: &str) -> String {
-    if id.chars().count() <= 12 {
-        id.to_string()
-    } else {
-        id.chars().take(11).chain(['…']).collect()
-    }
 }
 
 pub(super) fn rank_text(r: f64) -> String {
@@ -288,15 +293,23 @@ impl BrowserPane {
             lines.push(Line::from(spans));
         }
         let k = r.k;
+        // Whole system names in a column as wide as the longest.
+        let idw = r
+            .systems
+            .iter()
+            .map(|x| x.id.chars().count())
+            .max()
+            .unwrap_or(4)
+            + 1;
         for sp in &r.systems {
             if sp.status != "ok" {
                 lines.push(Line::from(vec![
-                    Span::styled(format!("{:<14}", short(&sp.id)), th.accent),
+                    Span::styled(format!("{:<idw$}", sp.id), th.accent),
                     Span::styled(sp.reason.clone().unwrap_or_default(), th.dim),
                 ]));
                 continue;
             }
-            let mut spans = vec![Span::styled(format!("{:<14}", short(&sp.id)), th.accent)];
+            let mut spans = vec![Span::styled(format!("{:<idw$}", sp.id), th.accent)];
             if let (Some(a), Some(b)) = (sp.exec_before, sp.exec_after) {
                 spans.push(Span::raw(format!("exec@{k} {a:.2}→{b:.2} ")));
             }
@@ -328,64 +341,13 @@ impl BrowserPane {
             }
             lines.push(Line::from(spans));
         }
-        f.render_widget(Paragraph::new(lines).block(blk), area);
-    }
-}
-
-#[cfg(test)]
-mod busy_tests {
-    use super::busy_note;
-
-    /// The work note shrinks to what the ranking title has left: whole, then its first word with
-    /// `…`, then the spinner alone; never cut mid-word.
-    #[test]
-    fn busy_note_by_hand() {
-        let b = "loading model all-mpnet-base-v2";
-        assert_eq!(busy_note('⠸', b, 80), "⠸ loading model all-mpnet-base-v2 ");
-        assert_eq!(busy_note('⠸', b, 34), "⠸ loading model all-mpnet-base-v2 ");
-        assert_eq!(busy_note('⠸', b, 33), "⠸ loading… ");
-        assert_eq!(busy_note('⠸', b, 11), "⠸ loading… ");
-        assert_eq!(busy_note('⠸', b, 10), "⠸ ");
-        assert_eq!(busy_note('⠸', b, 0), "⠸ ");
-        // A one-word note gets no ellipsis.
-        assert_eq!(busy_note('⠸', "ranking", 10), "⠸ ranking ");
-    }
-
-    /// The edited-query title of the ranking panel at 80x24 (52 columns inside the border, as in
-    /// the browser_80x24 snapshot) while a model loads: it fits, with the note abbreviated.
-    #[test]
-    fn ranking_title_fits_at_80_columns() {
-        use crate::tui::widgets::text::fit_spans;
-        use ratatui::text::Span;
-        let w: usize = 52;
-        for sys in [
-            "toy-cos",
-            "all-MiniLM-L6-v2",
-            "paraphrase-multilingual-MiniLM-L12-v2",
-        ] {
-            let mut spans = vec![
-                Span::raw(" q_0001 edited "),
-                Span::raw(format!("under {sys} ")),
-                Span::raw("(k=1) "),
-            ];
-            let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-            let b = "loading model all-mpnet-base-v2";
-            spans.push(Span::raw(busy_note('⠸', b, w.saturating_sub(used))));
-            let text: String = fit_spans(spans, w)
-                .iter()
-                .map(|s| s.content.to_string())
-                .collect();
-            assert!(text.chars().count() <= w, "{text:?}");
-            assert!(!text.contains("all-mpnet"), "{text:?}");
-            if sys == "toy-cos" {
-                assert_eq!(text, " q_0001 edited under toy-cos (k=1) ⠸ loading… ");
-            }
-            // Whatever is shown is whole words or ends in `…`.
-            let last = text.split_whitespace().last().unwrap();
-            assert!(
-                ["(k=1)", "loading…", "⠸"].contains(&last) || last.ends_with('…'),
-                "{text:?}"
-            );
-        }
+        // Every line wraps inside the panel: the edited query and each system's reason are
+        // read back whole, never cut at the border.
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(blk)
+                .wrap(ratatui::widgets::Wrap { trim: false }),
+            area,
+        );
     }
 }

@@ -3,9 +3,9 @@
 
 use super::{filtered, BrowserPane, Focus, QUERIES};
 use crate::tui::actions::Hit;
-use crate::tui::frame::{block, framed};
 use crate::tui::theme::Theme;
 use crate::tui::view::{Data, View};
+use crate::tui::widgets::chrome::{block, framed};
 use crate::tui::widgets::scroll_offset;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -40,8 +40,8 @@ impl BrowserPane {
         let h = inner.height.saturating_sub(1) as usize;
         self.page_list.set(h);
         let k = v.k();
-        let ki = v.shared.k_index;
-        let eval = &d.engine.evals()[v.shared.system.min(d.engine.evals().len() - 1)];
+        let ki = v.settings.k_index;
+        let eval = &d.engine.evals()[v.settings.system.min(d.engine.evals().len() - 1)];
         // The id column as wide as the longest id, so the function name keeps the rest.
         let id_w = b
             .queries
@@ -109,23 +109,42 @@ impl BrowserPane {
         let Some(query) = b.queries.get(v.shared.query) else {
             return;
         };
-        let ki = v.shared.k_index;
-        let mut lines = vec![
-            Line::from(vec![
-                Span::styled(format!("{} ", query.function_name), th.accent),
-                Span::styled(query.domain.clone(), th.dim),
-            ]),
-            Line::raw(query.text.clone()),
-            Line::styled(
-                format!(
-                    "{} tests · {} paired distractors",
-                    query.tests.len(),
-                    query.paired.len()
-                ),
-                th.dim,
+        let ki = v.settings.k_index;
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{} ", query.function_name), th.accent),
+            Span::styled(query.domain.clone(), th.dim),
+        ])];
+        // An edited query text is what the probe ranks: shown whole, the stored one under it.
+        let edited = self
+            .session
+            .current(v.shared.query, &crate::probe::session::Target::Query);
+        match edited {
+            Some(t) => {
+                lines.push(Line::from(vec![
+                    Span::styled("edited: ", th.warn),
+                    Span::raw(t.to_string()),
+                ]));
+                lines.push(Line::styled(format!("stored: {}", query.text), th.dim));
+            }
+            None => lines.push(Line::raw(query.text.clone())),
+        }
+        lines.push(Line::styled(
+            format!(
+                "{} tests · {} paired distractors",
+                query.tests.len(),
+                query.paired.len()
             ),
-            Line::styled(format!("exec@{} per system", v.k()), th.header),
-        ];
+            th.dim,
+        ));
+        let stored = if self.session.count(v.shared.query) > 0 {
+            " (stored query, before the edits)"
+        } else {
+            ""
+        };
+        lines.push(Line::styled(
+            format!("exec@{} per system{stored}", v.k()),
+            th.header,
+        ));
         for (s, (sys, ev)) in d.engine.scores().iter().zip(d.engine.evals()).enumerate() {
             let val = ev
                 .per_query
@@ -138,7 +157,7 @@ impl BrowserPane {
                 Span::raw(format!("{val:.2} ")),
                 Span::raw(sys.id.clone()),
             ]);
-            if s == v.shared.system {
+            if s == v.settings.system {
                 line = line.style(th.selected_unfocused);
             }
             lines.push(line);

@@ -138,8 +138,10 @@ impl PairsPane {
             th.header,
         )];
         let bq = &d.engine.bundle().queries;
-        let rows = shown_rows(bq.len(), inner.height.saturating_sub(1) as usize);
-        for (q, query) in bq.iter().enumerate().take(rows) {
+        let page = inner.height.saturating_sub(1) as usize;
+        self.list_page.set(page.saturating_sub(1).max(1));
+        let rows = window(bq.len(), page, self.list_top);
+        for (q, query) in bq.iter().enumerate().skip(rows.start).take(rows.len()) {
             let (x, y) = (ca[q], cb[q]);
             let (mark, st) = match (x > 0.0, y > 0.0) {
                 (true, true) => ("both", th.dim),
@@ -154,8 +156,8 @@ impl PairsPane {
                 Span::styled(mark, st),
             ]));
         }
-        if rows < bq.len() {
-            lines.push(more_line(bq.len() - rows, th));
+        if rows.len() < bq.len() {
+            lines.push(more_line(bq.len(), &rows, th));
         }
         f.render_widget(Paragraph::new(lines), inner);
     }
@@ -190,7 +192,7 @@ impl PairsPane {
                 r.b_only,
                 r.both,
                 r.neither,
-                if v.policy == crate::metrics::TiePolicy::Expected {
+                if v.policy() == crate::metrics::TiePolicy::Expected {
                     // The counts are of queries with any chance; the means weigh the chance.
                     "success: any chance, value > 0"
                 } else {
@@ -269,7 +271,8 @@ impl PairsPane {
     ) {
         let th = v.theme;
         let metric = metrics()[self.metric];
-        let ki = v.shared.k_index;
+        let ki = v.settings.k_index;
+        self.list_len.set(d.engine.bundle().queries.len());
         let (ca, cb) = (
             d.engine.evals()[a].column(metric, ki),
             d.engine.evals()[b].column(metric, ki),
@@ -333,10 +336,13 @@ impl PairsPane {
             let inner = framed(f, area, Line::styled(title, th.title), false, th);
             let w = inner.width as usize;
             let b = &d.engine.bundle();
-            let rows = shown_rows(qs.len(), inner.height as usize);
-            let mut lines: Vec<Line> = qs
+            if per_query.is_none() {
+                self.list_page
+                    .set((inner.height as usize).saturating_sub(1).max(1));
+            }
+            let rows = window(qs.len(), inner.height as usize, self.list_top);
+            let mut lines: Vec<Line> = qs[rows.clone()]
                 .iter()
-                .take(rows)
                 .map(|&q| {
                     let query = &b.queries[q];
                     Line::from(vec![
@@ -345,8 +351,8 @@ impl PairsPane {
                     ])
                 })
                 .collect();
-            if rows < qs.len() {
-                lines.push(more_line(qs.len() - rows, th));
+            if rows.len() < qs.len() {
+                lines.push(more_line(qs.len(), &rows, th));
             }
             if qs.is_empty() {
                 lines.push(Line::styled(

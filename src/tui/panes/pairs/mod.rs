@@ -7,14 +7,15 @@
 //! columns (`PairResult::untested`), with `…` for p and the interval, and the caption names the
 //! test the core will choose (`significance::pair_test`).
 
-use super::{message, step, Cx, Pane, PaneId};
+use super::{step, Cx, Pane, PaneId};
 use crate::analysis::significance::{pair_test, PairTest};
 use crate::metrics::{Metric, MetricKey};
 use crate::report::{Align, Table, TableCell};
 use crate::stats::PairResult;
 use crate::tui::actions::Action;
-use crate::tui::frame::framed;
 use crate::tui::view::View;
+use crate::tui::widgets::chrome::framed;
+use crate::tui::widgets::chrome::message;
 use crate::tui::widgets::table::TableView;
 use crate::tui::widgets::text::{fit, fit_pad, fit_spans, letter, wrap_clip};
 use crate::view::pairs::{oriented, PairMatrix};
@@ -40,20 +41,26 @@ fn metrics() -> Vec<Metric> {
     Metric::all().filter(|m| m.def().at_k).collect()
 }
 
+/// The matrix's row is the session's system, its column the compared system (the leader and
+/// the runner-up when the dashboard opens); the lists under the matrix scroll with PgUp/PgDn.
+#[derive(Default)]
 pub struct PairsPane {
     pub metric: usize,
-    pub row: usize,
-    pub col: usize,
+    /// The first query shown in the lists under the matrix.
+    pub list_top: usize,
+    /// Rows those lists showed in the last frame (their page).
+    list_page: std::cell::Cell<usize>,
+    /// Queries those lists hold (the longest).
+    list_len: std::cell::Cell<usize>,
 }
 
-impl Default for PairsPane {
-    /// The first off-diagonal pair is selected.
-    fn default() -> Self {
-        PairsPane {
-            metric: 0,
-            row: 0,
-            col: 1,
-        }
+/// The matrix's selected column: the compared system, or the next one where it is the row's
+/// own (a pair is never a system against itself while there are two).
+pub fn column(settings: &crate::tui::view::Settings, n: usize) -> usize {
+    if settings.compare != settings.system || n < 2 {
+        settings.compare.min(n.saturating_sub(1))
+    } else {
+        (settings.system + 1) % n
     }
 }
 
@@ -106,7 +113,7 @@ impl PairsPane {
         let d = v.data?;
         let e = &d.engine;
         let metric = metrics()[self.metric];
-        let ki = v.shared.k_index;
+        let ki = v.settings.k_index;
         let key = self.key(v);
         let n = e.evals().len();
         let with_pairs = d.sig.as_ref().filter(|s| s.pairs.is_some());
@@ -171,21 +178,55 @@ impl Pane for PairsPane {
                 "p<.001 / <.01 / <.05 / ≥.05, as on the matrix's bottom border",
             ),
             ("A=", "letters standing for system names that do not fit"),
-            ("▲ ▼", "rows above / below the visible ones"),
+            (
+                "▲ ▼",
+                "rows above / below the visible ones (lists: PgUp/PgDn)",
+            ),
         ]
+    }
+
+    /// The report's pairs table of the metric cell shown (`execscope report --table pairs
+    /// --metric …`), once the pairs are computed.
+    fn export_tables(&self, v: &View) -> Vec<Table> {
+        let Some(d) = v.data else { return Vec::new() };
+        d.sig
+            .as_deref()
+            .filter(|s| s.pairs.is_some())
+            .and_then(|sig| crate::report::pairs::pairs_table(&d.engine, sig, self.key(v)))
+            .into_iter()
+            .collect()
     }
 
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         let n = cx.data.map_or(0, |d| d.engine.evals().len());
         match action {
             Action::CycleMetric => self.metric = (self.metric + 1) % metrics().len(),
+            // PgUp/PgDn scroll the query lists under the matrix.
+            Action::PageUp | Action::PageDown => {
+                let page = self.list_page.get().max(1);
+                let last = self.list_len.get().saturating_sub(page);
+                self.list_top = if *action == Action::PageUp {
+                    self.list_top.saturating_sub(page)
+                } else {
+                    (self.list_top + page).min(last)
+                };
+            }
             _ if action.moves_selection() => {
                 // Rows follow the one selected system shared by every pane.
-                self.row = step(cx.shared.system, n, action, n);
-                cx.shared.system = self.row;
+                cx.settings.system = step(cx.settings.system, n, action, n);
             }
-            Action::Left => self.col = self.col.saturating_sub(1),
-            Action::Right => self.col = (self.col + 1).min(n.saturating_sub(1)),
+            // Columns are the compared system, stepping over the diagonal.
+            Action::Left | Action::Right => {
+                let col = column(cx.settings, n);
+                let next = if *action == Action::Left {
+                    (0..col).rev().find(|&c| c != cx.settings.system)
+                } else {
+                    (col + 1..n).find(|&c| c != cx.settings.system)
+                };
+                if let Some(c) = next {
+                    cx.settings.compare = c;
+                }
+            }
             _ => return false,
         }
         true
@@ -288,7 +329,7 @@ impl PairsPane {
             Line::from(vec![
                 Span::styled(format!(" {metric}: row − column "), th.title),
                 Span::styled(
-                    format!("(ties: {}; m metric, K cutoff, arrows move) ", v.policy),
+                    format!("(ties: {}; m metric, K cutoff, arrows move) ", v.policy()),
                     th.dim,
                 ),
             ]),
@@ -299,7 +340,7 @@ impl PairsPane {
         let cell_w = (avail / n.max(1)).clamp(8, 16);
         let with_p = cell_w >= 8;
         let vis_cols = (avail / cell_w).clamp(1, n);
-        let (sel_row, sel_col) = (v.shared.system.min(n - 1), self.col.min(n - 1));
+        let (sel_row, sel_col) = (v.settings.system.min(n - 1), column(v.settings, n));
         let col_off = (sel_col + 1).saturating_sub(vis_cols).min(n - vis_cols);
         let body_h = (inner.height as usize).saturating_sub(1 + legend.len());
         // Rows that do not fit leave one line to say how many are above and below.
@@ -387,19 +428,31 @@ impl PairsPane {
     }
 }
 
-/// How many of `n` list rows to draw in `h` rows: all when they fit, else one fewer, the last
-/// row saying how many more there are.
-fn shown_rows(n: usize, h: usize) -> usize {
+/// Which of `n` list rows to draw in `h` rows from row `top` (PgUp/PgDn): all when they fit,
+/// else a window one row short, the last row saying how many are above and below it.
+fn window(n: usize, h: usize, top: usize) -> std::ops::Range<usize> {
     if n <= h {
-        n
-    } else {
-        h.saturating_sub(1)
+        return 0..n;
     }
+    let shown = h.saturating_sub(1);
+    let top = top.min(n - shown);
+    top..top + shown
 }
 
-/// The last row of a list cut short: how many rows it does not show.
-fn more_line(n: usize, th: &crate::tui::Theme) -> Line<'static> {
-    Line::styled(format!("… {n} more"), th.dim)
+/// The last row of a list cut short: how many rows are above and below the ones shown.
+fn more_line(
+    n: usize,
+    shown: &std::ops::Range<usize>,
+    th: &crate::tui::theme::Theme,
+) -> Line<'static> {
+    Line::styled(
+        format!(
+            "▲ {} above · ▼ {} below (PgUp/PgDn)",
+            shown.start,
+            n - shown.end
+        ),
+        th.dim,
+    )
 }
 
 /// A panel title naming the selected pair: ` {what}: A = …, B = … ` (fitted by `framed`).

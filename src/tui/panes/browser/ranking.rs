@@ -6,6 +6,7 @@ use crate::tui::view::{Data, View};
 use crate::tui::widgets::bar::bar;
 use crate::tui::widgets::scroll_offset;
 use crate::tui::widgets::text::fit_middle;
+use crate::view::ranking::Counted;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -21,8 +22,20 @@ pub struct RankRow {
     pub tie: usize,
     /// PASS on the query's suite (`None` for a live query: there is no suite).
     pub pass: Option<bool>,
+    /// Whether the session's tie policy counts it inside the cutoff k.
+    pub counted: Counted,
     /// Cached per-test outcomes, when the cache holds the pair.
     pub outcomes: Option<Vec<String>>,
+}
+
+/// The mark after a rank: `›` counted inside the cutoff, `≈` inside it in some orders of its
+/// tie group only (expected ties), nothing outside.
+pub fn cutoff_mark(c: Counted) -> char {
+    match c {
+        Counted::In => '›',
+        Counted::Share(_) => '≈',
+        Counted::Out => ' ',
+    }
 }
 
 /// Glyph and style of one cached test outcome (`?` for text that is no outcome).
@@ -40,7 +53,7 @@ pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
 }
 
 /// The snippet's role for query `q`: canonical, one of its own paired distractors, or foreign.
-fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
+pub(super) fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
     let b = &d.engine.bundle();
     let s = &b.corpus[c];
     let kind = s
@@ -60,6 +73,7 @@ fn role(d: &Data, q: Option<usize>, c: usize) -> (String, bool) {
 /// Every glyph a ranking shows, with what it means (the panel's bottom border and the help).
 pub const LEGEND: &[(&str, &str)] = &[
     ("›", "in the top k"),
+    ("≈", "a tie across the cutoff (expected)"),
     ("★", "this query's distractor"),
     ("=n", "n-way score tie"),
     ("✓ ✗", "pass / fail, then per test"),
@@ -112,6 +126,34 @@ fn fit(s: &str, w: usize) -> String {
     format!("{t}{}", " ".repeat(w.saturating_sub(n)))
 }
 
+/// Column widths of a ranking drawn `w` columns wide.
+struct Widths {
+    id: usize,
+    bar: usize,
+    kind: usize,
+}
+
+impl Widths {
+    fn of(rows: &[RankRow], d: &Data, w: usize) -> Widths {
+        let b = d.engine.bundle();
+        Widths {
+            id: rows
+                .iter()
+                .map(|r| b.corpus[r.corpus].id.chars().count())
+                .max()
+                .unwrap_or(4)
+                .clamp(4, 14),
+            bar: match w {
+                90.. => 12,
+                70..90 => 8,
+                60..70 => 4,
+                _ => 0,
+            },
+            kind: if w >= 80 { 24 } else { 13 },
+        }
+    }
+}
+
 /// Draw a full ranking (header + rows) with `sel` kept in view.
 #[allow(clippy::too_many_arguments)]
 pub fn render(
@@ -126,7 +168,6 @@ pub fn render(
     list: u8,
 ) {
     let th = v.theme;
-    let b = &d.engine.bundle();
     if rows.is_empty() {
         f.render_widget(
             Paragraph::new(Line::styled(" no results (type a query)", th.dim)),
@@ -134,29 +175,12 @@ pub fn render(
         );
         return;
     }
-    let w = area.width as usize;
-    let id_w = rows
-        .iter()
-        .map(|r| b.corpus[r.corpus].id.chars().count())
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 14);
-    let bar_w = if w >= 90 {
-        12
-    } else if w >= 70 {
-        8
-    } else if w >= 60 {
-        4
-    } else {
-        0
-    };
-    let kind_w = if w >= 80 { 24 } else { 13 };
+    let cols = Widths::of(rows, d, area.width as usize);
     let (lo, hi) = rows
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
             (lo.min(r.score), hi.max(r.score))
         });
-    let k = v.k();
     let h = area.height.saturating_sub(1) as usize;
     let offset = scroll_offset(sel, h);
     let mut lines = vec![Line::styled(
@@ -164,13 +188,13 @@ pub fn render(
             "{:>4} {:>9} {}{} {} pass tests",
             "#",
             "score",
-            if bar_w > 0 {
-                format!("{} ", fit("", bar_w))
+            if cols.bar > 0 {
+                format!("{} ", fit("", cols.bar))
             } else {
                 String::new()
             },
-            fit("id", id_w),
-            fit("role", kind_w)
+            fit("id", cols.id),
+            fit("role", cols.kind)
         ),
         th.header,
     )];
@@ -180,63 +204,7 @@ pub fn render(
         } else {
             1.0
         };
-        let (kind, own) = role(d, q, r.corpus);
-        let rank_st = if i < k { th.accent } else { th.dim };
-        // `›` marks the rows inside the cutoff (not by colour alone).
-        let mut spans = vec![
-            Span::styled(
-                format!("{:>3}{}", i + 1, if i < k { '›' } else { ' ' }),
-                rank_st,
-            ),
-            Span::raw(format!(" {:>9.4} ", r.score)),
-            Span::styled(bar(frac, bar_w), th.bar),
-            Span::raw(format!(
-                "{}{} ",
-                if bar_w > 0 { " " } else { "" },
-                fit(&b.corpus[r.corpus].id, id_w)
-            )),
-            Span::styled(
-                format!("{} ", fit(&kind, kind_w)),
-                if own { Style::default() } else { th.dim },
-            ),
-        ];
-        let tie = (r.tie > 1).then(|| format!("  ={}", r.tie));
-        match (r.pass, &r.outcomes) {
-            (Some(p), outcomes) => {
-                spans.push(Span::styled(
-                    if p { "  ✓  " } else { "  ✗  " },
-                    if p { th.good } else { th.bad },
-                ));
-                match outcomes {
-                    Some(os) => {
-                        // The per-test glyphs give way (ending in `…`) so `=n` is never cut.
-                        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                        let room = w
-                            .saturating_sub(used)
-                            .saturating_sub(tie.as_ref().map_or(0, |t| t.chars().count()));
-                        let cut = os.len() > room;
-                        let keep = if cut {
-                            room.saturating_sub(1)
-                        } else {
-                            os.len()
-                        };
-                        for o in &os[..keep] {
-                            let (g, st) = outcome_glyph(o, v);
-                            spans.push(Span::styled(g.to_string(), st));
-                        }
-                        if cut && room > 0 {
-                            spans.push(Span::styled("…", th.dim));
-                        }
-                    }
-                    None => spans.push(Span::styled("label", th.dim)),
-                }
-            }
-            (None, _) => spans.push(Span::styled("  –  ", th.dim)),
-        }
-        if let Some(t) = tie {
-            spans.push(Span::styled(t, th.warn));
-        }
-        let mut line = Line::from(spans);
+        let mut line = row_line(v, d, q, (i, r), frac, &cols, area.width as usize);
         if i == sel {
             line = line.style(if focused {
                 th.selected
@@ -251,6 +219,78 @@ pub fn render(
         lines.push(line);
     }
     f.render_widget(Paragraph::new(lines), area);
+}
+
+/// One ranked row: rank and cutoff mark, score with a bar at `frac`, id, role, verdict with the
+/// per-test glyphs (giving way so `=n` is never cut) and the tie.
+fn row_line(
+    v: &View,
+    d: &Data,
+    q: Option<usize>,
+    (i, r): (usize, &RankRow),
+    frac: f64,
+    cols: &Widths,
+    w: usize,
+) -> Line<'static> {
+    let th = v.theme;
+    let b = d.engine.bundle();
+    let (kind, own) = role(d, q, r.corpus);
+    let rank_st = if r.counted == Counted::Out {
+        th.dim
+    } else {
+        th.accent
+    };
+    // The cutoff mark says what counts (not colour alone).
+    let mut spans = vec![
+        Span::styled(format!("{:>3}{}", i + 1, cutoff_mark(r.counted)), rank_st),
+        Span::raw(format!(" {:>9.4} ", r.score)),
+        Span::styled(bar(frac, cols.bar), th.bar),
+        Span::raw(format!(
+            "{}{} ",
+            if cols.bar > 0 { " " } else { "" },
+            fit(&b.corpus[r.corpus].id, cols.id)
+        )),
+        Span::styled(
+            format!("{} ", fit(&kind, cols.kind)),
+            if own { Style::default() } else { th.dim },
+        ),
+    ];
+    let tie = (r.tie > 1).then(|| format!("  ={}", r.tie));
+    match (r.pass, &r.outcomes) {
+        (Some(p), outcomes) => {
+            spans.push(Span::styled(
+                if p { "  ✓  " } else { "  ✗  " },
+                if p { th.good } else { th.bad },
+            ));
+            match outcomes {
+                Some(os) => {
+                    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+                    let room = w
+                        .saturating_sub(used)
+                        .saturating_sub(tie.as_ref().map_or(0, |t| t.chars().count()));
+                    let cut = os.len() > room;
+                    let keep = if cut {
+                        room.saturating_sub(1)
+                    } else {
+                        os.len()
+                    };
+                    for o in &os[..keep] {
+                        let (g, st) = outcome_glyph(o, v);
+                        spans.push(Span::styled(g.to_string(), st));
+                    }
+                    if cut && room > 0 {
+                        spans.push(Span::styled("…", th.dim));
+                    }
+                }
+                None => spans.push(Span::styled("label", th.dim)),
+            }
+        }
+        (None, _) => spans.push(Span::styled("  –  ", th.dim)),
+    }
+    if let Some(t) = tie {
+        spans.push(Span::styled(t, th.warn));
+    }
+    Line::from(spans)
 }
 
 /// Two systems' rankings of the same query side by side; the selected snippet is marked in both.
@@ -296,8 +336,12 @@ pub fn side_by_side(
             let kw = w.saturating_sub(id_w + 20);
             let mut line = Line::from(vec![
                 Span::styled(
-                    format!("{:>2}{}", i + 1, if i < v.k() { '›' } else { ' ' }),
-                    if i < v.k() { th.accent } else { th.dim },
+                    format!("{:>2}{}", i + 1, cutoff_mark(r.counted)),
+                    if r.counted == Counted::Out {
+                        th.dim
+                    } else {
+                        th.accent
+                    },
                 ),
                 Span::raw(format!(
                     " {:>8.4} {} ",
