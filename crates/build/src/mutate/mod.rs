@@ -146,7 +146,7 @@ pub fn mutants_of(c: &Canonical, ops: &Operators) -> Result<Vec<Mutant>, MutateE
 /// `def`s, as the gates read them).
 pub fn function_names(lang: Language, src: &str) -> Vec<String> {
     match lang::dialect(lang) {
-        None => crate::ast::top_level_defs(src),
+        None => lang::python_defs(&parse::parse_tree(src), src),
         Some(d) => lang::function_names(d, &parse::parse_tree_in(lang, src), src),
     }
 }

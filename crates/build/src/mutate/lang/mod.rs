@@ -121,6 +121,24 @@ pub(crate) fn function_names(d: &dyn Dialect, tree: &Tree, src: &str) -> Vec<Str
     out.into_iter().map(|(_, n)| n).collect()
 }
 
+/// Names bound by a Python module's top-level `def`s (decorated ones included), in source
+/// order (what `ast::top_level_defs` answers, the gates' reading).
+pub(crate) fn python_defs(tree: &Tree, src: &str) -> Vec<String> {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor)
+        .filter_map(|stmt| match stmt.kind() {
+            "function_definition" => Some(stmt),
+            "decorated_definition" => stmt
+                .child_by_field_name("definition")
+                .filter(|d| d.kind() == "function_definition"),
+            _ => None,
+        })
+        .filter_map(|f| f.child_by_field_name("name"))
+        .filter_map(|n| src.get(n.byte_range()).map(str::to_string))
+        .collect()
+}
+
 /// One node of a dialect's grammar in the engine's terms. Fields are the nodes the families
 /// splice.
 #[derive(Clone, Debug)]
