@@ -50,6 +50,12 @@ pub trait Runner: Sync {
     ) -> Vec<Result<SuiteResult, String>>;
     /// The cache's `runner` field for the rows this runner produces.
     fn runner_string(&self) -> String;
+    /// The `runner` field of rows of jobs in `language` (the toolchain, its flags and the
+    /// compile budget join it for another language than Python); by default [`Runner::runner_string`].
+    fn runner_string_for(&self, language: Language) -> String {
+        let _ = language;
+        self.runner_string()
+    }
 }
 
 /// Why a batch of pairs has no complete set of results.
