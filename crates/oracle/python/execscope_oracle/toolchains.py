@@ -132,9 +132,11 @@ def die_like(pid):
 # -- C++ ------------------------------------------------------------------------------------------
 def build_cpp(code, entries, tool, workdir):
     # The candidate's own `main` (a completion may carry one) is renamed by the preprocessor; the
-    # stub's comes after it.
+    # stub's comes after it. An entry is named `::f`: a qualified name finds the candidate's own
+    # function alone, never a `std::` one of that name that `using namespace std` brings in
+    # (HumanEval-X's `unique`, `max_element`, `count`).
     src = "#define main es_candidate_main_\n#line 1\n" + code + "\n#undef main\n" + SOURCES["cpp"]
-    src += "\nint main() { return es::serve({" + ", ".join("&es::call<&" + e + ">" for e in entries) + "}); }\n"
+    src += "\nint main() { return es::serve({" + ", ".join("&es::call<&::" + e + ">" for e in entries) + "}); }\n"
     path, exe = os.path.join(workdir, "prog.cpp"), os.path.join(workdir, "prog")
     _write(path, src)
     if not run([tool["cxx"], "-O0", "-w", "-o", exe, path], base_env(workdir), cwd=workdir):
