@@ -18,6 +18,7 @@ pub use execscope_oracle as oracle;
 pub use execscope_record::{self as record, atomic, version};
 
 pub mod cli;
+pub mod highlight;
 pub mod plot;
 pub mod report;
 pub mod retrieval_audit;

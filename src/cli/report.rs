@@ -57,6 +57,9 @@ fn table(view: &Snapshot<'_>, kind: TableKind, metric: MetricKey) -> anyhow::Res
     Ok(match kind {
         TableKind::Leaderboard => leaderboard::table(view.leaderboard(), Some(view.significance())),
         TableKind::Domains => leaderboard::domain_table(view.leaderboard()),
+        TableKind::Languages => leaderboard::language_table(view.leaderboard()),
+        TableKind::DeceptionLanguages => anatomy::language_deception_table(view.anatomy()),
+        TableKind::BugtypesLanguages => anatomy::bugtypes_languages_table(view.anatomy()),
         TableKind::Pairs => {
             let sig = view.significance_with_pairs();
             pairs::pairs_table(engine, sig, metric).with_context(|| {
@@ -193,7 +196,11 @@ fn exit_code(engine: &Engine) -> ExitCode {
 /// (those three always under the `row` tie policy, as the release computed them).
 fn write_all(view: &Snapshot<'_>, out: &Path, metric: MetricKey) -> anyhow::Result<usize> {
     let mut n = 0;
+    let multilingual = view.leaderboard().multilingual();
     for kind in TableKind::ALL {
+        if kind.by_language() && !multilingual {
+            continue;
+        }
         let t = match table(view, kind, metric) {
             Ok(t) => t,
             Err(e) if kind == TableKind::Stacked => {

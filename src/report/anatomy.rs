@@ -125,6 +125,46 @@ pub fn domain_deception_table(a: &AnatomyView) -> Table {
     t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical.")
 }
 
+/// Deception per language per system.
+pub fn language_deception_table(a: &AnatomyView) -> Table {
+    let d = &a.deception_languages;
+    let mut t = Table::new("deception_languages", "Deception by language").column(
+        "system",
+        "system",
+        Align::Left,
+    );
+    for l in &d.languages {
+        t = t.column(l.display_name(), l.as_str(), Align::Right);
+    }
+    for s in &d.rows {
+        let mut row = vec![TableCell::text(&s.system)];
+        row.extend(s.by_language.iter().map(|(_, r)| pct(r.rate())));
+        t.push(row);
+    }
+    t.caption("Share of (query, paired distractor) pairs scored at least as high as the canonical, by the query's language.")
+}
+
+/// Deception by bug type in each language, pooled over the dense systems.
+pub fn bugtypes_languages_table(a: &AnatomyView) -> Table {
+    let mut t = Table::new("bugtypes_languages", "Deception by bug type and language").column(
+        "bug type",
+        "bug_type",
+        Align::Left,
+    );
+    let languages = &a.deception_languages.languages;
+    for l in languages {
+        t = t.column(l.display_name(), l.as_str(), Align::Right);
+    }
+    for r in &a.bugtypes_languages {
+        let mut row = vec![TableCell::text(r.label())];
+        row.extend(r.per_language.iter().map(|(_, x)| rate_cell(x)));
+        t.push(row);
+    }
+    t.caption(
+        "Deception of each bug type's (query, paired distractor) pairs in each language, pooled over the dense systems (deceived/pairs in parentheses); a family a language has no mutant of is empty (docs/bundle-format.md, \"Bug types in other languages\").",
+    )
+}
+
 /// Deception by edit-size bucket, pooled over dense systems, with the Spearman ρ.
 pub fn editsize_table(a: &AnatomyView) -> Table {
     let mut t = Table::new("editsize", "Deception by edit size")

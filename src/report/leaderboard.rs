@@ -1,4 +1,4 @@
-//! The leaderboard and per-domain tables and the documented report JSON, formatted from the
+//! The leaderboard, per-domain and per-language tables and the documented report JSON, formatted from the
 //! core's rows ([`crate::view::leaderboard`]); the dashboard shows the same tables.
 
 use super::table::{Align, Table, TableCell};
@@ -102,8 +102,14 @@ fn build(lb: &Leaderboard, sig: Option<&Significance>, pending: bool) -> Table {
         t.push(row);
     }
     t.mark_best(&metric_cols);
+    // The language mix, when the bundle is not all Python (a Python report reads as before).
+    let mix = if lb.multilingual() {
+        format!(" ({})", crate::view::languages::describe(&lb.languages))
+    } else {
+        String::new()
+    };
     let mut caption = format!(
-        "Means over {} queries; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
+        "Means over {} queries{mix}; ties in score ordered by the `{}` policy. \"=n\": equal exec@1. \
          exec@1 pess/opt: passing snippets last/first within score ties. \
          tie@1: queries whose exec@1 depends on the order inside a score tie. tied pairs: (query, paired distractor) pairs scored exactly like the canonical.",
         lb.n_queries, lb.policy
@@ -147,6 +153,31 @@ pub fn domain_table(lb: &Leaderboard) -> Table {
     ))
 }
 
+/// Per-language exec@1 (systems × the queries' languages, in report order).
+pub fn language_table(lb: &Leaderboard) -> Table {
+    let rows = lb.language_rows();
+    let mut t =
+        Table::new("languages", "Per-language exec@1").column("system", "system", Align::Left);
+    for (l, n) in &lb.languages {
+        t = t.column(
+            &format!("{} ({n})", l.display_name()),
+            l.as_str(),
+            Align::Right,
+        );
+    }
+    for r in &rows {
+        let mut row = vec![TableCell::text(&r.id)];
+        row.extend(r.exec1.iter().map(|(_, v)| TableCell::num(*v, 3)));
+        t.push(row);
+    }
+    let cols: Vec<usize> = (1..t.headers.len()).collect();
+    t.mark_best(&cols);
+    t.caption(format!(
+        "Mean exec@1 over each language's queries (their number in the header; {} ties).",
+        lb.policy
+    ))
+}
+
 /// The documented report JSON (README, "Report JSON schema").
 pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Value {
     let b = engine.bundle();
@@ -182,7 +213,7 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
                     }
                 }
             }
-            json!({
+            let mut system = json!({
                 "id": r.id,
                 "similarity": r.similarity.as_str(),
                 "rank": r.rank,
@@ -201,10 +232,20 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
                     "exec@1_optimistic": r.exec1_bounds[2],
                 },
                 "label_fallbacks_top10": r.label_fallbacks,
-            })
+            });
+            // Only for a bundle that is not all Python, whose JSON stays what it was.
+            if lb.multilingual() {
+                let per_language: Map<String, Value> = r
+                    .per_language
+                    .iter()
+                    .map(|(l, v)| (l.as_str().to_string(), json!({"exec@1": v})))
+                    .collect();
+                system["per_language"] = Value::Object(per_language);
+            }
+            system
         })
         .collect();
-    json!({
+    let mut out = json!({
         "bundle": {
             "path": b.root.display().to_string(),
             "n_queries": b.queries.len(),
@@ -223,5 +264,14 @@ pub fn json(engine: &Engine, lb: &Leaderboard, sig: Option<&Significance>) -> Va
         "bootstrap": sig.map(|s| json!({"replicates": s.config.replicates, "seed": s.config.seed,
             "tiers": s.tiers.first().map(|(_, t)| t.method.clone())})),
         "systems": systems,
-    })
+    });
+    if lb.multilingual() {
+        let mix: Map<String, Value> = lb
+            .languages
+            .iter()
+            .map(|(l, n)| (l.as_str().to_string(), json!(n)))
+            .collect();
+        out["bundle"]["languages"] = Value::Object(mix);
+    }
+    out
 }

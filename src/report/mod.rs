@@ -38,10 +38,16 @@ pub enum TableKind {
     SuiteTasks,
     /// Every mutant the tests let through, with its diff and suite gap.
     Survivors,
+    /// Per-language exec@1 (systems × the queries' languages).
+    Languages,
+    /// Deception per language per system.
+    DeceptionLanguages,
+    /// Deception by bug type in each language, dense systems pooled.
+    BugtypesLanguages,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 15] = [
+    pub const ALL: [TableKind; 18] = [
         TableKind::Leaderboard,
         TableKind::Domains,
         TableKind::Misses,
@@ -57,7 +63,19 @@ impl TableKind {
         TableKind::Suites,
         TableKind::SuiteTasks,
         TableKind::Survivors,
+        TableKind::Languages,
+        TableKind::DeceptionLanguages,
+        TableKind::BugtypesLanguages,
     ];
+
+    /// Tables sliced by the queries' language: `--all` writes them only for a bundle that is
+    /// not all Python (a Python bundle's output is what it was before languages existed).
+    pub fn by_language(self) -> bool {
+        matches!(
+            self,
+            TableKind::Languages | TableKind::DeceptionLanguages | TableKind::BugtypesLanguages
+        )
+    }
 
     /// Whether the table is built from score rows (the failure anatomy, the stacked variants,
     /// the fusion table), not from the evaluations alone.
@@ -65,6 +83,7 @@ impl TableKind {
         match self {
             TableKind::Leaderboard
             | TableKind::Domains
+            | TableKind::Languages
             | TableKind::Pairs
             | TableKind::Suites
             | TableKind::SuiteTasks
@@ -73,6 +92,8 @@ impl TableKind {
             | TableKind::Density
             | TableKind::Bugtypes
             | TableKind::DeceptionDomains
+            | TableKind::DeceptionLanguages
+            | TableKind::BugtypesLanguages
             | TableKind::Editsize
             | TableKind::Gaps
             | TableKind::Difficulty
@@ -99,6 +120,9 @@ impl TableKind {
             TableKind::Suites => "suites",
             TableKind::SuiteTasks => "suite-tasks",
             TableKind::Survivors => "survivors",
+            TableKind::Languages => "languages",
+            TableKind::DeceptionLanguages => "deception-languages",
+            TableKind::BugtypesLanguages => "bugtypes-languages",
         }
     }
 }

@@ -340,6 +340,7 @@ fn parse_errors_name_line_and_column() {
     assert_eq!(
         err,
         MutateError::Parse {
+            language: execscope::mutate::Language::Python,
             line: 2,
             column: 5,
             problem: "syntax error near `return (x +`".into()

@@ -221,3 +221,131 @@ fn a_truncated_corpus_is_named_with_its_line_and_the_next_step() {
         "no next step: {err}"
     );
 }
+
+/// The tiny fixture with its first query (and the snippets it lists) marked C++: a bundle in two
+/// languages, the manifest dropped (the edit would fail it).
+fn two_languages() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new("tests/fixtures/tiny");
+    for sub in ["data", "embeddings", "results"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        for e in std::fs::read_dir(src.join(sub)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(sub).join(e.file_name())).unwrap();
+        }
+    }
+    let queries = std::fs::read_to_string(src.join("data/queries.jsonl")).unwrap();
+    let mut rows: Vec<Value> = queries
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    rows[0]["language"] = "cpp".into();
+    let ids: Vec<Value> = ["correct_corpus_ids", "paired_distractor_corpus_ids"]
+        .iter()
+        .flat_map(|k| rows[0][*k].as_array().unwrap().clone())
+        .collect();
+    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(dir.path().join("data/queries.jsonl"), text).unwrap();
+    let corpus = std::fs::read_to_string(src.join("data/corpus.jsonl")).unwrap();
+    let text: String = corpus
+        .lines()
+        .map(|l| {
+            let mut r: Value = serde_json::from_str(l).unwrap();
+            if ids.contains(&r["corpus_id"]) {
+                r["language"] = "cpp".into();
+            }
+            format!("{r}\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("data/corpus.jsonl"), text).unwrap();
+    dir
+}
+
+#[test]
+fn tables_slice_by_language_and_a_python_report_says_nothing_of_languages() {
+    let args = |bundle: &str, extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "report",
+            bundle,
+            "--ties",
+            "row",
+            "--no-bm25",
+            "--bootstrap",
+            "50",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let (code, out, err) = execscope(&a);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    // Python only: no languages anywhere in the leaderboard, text or JSON.
+    let py = run(args("tests/fixtures/tiny", &["--format", "json"]));
+    assert!(
+        !py.contains("languages") && !py.contains("per_language"),
+        "{py}"
+    );
+    let text = run(args("tests/fixtures/tiny", &[]));
+    assert!(text.contains("Means over 3 queries;"), "{text}");
+
+    let two = two_languages();
+    let b = two.path().to_str().unwrap();
+    let v: Value = serde_json::from_str(&run(args(b, &["--format", "json"]))).unwrap();
+    assert_eq!(
+        v["bundle"]["languages"],
+        serde_json::json!({"python": 2, "cpp": 1})
+    );
+    let text = run(args(b, &[]));
+    assert!(
+        text.contains("Means over 3 queries (Python 2, C++ 1);"),
+        "{text}"
+    );
+    // Each system's per-language exec@1 averages back to its exec@1 (query-weighted), and the
+    // per-language table prints the same values.
+    let table: Value =
+        serde_json::from_str(&run(args(b, &["--table", "languages", "--format", "json"]))).unwrap();
+    let table_rows = table["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{table}"));
+    for (i, s) in v["systems"].as_array().unwrap().iter().enumerate() {
+        let py = s["per_language"]["python"]["exec@1"].as_f64().unwrap();
+        let cpp = s["per_language"]["cpp"]["exec@1"].as_f64().unwrap();
+        let all = s["metrics"]["exec@1"].as_f64().unwrap();
+        assert!((2.0 * py + cpp - 3.0 * all).abs() < 1e-12, "{s}");
+        assert_eq!(table_rows[i]["system"], s["id"]);
+        assert_eq!(table_rows[i]["python"].as_f64(), Some(py), "{table}");
+        assert_eq!(table_rows[i]["cpp"].as_f64(), Some(cpp), "{table}");
+    }
+    let dec = run(args(b, &["--table", "deception-languages"]));
+    assert!(dec.contains("Python") && dec.contains("C++"), "{dec}");
+    let bt = run(args(
+        b,
+        &["--table", "bugtypes-languages", "--format", "csv"],
+    ));
+    assert!(
+        bt.lines().next().unwrap().contains("python") && bt.contains("overall"),
+        "{bt}"
+    );
+
+    // `--all` writes the language tables for the two-language bundle only.
+    for (bundle, expect) in [("tests/fixtures/tiny", false), (b, true)] {
+        let out = tempfile::tempdir().unwrap();
+        run(args(
+            bundle,
+            &["--all", "--out", out.path().to_str().unwrap()],
+        ));
+        for f in [
+            "languages.csv",
+            "deception-languages.md",
+            "bugtypes-languages.json",
+        ] {
+            assert_eq!(out.path().join(f).exists(), expect, "{bundle} {f}");
+        }
+    }
+}

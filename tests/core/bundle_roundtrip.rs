@@ -69,6 +69,71 @@ fn written_tiny_bundle_loads_back_equal() {
     );
 }
 
+/// A bundle's `language` field: absent is Python and is written absent (the files' bytes are
+/// what they were), another language round-trips, an unknown name and a query whose snippets are
+/// in another language are refused with file, line and the next step.
+#[test]
+fn languages_round_trip_and_python_stays_absent() {
+    use execscope::bundle::Language;
+    let a = load(Path::new(TINY), &LoadOptions::default()).unwrap();
+    assert!(a.queries.iter().all(|q| q.language == Language::Python));
+    assert!(a.corpus.iter().all(|s| s.language == Language::Python));
+    assert_eq!(a.languages(), [Language::Python]);
+    let dir = tempfile::tempdir().unwrap();
+    write(&a, dir.path()).unwrap();
+    for f in ["data/queries.jsonl", "data/corpus.jsonl"] {
+        let text = std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert!(!text.contains("\"language\""), "{f}");
+    }
+
+    // The first query and its snippets in C++.
+    let mut b = a.clone();
+    b.queries[0].language = Language::Cpp;
+    let rows: Vec<usize> = b.queries[0]
+        .correct
+        .iter()
+        .chain(&b.queries[0].paired)
+        .copied()
+        .collect();
+    for r in &rows {
+        b.corpus[*r].language = Language::Cpp;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(&b, dir.path()).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("data/queries.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["language"], "cpp");
+    let back = load(dir.path(), &LoadOptions::default()).unwrap();
+    assert_eq!(back.queries, b.queries);
+    assert_eq!(back.corpus, b.corpus);
+    assert_eq!(back.languages(), [Language::Python, Language::Cpp]);
+
+    // A name no language has (the manifest goes: it would name the edit first).
+    std::fs::remove_file(dir.path().join("SHA256SUMS")).unwrap();
+    let path = dir.path().join("data/queries.jsonl");
+    std::fs::write(
+        &path,
+        text.replacen("\"language\":\"cpp\"", "\"language\":\"cobol\"", 1),
+    )
+    .unwrap();
+    let e = load(dir.path(), &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("queries.jsonl:1") && e.contains("\"cobol\"") && e.contains("javascript"),
+        "{e}"
+    );
+    // A Python query whose snippets are C++.
+    std::fs::write(&path, text.replacen(",\"language\":\"cpp\"", "", 1)).unwrap();
+    let e = load(dir.path(), &LoadOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("queries.jsonl:1") && e.contains("a cpp snippet of a python query"),
+        "{e}"
+    );
+}
+
 fn small() -> SynthSpec {
     SynthSpec {
         n_queries: 40,

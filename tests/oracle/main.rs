@@ -14,6 +14,7 @@ mod forgers;
 mod hangs;
 mod hostile;
 mod isolation;
+mod languages;
 mod outcomes;
 mod redteam;
 mod verdicts;

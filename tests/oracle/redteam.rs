@@ -376,6 +376,9 @@ mod more;
 #[path = "redteam_round3.rs"]
 mod round3;
 
+#[path = "redteam_languages.rs"]
+pub(crate) mod languages;
+
 /// Whether files, network and other processes are out of a pair's reach at this oracle.
 fn confined(o: &Oracle) -> bool {
     o.isolation() >= IsolationLevel::Bubblewrap
@@ -578,12 +581,31 @@ fn red_team_at_every_level() {
 /// missing.
 #[test]
 fn red_team_as_an_unprivileged_user() {
+    as_nobody("red_team_at_every_level");
+}
+
+/// The red team in every language (`redteam_languages.rs`), at every level.
+#[test]
+fn red_team_in_every_language_at_every_level() {
+    languages::run();
+}
+
+/// The red team in every language as an unprivileged user (a toolchain that user cannot run,
+/// such as a rustup toolchain under `/root`, is skipped by name).
+#[test]
+fn red_team_in_every_language_as_an_unprivileged_user() {
+    as_nobody("red_team_in_every_language_at_every_level");
+}
+
+/// Runs the test `name` of this binary again as `nobody` (`setpriv`), with an interpreter that
+/// user can run, and fails when it fails.
+fn as_nobody(name: &str) {
     if std::env::var_os("EXECSCOPE_REDTEAM_INNER").is_some() {
-        return; // we are the inner run: `red_team_at_every_level` does the work
+        return; // we are the inner run: the test named `name` does the work
     }
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: not root (red_team_at_every_level already runs unprivileged)");
+        eprintln!("skipped: not root ({name} already runs unprivileged)");
         return;
     }
     let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
@@ -610,12 +632,13 @@ fn red_team_as_an_unprivileged_user() {
         .arg(&exe)
         .args([
             "--exact",
-            &common::test_path(module_path!(), "red_team_at_every_level"),
+            &common::test_path(module_path!(), name),
             "--nocapture",
         ])
         .env("EXECSCOPE_PYTHON", python)
         .env("EXECSCOPE_REDTEAM_INNER", "1")
         .env("TMPDIR", tmp.path())
+        .env("HOME", tmp.path())
         .env("PATH", "/usr/bin:/bin")
         .output()
         .unwrap();
@@ -626,5 +649,5 @@ fn red_team_as_an_unprivileged_user() {
     );
     eprintln!("{text}");
     assert!(out.status.success(), "unprivileged red team failed");
-    assert!(text.contains("red team at"), "inner run did not run");
+    assert!(text.contains("red team"), "inner run did not run");
 }

@@ -69,17 +69,7 @@ pub fn function_of(stmt: Node<'_>) -> Option<Node<'_>> {
 
 /// Names bound by top-level `def`s (decorated ones included), in source order.
 pub fn top_level_defs(src: &str) -> Vec<String> {
-    let tree = parse(src);
-    let root = tree.root_node();
-    let mut out = Vec::new();
-    for stmt in statements(root) {
-        if let Some(name) = function_of(stmt).and_then(|d| d.child_by_field_name("name")) {
-            if let Some(text) = src.get(name.byte_range()) {
-                out.push(text.to_string());
-            }
-        }
-    }
-    out
+    crate::mutate::function_names(crate::mutate::Language::Python, src)
 }
 
 /// True when `src` parses without an error node (the mutation engine's own check).

@@ -415,6 +415,7 @@ pub fn ast_gate(t: &Task) -> Result<(), String> {
             line,
             column,
             problem,
+            ..
         }) => {
             return Err(format!(
                 "canonical does not parse: {problem} at line {line}, column {column}"
@@ -423,6 +424,7 @@ pub fn ast_gate(t: &Task) -> Result<(), String> {
         Some(e @ crate::mutate::MutateError::TooLarge { .. }) => {
             return Err(format!("canonical is too large to mutate: {e}"))
         }
+        Some(e @ crate::mutate::MutateError::NoEntryPoint { .. }) => return Err(e.to_string()),
     }
     let defs = ast::top_level_defs(&t.canonical);
     if !defs.iter().any(|d| d == &t.function_name) {

@@ -1,6 +1,6 @@
 //! How an oracle is asked to run: the isolation to choose and the limits of every pair.
 
-use super::{IsolationLevel, DETECT_BACKSTOP, TEST_BUDGET};
+use super::{IsolationLevel, BUILD_BUDGET, DETECT_BACKSTOP, TEST_BUDGET};
 use std::time::Duration;
 
 /// Which isolation to use. `Auto` picks the strongest level that passes the start-up probe.
@@ -59,6 +59,10 @@ pub struct OracleConfig {
     /// [`PROBE_SHARE`](crate::PROBE_SHARE) of the budget. It changes when a proof is tried,
     /// never a verdict.
     pub probe: Option<Duration>,
+    /// Wall budget of building and starting a program in another language than Python (compile,
+    /// runtime start, static initialisers), before its first test's budget starts; a program
+    /// that overruns it records `TIMEOUT` for every test.
+    pub build: Duration,
     /// Address-space limit of the process running a pair.
     pub mem_bytes: u64,
     /// Pre-warmed servers, i.e. pairs run at once.
@@ -76,6 +80,7 @@ impl Default for OracleConfig {
             timeout: TEST_BUDGET,
             detect: DETECT_BACKSTOP,
             probe: None,
+            build: BUILD_BUDGET,
             mem_bytes: 1 << 30,
             workers: default_workers(),
             isolation: IsolationChoice::Auto,

@@ -22,6 +22,10 @@ pub enum OracleError {
     },
     #[error("cannot start the harness: {0}")]
     Spawn(String),
+    /// A pair in a language whose toolchain this machine lacks (the message names what to
+    /// install).
+    #[error("{0}")]
+    Toolchain(String),
     #[error("harness protocol: {0}")]
     Protocol(String),
     #[error("{path}: {source}")]

@@ -108,11 +108,17 @@ impl Judge {
         limits: &super::server::Limits,
         start: usize,
     ) -> Result<(), Fail> {
-        let req = serde_json::json!({
+        let mut req = serde_json::json!({
             "tests": job.tests, "entry": job.entry, "setup": job.setup, "token": token,
             "budget": limits.budget.as_secs_f64(), "detect": limits.detect.as_secs_f64(),
             "probe": limits.probe.as_secs_f64(), "start": start,
         });
+        if !job.language.is_python() {
+            // The child builds the program first: the first test's clock starts once it says
+            // so, within this budget of its own; no hang proofs (the detector traces Python).
+            req["lang"] = serde_json::json!(job.language.as_str());
+            req["build"] = serde_json::json!(limits.build.as_secs_f64());
+        }
         self.send(format!("P {req}").as_bytes())
     }
 

@@ -31,6 +31,7 @@ mod server;
 mod session;
 pub mod slowdown;
 mod start;
+mod toolchain;
 mod userns;
 
 pub use cache::{
@@ -76,6 +77,10 @@ pub const PROBE_SHARE: f64 = 0.03125;
 
 /// Default wall budget of each test.
 pub const TEST_BUDGET: Duration = Duration::from_secs(2);
+/// Default wall budget of building and starting a program in another language than Python (its
+/// compile, its runtime's start and its static initialisers), before the first test's own budget
+/// starts: javac and a JVM take 1-3 s on a loaded machine of two cores (docs/languages.md).
+pub const BUILD_BUDGET: Duration = Duration::from_secs(30);
 /// Default wall backstop of the hang detector (its proof itself is bounded by a count of traced
 /// events, the same on any machine; see docs/threat-model.md "Verdicts that do not depend on the
 /// machine").
@@ -157,6 +162,48 @@ impl Oracle {
     }
 }
 
+impl Oracle {
+    /// The `runner` field of rows of jobs in `language`: [`Oracle::runner_string`] for Python (so
+    /// a Python row is what it always was); for another language it also names the toolchain,
+    /// the build and its budget, and what differs from a Python pair (docs/languages.md).
+    pub fn runner_string_for(&self, language: execscope_record::Language) -> String {
+        if language.is_python() {
+            return self.runner_string();
+        }
+        let tool = match self.launcher.tools.get(language) {
+            Some(t) => t.version(),
+            None => "no toolchain".to_string(),
+        };
+        format!(
+            "{}; {}: {tool}, {}, built with execscope's stub in the pair's sandbox within {}s \
+             (its own budget, before the first test's), one process per pair child answering \
+             every call with data, no hang proof (TIMEOUT)",
+            self.runner_string(),
+            language.as_str(),
+            toolchain::build_flags(language),
+            self.cfg.build.as_secs_f64(),
+        )
+    }
+
+    /// Why pairs in `language` cannot run here (its toolchain is missing), or None.
+    pub fn language_unavailable(&self, language: execscope_record::Language) -> Option<String> {
+        if language.is_python() {
+            return None;
+        }
+        match self.launcher.tools.get(language) {
+            Some(_) => None,
+            None => Some(format!(
+                "{} candidates cannot run here: {}",
+                language.display_name(),
+                self.launcher
+                    .tools
+                    .why_missing(language)
+                    .unwrap_or("no toolchain")
+            )),
+        }
+    }
+}
+
 impl execscope_record::Runner for Oracle {
     fn run_pairs(
         &self,
@@ -171,6 +218,10 @@ impl execscope_record::Runner for Oracle {
 
     fn runner_string(&self) -> String {
         Oracle::runner_string(self)
+    }
+
+    fn runner_string_for(&self, language: execscope_record::Language) -> String {
+        Oracle::runner_string_for(self, language)
     }
 }
 

@@ -25,6 +25,9 @@ impl Oracle {
     /// Runs one job on a worker (blocking until one is free). `Err` only when no harness or
     /// judge can be started; anything one pair does is recorded in its own outcomes.
     pub fn run_job(&self, job: &Job) -> Result<SuiteResult, OracleError> {
+        if let Some(why) = self.language_unavailable(job.language) {
+            return Err(OracleError::Toolchain(why));
+        }
         let slot = {
             let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
             loop {
@@ -48,6 +51,9 @@ impl Oracle {
 
     /// The baseline: a fresh harness interpreter and a fresh judge for this one pair.
     pub fn run_naive(&self, job: &Job) -> Result<SuiteResult, OracleError> {
+        if let Some(why) = self.language_unavailable(job.language) {
+            return Err(OracleError::Toolchain(why));
+        }
         let seq = self.naive_seq.fetch_add(1, Ordering::Relaxed);
         let uid = self.uid_base + UID_BLOCK / 2 + seq % (UID_BLOCK / 4);
         let mut w = Worker::default();

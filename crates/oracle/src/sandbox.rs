@@ -20,6 +20,7 @@
 
 use super::confine::{self, Landlock};
 use super::outcome::IsolationLevel;
+use super::toolchain::Toolchains;
 use super::userns::{self, RootPlan};
 use super::OracleError;
 use std::ffi::CString;
@@ -124,6 +125,8 @@ pub struct Launcher {
     seccomp: Option<Arc<Vec<libc::sock_filter>>>,
     /// `Rlimits`: the filter that refuses IPC objects in the host's IPC namespace.
     ipc_filter: Option<Arc<Vec<libc::sock_filter>>>,
+    /// The candidate languages' toolchains (their directories are read-only in every root).
+    pub tools: &'static Toolchains,
 }
 
 /// Directories on the way from `/root` (exclusive) to `prefix` (inclusive), to recreate inside
@@ -187,13 +190,12 @@ impl Launcher {
                 .map(Arc::new),
             _ => None,
         };
+        let tools = super::toolchain::toolchains();
         let (plan, landlock) = if level == IsolationLevel::Userns {
+            let mut prefixes = vec![python.prefix.clone()];
+            prefixes.extend(tools.roots());
             (
-                Some(Arc::new(RootPlan::new(
-                    SYSTEM_DIRS,
-                    ETC_FILES,
-                    &python.prefix,
-                ))),
+                Some(Arc::new(RootPlan::new(SYSTEM_DIRS, ETC_FILES, &prefixes))),
                 confine::landlock(),
             )
         } else {
@@ -211,7 +213,16 @@ impl Launcher {
             landlock,
             seccomp,
             ipc_filter,
+            tools,
         })
+    }
+
+    /// The directories that must be readable in the sandbox besides the system directories: the
+    /// interpreter's prefix, then the toolchains'.
+    fn prefixes(&self) -> Vec<PathBuf> {
+        let mut v = vec![self.python.prefix.clone()];
+        v.extend(self.tools.roots());
+        v
     }
 
     /// The scratch directories private to this level's sandbox, emptied after every pair so no
@@ -280,6 +291,12 @@ impl Launcher {
             // A private IPC namespace per worker: the harness removes every System V object in
             // it after each pair.
             "own_ipc": self.level != IsolationLevel::Rlimits,
+            "debug": std::env::var_os("EXECSCOPE_ORACLE_DEBUG").is_some(),
+            // The candidate languages' toolchains (execscope_oracle/toolchains.py), and at
+            // `rlimits`, where their directories are the host's, what a pair's uid must read.
+            "tools": self.tools.settings(),
+            "toolroots": self.tools.found.iter().map(|t| (t.language.as_str(), &t.roots))
+                .collect::<std::collections::BTreeMap<_, _>>(),
         })
         .to_string();
         let mut py_args: Vec<std::ffi::OsString> = vec![self.python.exe.as_os_str().to_owned()];
@@ -310,18 +327,23 @@ impl Launcher {
                 c.args([
                     "--perms", "1777", "--size", SHM_BYTES, "--tmpfs", "/dev/shm",
                 ]);
-                if !SYSTEM_DIRS
-                    .iter()
-                    .any(|d| self.python.prefix.starts_with(d))
-                {
+                let mut bound: Vec<PathBuf> = Vec::new();
+                for prefix in self.prefixes() {
+                    if SYSTEM_DIRS.iter().any(|d| prefix.starts_with(d))
+                        || bound.iter().any(|b| prefix.starts_with(b))
+                        || !prefix.is_dir()
+                    {
+                        continue;
+                    }
                     // bwrap would create the parents 0700: make them traversable.
-                    let mut parents: Vec<&Path> = self.python.prefix.ancestors().skip(1).collect();
+                    let mut parents: Vec<&Path> = prefix.ancestors().skip(1).collect();
                     parents.reverse();
                     for d in parents.iter().filter(|d| d.parent().is_some()) {
                         c.args(["--perms", "0755", "--dir"]).arg(d);
                     }
-                    c.arg("--ro-bind").arg(&self.python.prefix);
-                    c.arg(&self.python.prefix);
+                    c.arg("--ro-bind").arg(&prefix);
+                    c.arg(&prefix);
+                    bound.push(prefix);
                 }
                 c.args([
                     "--unshare-net",
@@ -372,12 +394,21 @@ impl Launcher {
             _ => None,
         };
         let ruleset_fd = ruleset.as_ref().map(|r| r.as_raw_fd());
-        let root_dirs: Vec<CString> = if Path::new("/root").is_dir() {
-            dirs_under_root(&self.python.prefix)
-                .unwrap_or_default()
-                .iter()
-                .map(|p| cstr(p))
-                .collect()
+        // Each prefix under `/root` (hidden at `netns`) with the directories on its way there, to
+        // bind it back.
+        let under_root: Vec<(CString, Vec<CString>)> = if Path::new("/root").is_dir() {
+            let mut v: Vec<(CString, Vec<CString>)> = Vec::new();
+            let mut seen: Vec<PathBuf> = Vec::new();
+            for p in self.prefixes() {
+                if seen.iter().any(|q| p.starts_with(q)) {
+                    continue;
+                }
+                if let Some(dirs) = dirs_under_root(&p) {
+                    v.push((cstr(&p), dirs.iter().map(|d| cstr(d)).collect()));
+                    seen.push(p);
+                }
+            }
+            v
         } else {
             Vec::new()
         };
@@ -391,7 +422,6 @@ impl Launcher {
             let (u, g) = unsafe { (libc::getuid(), libc::getgid()) };
             Some((format!("{u} {u} 1\n"), format!("{g} {g} 1\n")))
         };
-        let prefix = cstr(&self.python.prefix);
         // SAFETY: the closure only makes raw syscalls on data prepared before the fork.
         unsafe {
             cmd.pre_exec(move || {
@@ -423,7 +453,7 @@ impl Launcher {
                     }
                 }
                 if netns {
-                    enter_netns(mask_root, &root_dirs, &prefix)?;
+                    enter_netns(mask_root, &under_root)?;
                     if libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWIPC) != 0 {
                         return Err(std::io::Error::last_os_error());
                     }
@@ -603,7 +633,10 @@ unsafe fn enter_userns(uid_map: &[u8], gid_map: &[u8]) -> std::io::Result<()> {
 ///
 /// # Safety
 /// Called between fork and exec: raw syscalls only, no allocation.
-unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> std::io::Result<()> {
+unsafe fn enter_netns(
+    mask_root: bool,
+    under_root: &[(CString, Vec<CString>)],
+) -> std::io::Result<()> {
     let err = std::io::Error::last_os_error;
     let null = std::ptr::null();
     if libc::unshare(libc::CLONE_NEWNET | libc::CLONE_NEWNS) != 0 {
@@ -613,10 +646,9 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
     let tmpfs = c"tmpfs".as_ptr();
     let flags = libc::MS_NOSUID | libc::MS_NODEV;
     if mask_root {
-        // Keep a handle on the real prefix: once /root is a tmpfs, its path leads there instead.
-        let pfd = if dirs.is_empty() {
-            -1
-        } else {
+        // Keep a handle on each real prefix: once /root is a tmpfs, its path leads there instead.
+        let mut pfds = [-1i32; 8];
+        for (k, (prefix, _)) in under_root.iter().enumerate().take(pfds.len()) {
             let fd = libc::open(
                 prefix.as_ptr(),
                 libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
@@ -624,8 +656,8 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
             if fd < 0 {
                 return Err(err());
             }
-            fd
-        };
+            pfds[k] = fd;
+        }
         if libc::mount(
             tmpfs,
             c"/root".as_ptr(),
@@ -636,8 +668,8 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
         {
             return Err(err());
         }
-        if pfd >= 0 {
-            libc::umask(0o022);
+        libc::umask(0o022);
+        for (k, (prefix, dirs)) in under_root.iter().enumerate().take(pfds.len()) {
             for d in dirs {
                 libc::mkdir(d.as_ptr(), 0o755);
             }
@@ -646,17 +678,17 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
             let head = b"/proc/self/fd/";
             src[..head.len()].copy_from_slice(head);
             let mut digits = [0u8; 12];
-            let (mut n, mut k) = (pfd as u32, 0);
+            let (mut n, mut j) = (pfds[k] as u32, 0);
             loop {
-                digits[k] = b'0' + (n % 10) as u8;
-                k += 1;
+                digits[j] = b'0' + (n % 10) as u8;
+                j += 1;
                 n /= 10;
                 if n == 0 {
                     break;
                 }
             }
-            for j in 0..k {
-                src[head.len() + j] = digits[k - 1 - j];
+            for i in 0..j {
+                src[head.len() + i] = digits[j - 1 - i];
             }
             if libc::mount(
                 src.as_ptr().cast(),
@@ -668,6 +700,7 @@ unsafe fn enter_netns(mask_root: bool, dirs: &[CString], prefix: &CString) -> st
             {
                 return Err(err());
             }
+            libc::close(pfds[k]);
         }
     }
     // No writable host directory: every mount read-only, then private, capped scratch space

@@ -126,10 +126,15 @@ impl Server {
             "nonce": self.nonce, "mem": limits.mem, "n": job.tests.len(),
             "budget": limits.budget.as_secs_f64(), "main": job.selftest.is_some(),
         });
+        if !job.language.is_python() {
+            // The build's CPU joins the child's limit; the language decides what the child may
+            // read (its toolchain).
+            req["build"] = serde_json::json!(limits.build.as_secs_f64());
+            req["lang"] = serde_json::json!(job.language.as_str());
+        }
         if job.selftest.is_none() {
             req["token"] = serde_json::Value::String(token.clone());
-            let record = serde_json::json!({ "code": job.code });
-            self.send_with(format!("P {req}").as_bytes(), &[record])?;
+            self.send_with(format!("P {req}").as_bytes(), &[record(job)])?;
         } else {
             self.send(format!("P {req}").as_bytes())?;
         }
@@ -139,8 +144,7 @@ impl Server {
     /// Replaces the pair's child (a detector child when `detect` is above zero); its token.
     pub fn replace(&mut self, job: &Job, detect: f64) -> Result<String, Fail> {
         let req = serde_json::json!({ "detect": detect });
-        let record = serde_json::json!({ "code": job.code });
-        self.send_with(format!("F {req}").as_bytes(), &[record])?;
+        self.send_with(format!("F {req}").as_bytes(), &[record(job)])?;
         self.token()
     }
 
@@ -279,6 +283,17 @@ impl Drop for Server {
     }
 }
 
+/// A pair child's record: its code and, for another language than Python, the language and the
+/// entry points its stub answers for (a Python child's record is its code alone, as it always
+/// was).
+fn record(job: &Job) -> serde_json::Value {
+    if job.language.is_python() {
+        serde_json::json!({ "code": job.code })
+    } else {
+        serde_json::json!({ "code": job.code, "lang": job.language.as_str(), "entry": job.entry })
+    }
+}
+
 /// Kills every process of `uid` (never execscope's own: only called as root for a sandbox uid),
 /// from a forked child that becomes that uid.
 fn kill_uid(uid: u32) {
@@ -373,6 +388,8 @@ pub struct Limits {
     pub detect: Duration,
     pub probe: Duration,
     pub mem: u64,
+    /// Building and starting a program in another language than Python.
+    pub build: Duration,
 }
 
 /// A line of the harness about the current pair.

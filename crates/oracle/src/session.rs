@@ -33,6 +33,7 @@ impl Ctx<'_> {
             detect: self.cfg.detect,
             probe: self.cfg.probe_after(),
             mem: self.cfg.mem_bytes,
+            build: self.cfg.build,
         }
     }
 }
@@ -236,7 +237,12 @@ impl<'a> PairRun<'a> {
         // (before asking for a new child, and at the end); this only catches a judge that
         // stopped answering.
         let left = (self.job.tests.len() - first).max(1) as u32;
-        let backstop = (self.limits.budget + self.limits.detect) * left + BACKSTOP;
+        let build = if self.job.language.is_python() {
+            std::time::Duration::ZERO
+        } else {
+            self.limits.build
+        };
+        let backstop = (self.limits.budget + self.limits.detect) * left + build + BACKSTOP;
         let mut deadline = Instant::now() + backstop;
         loop {
             let judge = self.w.judge.as_mut().expect("started");

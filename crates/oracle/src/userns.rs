@@ -57,9 +57,10 @@ fn inside(p: &Path) -> CString {
 }
 
 impl RootPlan {
-    /// The system directories that exist here (as directories or as links), the interpreter's
-    /// prefix when it lies elsewhere, and the listed files (of `/etc`) that exist, alone.
-    pub fn new(system_dirs: &[&str], files: &[&str], prefix: &Path) -> RootPlan {
+    /// The system directories that exist here (as directories or as links), each of `prefixes`
+    /// that lies elsewhere (the interpreter's, the candidate languages' toolchains), and the
+    /// listed files (of `/etc`) that exist, alone.
+    pub fn new(system_dirs: &[&str], files: &[&str], prefixes: &[PathBuf]) -> RootPlan {
         let mut entries = Vec::new();
         let mut made: Vec<PathBuf> = Vec::new();
         for d in system_dirs {
@@ -83,11 +84,15 @@ impl RootPlan {
             }
             made.push(p.to_path_buf());
         }
-        let covered = system_dirs.iter().any(|d| {
-            prefix.starts_with(d)
-                && std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir() && !m.is_symlink())
-        });
-        if !covered && prefix.is_absolute() {
+        let mut bound: Vec<&Path> = Vec::new();
+        for prefix in prefixes {
+            let covered = system_dirs.iter().any(|d| {
+                prefix.starts_with(d)
+                    && std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir() && !m.is_symlink())
+            }) || bound.iter().any(|b| prefix.starts_with(b));
+            if covered || !prefix.is_absolute() || !prefix.is_dir() {
+                continue;
+            }
             let mut parents: Vec<&Path> = prefix.ancestors().collect();
             parents.reverse();
             for p in parents.iter().filter(|p| p.parent().is_some()) {
@@ -97,6 +102,7 @@ impl RootPlan {
                 src: c(prefix),
                 dst: inside(prefix),
             });
+            bound.push(prefix);
         }
         let mut parents: Vec<PathBuf> = Vec::new();
         for f in files {
@@ -457,10 +463,14 @@ mod tests {
 
     #[test]
     fn a_prefix_outside_the_system_dirs_is_bound_under_traversable_parents() {
-        let plan = RootPlan::new(&["/usr", "/etc"], &[], Path::new("/opt/py/3.11"));
+        let dir = tempfile::tempdir().unwrap();
+        let py = dir.path().join("py/3.11");
+        std::fs::create_dir_all(&py).unwrap();
+        let plan = RootPlan::new(&["/usr", "/etc"], &[], std::slice::from_ref(&py));
+        let inner = |p: &Path| format!("/tmp{}", p.display());
         let d = dsts(&plan);
         assert!(d.contains(&"/tmp/usr".to_string()), "{d:?}");
-        assert!(d.contains(&"/tmp/opt/py/3.11".to_string()), "{d:?}");
+        assert!(d.contains(&inner(&py)), "{d:?}");
         let dirs: Vec<String> = plan
             .entries
             .iter()
@@ -469,15 +479,22 @@ mod tests {
                 _ => None,
             })
             .collect();
-        for want in ["/tmp/opt", "/tmp/opt/py", "/tmp/opt/py/3.11"] {
-            assert!(
-                dirs.contains(&want.to_string()),
-                "{want} missing from {dirs:?}"
-            );
+        let (top, mid) = (inner(dir.path()), inner(&dir.path().join("py")));
+        for want in [&top, &mid, &inner(&py)] {
+            assert!(dirs.contains(want), "{want} missing from {dirs:?}");
         }
         // Parents come before what is bound under them.
         let pos = |s: &str| dirs.iter().position(|d| d == s).unwrap();
-        assert!(pos("/tmp/opt") < pos("/tmp/opt/py"));
+        assert!(pos(&top) < pos(&mid));
+        // A toolchain inside an earlier prefix is not bound again; one elsewhere is.
+        let tool = dir.path().join("tool");
+        std::fs::create_dir_all(&tool).unwrap();
+        let both = RootPlan::new(&["/usr"], &[], &[py.clone(), py.join("lib"), tool.clone()]);
+        let d = dsts(&both);
+        assert!(
+            d.contains(&inner(&tool)) && !d.contains(&inner(&py.join("lib"))),
+            "{d:?}"
+        );
     }
 
     #[test]
@@ -485,7 +502,7 @@ mod tests {
         let plan = RootPlan::new(
             &["/usr"],
             &["/etc/passwd", "/etc/no-such-file"],
-            Path::new("/usr"),
+            &[PathBuf::from("/usr")],
         );
         let d = dsts(&plan);
         assert_eq!(

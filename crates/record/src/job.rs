@@ -6,6 +6,7 @@
 //! entry point only decides which of the code's names a test may reach in place of a builtin,
 //! and every caller derives it from the same task field, so one pair has one entry.
 
+use crate::Language;
 use serde::{Deserialize, Serialize};
 
 /// How a model-written self-test is run (docs/audit.md, "The evidence vector").
@@ -38,6 +39,14 @@ pub struct Job {
     /// the sandbox, in a process of its own, against the code's process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selftest: Option<SelfTest>,
+    /// The language of `code` (absent: Python). For another language `code` is the whole
+    /// program as the benchmark gives it (`#include`s, `import`s, a Java class, a Go `package`),
+    /// `entry` names its function(s) under test (Java: a method of the class declaring it; Go: a
+    /// func), and `tests` stay Python run by the judge: every call of an entry point is a
+    /// request to the sandbox, whose child compiled the program with a per-language stub and
+    /// answers with data only (docs/languages.md).
+    #[serde(default, skip_serializing_if = "is_python")]
+    pub language: Language,
 }
 
 impl Job {
@@ -59,18 +68,32 @@ impl Job {
     }
 
     /// The pair's cache key (`code_sha256`, `tests_sha256`). A self-test job's tests are keyed
-    /// with its contract, so it never shares a key with a suite of the same texts.
+    /// with its contract, so it never shares a key with a suite of the same texts; a job in
+    /// another language than Python with its language (a text can be a program in two languages,
+    /// JavaScript and TypeScript at least, with different verdicts), so a Python job's key is
+    /// what it always was.
     pub fn key(&self) -> (String, String) {
         let code = crate::keys::code_sha256(&self.code);
-        let tests = match self.selftest {
-            None => crate::keys::tests_sha256(&self.tests),
-            Some(c) => {
-                let mut t = vec![format!("\u{0}selftest:{c:?}")];
-                t.extend(self.tests.iter().cloned());
-                crate::keys::tests_sha256(&t)
-            }
+        let mut marks = Vec::new();
+        if let Some(c) = self.selftest {
+            marks.push(format!("\u{0}selftest:{c:?}"));
+        }
+        if !self.language.is_python() {
+            marks.push(format!("\u{0}language:{}", self.language));
+        }
+        let tests = if marks.is_empty() {
+            crate::keys::tests_sha256(&self.tests)
+        } else {
+            marks.extend(self.tests.iter().cloned());
+            crate::keys::tests_sha256(&marks)
         };
         (code, tests)
+    }
+
+    /// This job with its code in `language`.
+    pub fn language(mut self, language: Language) -> Job {
+        self.language = language;
+        self
     }
 
     /// This job with a trusted setup run before each test.
@@ -78,6 +101,10 @@ impl Job {
         self.setup = setup.into();
         self
     }
+}
+
+fn is_python(l: &Language) -> bool {
+    l.is_python()
 }
 
 impl From<(String, Vec<String>)> for Job {
@@ -112,5 +139,23 @@ mod tests {
             ..j
         };
         assert_ne!(supply.key(), st.key());
+    }
+
+    #[test]
+    fn a_language_other_than_python_is_stored_and_keyed_python_as_before() {
+        let py = Job::new("x", vec!["assert f() == 1".into()]).entry("f");
+        assert!(!serde_json::to_string(&py).unwrap().contains("language"));
+        let js = py.clone().language(Language::JavaScript);
+        let ts = py.clone().language(Language::TypeScript);
+        let text = serde_json::to_string(&js).unwrap();
+        assert!(text.contains("\"language\":\"javascript\""), "{text}");
+        assert_eq!(serde_json::from_str::<Job>(&text).unwrap(), js);
+        assert_eq!(py.key().1, crate::keys::tests_sha256(&py.tests));
+        assert_eq!(js.key().0, py.key().0, "the code key is the text's");
+        let mut marked = vec!["\u{0}language:javascript".to_string()];
+        marked.extend(py.tests.iter().cloned());
+        assert_eq!(js.key().1, crate::keys::tests_sha256(&marked));
+        assert_ne!(js.key(), ts.key());
+        assert_ne!(js.key(), py.key());
     }
 }

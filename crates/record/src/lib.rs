@@ -4,16 +4,19 @@
 //! [`ExecRecord`] is one row of a bundle's execution cache, keyed by [`keys::code_sha256`] and
 //! [`keys::tests_sha256`]; its outcomes are [`Outcome`]s ([`outcome`], with the isolation levels
 //! every result records). The oracle writes records and the bundle loader reads them, so both
-//! depend on this crate and neither on the other. Also here: [`atomic`] (every file written
+//! depend on this crate and neither on the other. Also here: [`Language`] (the candidate's
+//! language, the one place where it enters every layer), [`atomic`] (every file written
 //! through a temporary file and a rename), the [`Runner`] trait through which the core runs code
 //! without knowing the sandbox, [`BatchError`], and the workspace [`version`].
 
 pub mod atomic;
 pub mod job;
 pub mod keys;
+pub mod language;
 pub mod outcome;
 
 pub use job::{Job, SelfTest};
+pub use language::Language;
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 
 use serde::{Deserialize, Serialize};
@@ -47,6 +50,12 @@ pub trait Runner: Sync {
     ) -> Vec<Result<SuiteResult, String>>;
     /// The cache's `runner` field for the rows this runner produces.
     fn runner_string(&self) -> String;
+    /// The `runner` field of rows of jobs in `language` (the toolchain, its flags and the
+    /// compile budget join it for another language than Python); by default [`Runner::runner_string`].
+    fn runner_string_for(&self, language: Language) -> String {
+        let _ = language;
+        self.runner_string()
+    }
 }
 
 /// Why a batch of pairs has no complete set of results.

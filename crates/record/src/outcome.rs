@@ -41,6 +41,11 @@ impl Outcome {
         matches!(self, Outcome::Timeout)
     }
 
+    /// The program did not compile (`ERROR:CompileError`, another language than Python).
+    pub fn is_compile_error(&self) -> bool {
+        matches!(self, Outcome::Error(e) if e == COMPILE_ERROR)
+    }
+
     /// A failure that holds on any machine (anything but `pass` and `TIMEOUT`).
     pub fn is_certain_failure(&self) -> bool {
         !self.is_pass() && !self.is_resource_limit()
@@ -81,10 +86,15 @@ impl FromStr for Outcome {
     }
 }
 
+/// The word of a program in another language than Python that did not compile (or, for
+/// JavaScript and TypeScript, parse): `ERROR:CompileError` for every test of the pair.
+pub const COMPILE_ERROR: &str = "CompileError";
+
 /// Whether `s` can be the name in `FAIL:<name>` / `ERROR:<name>`: an identifier of at most 64
 /// ASCII characters. (The judge only ever produces names of a fixed vocabulary: builtin and
 /// common-stdlib exception names, signal names, `Other`, `Unjudged`, `ProcessExit`,
-/// `OracleKilled`, `OutputLimit`; this check keeps any other text out of outcome strings.)
+/// `OracleKilled`, `OutputLimit`, [`COMPILE_ERROR`]; this check keeps any other text out of
+/// outcome strings.)
 pub fn is_exc_name(s: &str) -> bool {
     let mut c = s.chars();
     matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
@@ -188,10 +198,19 @@ mod tests {
             "ERROR:NameError",
             "TIMEOUT",
             "HANG",
+            "ERROR:CompileError",
         ] {
             let o: Outcome = s.parse().unwrap();
             assert_eq!(o.to_string(), s);
         }
+        assert!("ERROR:CompileError"
+            .parse::<Outcome>()
+            .unwrap()
+            .is_compile_error());
+        assert!(!"FAIL:CompileError"
+            .parse::<Outcome>()
+            .unwrap()
+            .is_compile_error());
         assert!("nope".parse::<Outcome>().is_err());
         // A name is an identifier, never free text.
         for bad in [

@@ -1,5 +1,10 @@
-//! Mechanical single-edit mutation of Python functions, and the choice of which mutants become
+//! Mechanical single-edit mutation of functions, and the choice of which mutants become
 //! distractors (paper §3 and Appendix G.2).
+//!
+//! Python is mutated by its own rules ([`mutants_with`]); every other [`Language`] through its
+//! dialect of the same families ([`mutants_in`], `lang`), so the execution side calls one
+//! function for any language: [`mutants_of`] on a [`Canonical`] (language, source, entry point).
+//! Selection and stacking are the same for every language.
 //!
 //! The pipeline is: [`mutants_with`] enumerates every single-edit mutant of a canonical (one
 //! byte-range splice per site) for the families of an [`Operators`] set — the paper's six by
@@ -13,16 +18,18 @@
 
 mod catalogue;
 mod family;
+mod lang;
 mod operators;
 pub(crate) mod parse;
 mod select;
 mod stack;
 mod structural;
 
+pub use execscope_record::Language;
 pub use family::{Family, Operators};
-pub use parse::parses;
+pub use parse::{parse_errors_in, parses, parses_in};
 pub use select::{select, select_in, select_rotated, Candidate, DropReason, Selection};
-pub use stack::{stack, stacked_candidates, StackedMutant};
+pub use stack::{stack, stack_in, stacked_candidates, stacked_candidates_in, StackedMutant};
 
 use execscope_core::bundle::model::Edit;
 use serde::{Deserialize, Serialize};
@@ -78,13 +85,70 @@ pub enum MutateError {
         MAX_BYTES / 1024
     )]
     TooLarge { lines: usize, bytes: usize },
-    /// The source does not parse as Python; line and column are 1-based.
-    #[error("Python parse error at line {line}, column {column}: {problem}")]
+    /// The source does not parse in its language's grammar; line and column are 1-based.
+    #[error(
+        "{} parse error at line {line}, column {column}: {problem}",
+        language.display_name()
+    )]
     Parse {
+        language: Language,
         line: usize,
         column: usize,
         problem: String,
     },
+    /// The source defines no function of the task's entry point's name.
+    #[error(
+        "the {} source defines no function `{name}` (it defines: {})",
+        language.display_name(),
+        if defined.is_empty() { "none".to_string() } else { defined.join(", ") }
+    )]
+    NoEntryPoint {
+        language: Language,
+        name: String,
+        defined: Vec<String>,
+    },
+}
+
+/// A task's canonical solution as the mutation engine takes it, in any language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical<'a> {
+    pub language: Language,
+    /// The whole source the candidate is (for HumanEval-X: the declaration and the canonical
+    /// body; includes, imports and a class shell are never mutated).
+    pub source: &'a str,
+    /// The function under test; `""` to skip the check that the source defines it.
+    pub entry_point: &'a str,
+}
+
+/// Every single-edit mutant of a canonical under the families of `ops`: [`mutants_in`] after
+/// checking that the source defines the entry point (Python: a top-level `def`; elsewhere any
+/// function or method of that name). This is the call the execution side makes for a task;
+/// [`select_in`] and [`stacked_candidates_in`] then apply unchanged.
+pub fn mutants_of(c: &Canonical, ops: &Operators) -> Result<Vec<Mutant>, MutateError> {
+    if !c.entry_point.is_empty() {
+        check_size(c.source)?;
+        let defined = function_names(c.language, c.source);
+        if !defined.iter().any(|d| d == c.entry_point) {
+            if let Some(e) = parse_problem_in(c.language, c.source) {
+                return Err(e);
+            }
+            return Err(MutateError::NoEntryPoint {
+                language: c.language,
+                name: c.entry_point.to_string(),
+                defined,
+            });
+        }
+    }
+    mutants_in(c.language, c.source, ops)
+}
+
+/// The functions (and methods) a `lang` source defines, in source order (Python: its top-level
+/// `def`s, as the gates read them).
+pub fn function_names(lang: Language, src: &str) -> Vec<String> {
+    match lang::dialect(lang) {
+        None => lang::python_defs(&parse::parse_tree(src), src),
+        Some(d) => lang::function_names(d, &parse::parse_tree_in(lang, src), src),
+    }
 }
 
 /// Every single-edit mutant of `src` under the paper's six families: [`mutants_with`] and
@@ -103,18 +167,49 @@ pub fn mutants(src: &str) -> Result<Vec<Mutant>, MutateError> {
 pub fn mutants_with(src: &str, ops: &Operators) -> Result<Vec<Mutant>, MutateError> {
     check_size(src)?;
     let tree = parse::parse_tree(src);
-    if let Some(err) = parse::first_problem(&tree, src) {
+    if let Some(err) = parse::first_problem(Language::Python, &tree, src) {
         return Err(err);
     }
     let mut paper = operators::sites(&tree, src);
     paper.retain(|s| ops.contains_name(s.bug_type));
     let more = catalogue::sites(&tree, src, ops);
+    Ok(assemble(Language::Python, &tree, src, paper, more))
+}
+
+/// [`mutants_with`] for a source in `lang`: Python by its own rules, any other language by its
+/// dialect of the families (docs/bundle-format.md, "Bug types in other languages"). The same
+/// bounds, order, de-duplication and parse check: every mutant parses in `lang`'s grammar
+/// without an error node where the source had none, differs from the source by one splice, and
+/// the list is a pure function of (language, source, families).
+pub fn mutants_in(lang: Language, src: &str, ops: &Operators) -> Result<Vec<Mutant>, MutateError> {
+    let Some(d) = lang::dialect(lang) else {
+        return mutants_with(src, ops);
+    };
+    check_size(src)?;
+    let tree = parse::parse_tree_in(lang, src);
+    // A grammar is not the compiler: tree-sitter-cpp misreads `typeid(int)`, which g++ accepts.
+    // So a source with parse errors is still mutated, away from them (a dialect never splices
+    // inside an `ERROR` node), and a mutant may not add an error where the source had none;
+    // only a source with no function at all is refused ([`mutants_of`]).
+    let (paper, more) = lang::sites(d, &tree, src, ops);
+    Ok(assemble(lang, &tree, src, paper, more))
+}
+
+/// The mutants of the paper's and the catalogue's sites: spliced, re-parsed, de-duplicated and
+/// sorted (the paper's claim their codes first).
+fn assemble(
+    lang: Language,
+    tree: &tree_sitter::Tree,
+    src: &str,
+    paper: Vec<operators::Site>,
+    more: Vec<operators::Site>,
+) -> Vec<Mutant> {
     // Duplicates are found by digest (a set of full copies would hold lines × sites bytes), and
     // each mutant is re-parsed incrementally from the original's tree: tree-sitter re-uses every
     // subtree the splice does not touch, so a parse costs about the edit, not the source.
     let mut seen: HashSet<[u8; 32]> = HashSet::new();
     seen.insert(digest(src));
-    let mut reparse = parse::Reparser::new(&tree, src);
+    let mut reparse = parse::Reparser::new(lang, tree, src);
     let mut out = Vec::new();
     for sites in [bounded(paper), bounded(more)] {
         for s in sites {
@@ -151,7 +246,7 @@ pub fn mutants_with(src: &str, ops: &Operators) -> Result<Vec<Mutant>, MutateErr
         };
         key(a).cmp(&key(b))
     });
-    Ok(out)
+    out
 }
 
 /// `sites` in (offset, operator, end, replacement) order, thinned to [`MAX_SITES`] evenly
@@ -177,10 +272,15 @@ fn bounded(mut sites: Vec<operators::Site>) -> Vec<operators::Site> {
 /// The first problem that keeps `src` from being mutated, if any: its size, else its first
 /// syntax error (one parse, no mutants).
 pub fn parse_problem(src: &str) -> Option<MutateError> {
+    parse_problem_in(Language::Python, src)
+}
+
+/// [`parse_problem`] for a source in `lang`.
+pub fn parse_problem_in(lang: Language, src: &str) -> Option<MutateError> {
     if let Err(e) = check_size(src) {
         return Some(e);
     }
-    parse::first_problem(&parse::parse_tree(src), src)
+    parse::first_problem(lang, &parse::parse_tree_in(lang, src), src)
 }
 
 fn check_size(src: &str) -> Result<(), MutateError> {

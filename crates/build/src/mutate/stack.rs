@@ -7,7 +7,7 @@
 //! end of the source backwards so earlier byte offsets stay valid.
 
 use super::select::tie_key;
-use super::{line_of, parses, splice, Mutant};
+use super::{line_of, parses_in, splice, Language, Mutant};
 use execscope_core::bundle::model::Edit;
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,11 @@ fn line_range(src: &str, m: &Mutant) -> (usize, usize) {
 /// Compose 2–4 mutants of `src`. `None` when the count is outside 2–4, an edit does not match
 /// `src`, two line ranges overlap, or the composition does not parse.
 pub fn stack(src: &str, parts: &[&Mutant]) -> Option<StackedMutant> {
+    stack_in(Language::Python, src, parts)
+}
+
+/// [`stack`] for a source in `lang` (the composition must parse in its grammar).
+pub fn stack_in(lang: Language, src: &str, parts: &[&Mutant]) -> Option<StackedMutant> {
     if !(2..=4).contains(&parts.len()) {
         return None;
     }
@@ -64,7 +69,7 @@ pub fn stack(src: &str, parts: &[&Mutant]) -> Option<StackedMutant> {
         let e = &parts[i].edit;
         code = splice(&code, e.start, e.end, &e.after);
     }
-    if code == src || !parses(&code) {
+    if code == src || !parses_in(lang, &code) {
         return None;
     }
     Some(StackedMutant {
@@ -91,12 +96,23 @@ pub fn stacked_candidates(
     max_per_size: usize,
     seed: u64,
 ) -> Vec<StackedMutant> {
+    stacked_candidates_in(Language::Python, src, kept, max_per_size, seed)
+}
+
+/// [`stacked_candidates`] for a source in `lang`.
+pub fn stacked_candidates_in(
+    lang: Language,
+    src: &str,
+    kept: &[Mutant],
+    max_per_size: usize,
+    seed: u64,
+) -> Vec<StackedMutant> {
     let mut out: Vec<StackedMutant> = Vec::new();
     for size in 2..=4.min(kept.len()) {
         let mut found: Vec<(Vec<usize>, StackedMutant)> = Vec::new();
         for combo in combinations(kept.len(), size) {
             let parts: Vec<&Mutant> = combo.iter().map(|&i| &kept[i]).collect();
-            if let Some(mut s) = stack(src, &parts) {
+            if let Some(mut s) = stack_in(lang, src, &parts) {
                 if out
                     .iter()
                     .chain(found.iter().map(|(_, s)| s))

@@ -9,6 +9,7 @@ pub mod stacked;
 pub mod stated;
 pub mod suites;
 
+use crate::bundle::Language;
 use crate::engine::Engine;
 use crate::metrics::TiePolicy;
 use deception::{edit_bucket, edit_size, GapSummary, PairOutcome, Rate};
@@ -25,6 +26,9 @@ pub struct SystemAnatomy {
     pub deception: Rate,
     pub by_bug_type: BTreeMap<String, Rate>,
     pub by_domain: BTreeMap<String, Rate>,
+    /// Deception per query language, and per (language, bug type).
+    pub by_language: BTreeMap<Language, Rate>,
+    pub by_language_bug_type: BTreeMap<(Language, String), Rate>,
     pub by_edit_bucket: [Rate; 4],
     pub gaps: Vec<Option<f64>>,
     pub gap_summary: GapSummary,
@@ -70,12 +74,18 @@ impl Anatomy {
                 let mut by_bug_type: BTreeMap<String, Rate> = BTreeMap::new();
                 let mut by_domain: BTreeMap<String, Rate> = BTreeMap::new();
                 let mut by_edit_bucket = [Rate::default(); 4];
+                let mut by_language: BTreeMap<Language, Rate> = BTreeMap::new();
+                let mut by_language_bug_type: BTreeMap<(Language, String), Rate> = BTreeMap::new();
                 for (i, p) in pairs.iter().enumerate() {
                     overall.add(p);
-                    by_bug_type
-                        .entry(deception::bug_type_of(b, p.distractor))
+                    let bug_type = deception::bug_type_of(b, p.distractor);
+                    let language = b.queries[p.query].language;
+                    by_language.entry(language).or_default().add(p);
+                    by_language_bug_type
+                        .entry((language, bug_type.clone()))
                         .or_default()
                         .add(p);
+                    by_bug_type.entry(bug_type).or_default().add(p);
                     let dom = &b.queries[p.query].domain;
                     if !dom.is_empty() {
                         by_domain.entry(dom.clone()).or_default().add(p);
@@ -101,6 +111,8 @@ impl Anatomy {
                     deception: overall,
                     by_bug_type,
                     by_domain,
+                    by_language,
+                    by_language_bug_type,
                     by_edit_bucket,
                     gap_summary: deception::summarize_gaps(&gaps, 20),
                     gaps,
@@ -153,6 +165,20 @@ impl Anatomy {
                 .iter()
                 .flat_map(|s| s.by_bug_type.keys().cloned()),
         )
+    }
+
+    /// Deception pooled over the dense systems, per (language, bug type).
+    pub fn dense_by_language_bug_type(&self) -> BTreeMap<(Language, String), Rate> {
+        let mut out: BTreeMap<(Language, String), Rate> = BTreeMap::new();
+        for s in self.systems.iter().filter(|s| s.dense) {
+            for (k, r) in &s.by_language_bug_type {
+                let e = out.entry(k.clone()).or_default();
+                e.deceived += r.deceived;
+                e.tied += r.tied;
+                e.total += r.total;
+            }
+        }
+        out
     }
 
     /// Deception pooled over the dense systems, per bug type.

@@ -366,6 +366,20 @@ impl Fields<'_> {
         }
     }
 
+    /// Remove the optional `language` field: absent, `null` or `""` is Python; a name no
+    /// [`Language`](execscope_record::Language) has is refused, naming the known ones.
+    pub fn language(&mut self) -> Result<execscope_record::Language, BundleError> {
+        match self.opt_string("language")? {
+            None => Ok(execscope_record::Language::default()),
+            Some(s) if s.is_empty() => Ok(execscope_record::Language::default()),
+            Some(s) => s
+                .parse()
+                .map_err(|e: execscope_record::language::UnknownLanguage| {
+                    self.err(format!("field `language`: {e}"))
+                }),
+        }
+    }
+
     /// Remove a required list of strings.
     pub fn strings(&mut self, key: &str) -> Result<Vec<String>, BundleError> {
         match self.row.obj.remove(key) {

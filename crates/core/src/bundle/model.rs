@@ -12,7 +12,7 @@ pub use execscope_record::keys::{
     code_sha256, python_json_compact, sha256_hex, tests_key, tests_key_fn, tests_sha256,
     TestsEncoding,
 };
-pub use execscope_record::ExecRecord;
+pub use execscope_record::{ExecRecord, Language};
 
 /// The ten ExecRetrieval domains, in the order reports list them.
 pub const DOMAINS: [&str; 10] = [
@@ -114,6 +114,8 @@ pub struct Query {
     pub domain: String,
     /// Explicit field, else the canonical's first top-level `def`; "" when neither exists.
     pub function_name: String,
+    /// The language its snippets are written in (`language`; absent: Python).
+    pub language: Language,
     /// The `metadata` object as read (kept verbatim).
     pub metadata: serde_json::Value,
     /// Keys the loader did not recognise, kept so a rewrite loses nothing.
@@ -129,6 +131,8 @@ pub struct Snippet {
     /// `None` on canonicals; an absent key and "" both read as `None`.
     pub bug_type: Option<String>,
     pub source_entry_id: String,
+    /// The language of `code` (`language`; absent: Python).
+    pub language: Language,
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -385,6 +389,15 @@ impl Bundle {
     /// Row of a query id.
     pub fn query_row(&self, id: &str) -> Option<usize> {
         self.queries.iter().position(|q| q.id == id)
+    }
+
+    /// The languages of the queries, in [`Language::ALL`] order (Python alone for a bundle that
+    /// names none).
+    pub fn languages(&self) -> Vec<Language> {
+        Language::ALL
+            .into_iter()
+            .filter(|l| self.queries.iter().any(|q| q.language == *l))
+            .collect()
     }
 
     /// Domains present, in [`DOMAINS`] order first, then any others sorted; "" excluded.

@@ -24,6 +24,7 @@ pub struct RawQuery {
     pub entry_id: String,
     pub domain: Option<String>,
     pub function_name: Option<String>,
+    pub language: execscope_record::Language,
     pub metadata: Value,
     pub extra: serde_json::Map<String, Value>,
 }
@@ -63,6 +64,7 @@ pub fn queries(path: &Path, rows: Vec<Row>) -> Result<Vec<RawQuery>, BundleError
                 entry_id: f.opt_string("entry_id")?.unwrap_or_default(),
                 domain: f.opt_string("domain")?.filter(|s| !s.is_empty()),
                 function_name: f.opt_string("function_name")?.filter(|s| !s.is_empty()),
+                language: f.language()?,
                 metadata: f.take("metadata").unwrap_or(Value::Null),
                 extra: std::mem::take(&mut row.obj),
             };
@@ -97,6 +99,7 @@ pub fn corpus(path: &Path, rows: Vec<Row>) -> Result<Vec<(usize, Snippet)>, Bund
             };
             let bug_type = f.opt_string("bug_type")?.filter(|s| !s.is_empty());
             let source_entry_id = f.opt_string("source_entry_id")?.unwrap_or_default();
+            let language = f.language()?;
             Ok((
                 line,
                 Snippet {
@@ -105,6 +108,7 @@ pub fn corpus(path: &Path, rows: Vec<Row>) -> Result<Vec<(usize, Snippet)>, Bund
                     label,
                     bug_type,
                     source_entry_id,
+                    language,
                     extra: std::mem::take(&mut row.obj),
                 },
             ))
@@ -286,8 +290,17 @@ pub fn resolve(
                     Some(&row) => {
                         let (cline, s) = &corpus[row];
                         let bad = match (which, s.label) {
-                            (0, Label::Incorrect) => Some("a correct id labelled \"incorrect\""),
-                            (1, Label::Correct) => Some("a paired distractor labelled \"correct\""),
+                            (0, Label::Incorrect) => {
+                                Some("a correct id labelled \"incorrect\"".to_string())
+                            }
+                            (1, Label::Correct) => {
+                                Some("a paired distractor labelled \"correct\"".to_string())
+                            }
+                            // A query's snippets are judged in its language.
+                            _ if s.language != q.language => Some(format!(
+                                "a {} snippet of a {} query",
+                                s.language, q.language
+                            )),
                             _ => None,
                         };
                         if let Some(what) = bad {
@@ -315,6 +328,7 @@ pub fn resolve(
             entry_id: q.entry_id.clone(),
             domain: q.domain.clone().unwrap_or_default(),
             function_name: q.function_name.clone().unwrap_or_default(),
+            language: q.language,
             metadata: q.metadata.clone(),
             extra: q.extra.clone(),
         });

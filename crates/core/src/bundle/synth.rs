@@ -231,6 +231,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
                 label: Label::Incorrect,
                 bug_type: Some(bug.into()),
                 source_entry_id: entry_id.clone(),
+                language: Default::default(),
                 extra: Default::default(),
             });
             paired.push(row);
@@ -248,6 +249,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
             label: Label::Correct,
             bug_type: None,
             source_entry_id: entry_id.clone(),
+            language: Default::default(),
             extra: Default::default(),
         });
         queries.push(Query {
@@ -259,6 +261,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
             entry_id,
             domain: domain.into(),
             function_name: name,
+            language: Default::default(),
             metadata: json!({"model": "synthetic", "seed": spec.seed}),
             extra: Default::default(),
         });
@@ -271,6 +274,7 @@ pub fn synthetic(spec: &SynthSpec) -> Bundle {
             label: Label::Incorrect,
             bug_type: None,
             source_entry_id: format!("extra_{e}"),
+            language: Default::default(),
             extra: Default::default(),
         });
     }

@@ -71,6 +71,10 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
             m.insert("entry_id".into(), json!(q.entry_id));
             m.insert("domain".into(), json!(q.domain));
             m.insert("function_name".into(), json!(q.function_name));
+            // Absent means Python, so a Python bundle's bytes are what they were.
+            if !q.language.is_python() {
+                m.insert("language".into(), json!(q.language));
+            }
             // The format says `metadata` is an object; a query read without one gets `{}`.
             let meta = match &q.metadata {
                 Value::Null => Value::Object(Map::new()),
@@ -95,6 +99,9 @@ pub fn write(bundle: &Bundle, root: &Path) -> Result<(), BundleError> {
                 m.insert("bug_type".into(), json!(b));
             }
             m.insert("source_entry_id".into(), json!(s.source_entry_id));
+            if !s.language.is_python() {
+                m.insert("language".into(), json!(s.language));
+            }
             for (k, v) in &s.extra {
                 m.entry(k.clone()).or_insert_with(|| v.clone());
             }

@@ -227,6 +227,29 @@ impl SystemEval {
         self.per_query.iter().map(|q| q.get(metric, ki)).collect()
     }
 
+    /// Mean of a metric over the queries of each language the bundle has (languages in report
+    /// order, [`Bundle::languages`]).
+    pub fn per_language(
+        &self,
+        bundle: &Bundle,
+        metric: Metric,
+        ki: usize,
+    ) -> Vec<(crate::bundle::Language, f64)> {
+        bundle
+            .languages()
+            .into_iter()
+            .map(|l| {
+                let values = bundle
+                    .queries
+                    .iter()
+                    .zip(&self.per_query)
+                    .filter(|(q, _)| q.language == l)
+                    .map(|(_, e)| e.get(metric, ki));
+                (l, mean_of(values))
+            })
+            .collect()
+    }
+
     /// Mean of a metric over the queries of each domain (domains in bundle order).
     pub fn per_domain(&self, bundle: &Bundle, metric: Metric, ki: usize) -> BTreeMap<String, f64> {
         let mut out = BTreeMap::new();

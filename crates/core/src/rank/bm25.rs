@@ -1,5 +1,8 @@
 //! Okapi BM25 over the corpus code, computed by execscope itself (k1 = 1.5, b = 0.75).
 //!
+//! Code in a language other than Python is read by that language's rules
+//! ([`super::lexicon`]); Python code and every query by the tokenizer below.
+//!
 //! Tokenizer (documented in the README, and the same for queries and code): split the text into
 //! maximal runs of ASCII letters and digits (so `_`, operators and punctuation separate tokens and
 //! `snake_case` gives `snake`, `case`), split each run where a lowercase letter or digit is followed
@@ -12,6 +15,7 @@
 //! Sums run in f64 in query-token order, so two snippets with the same token bag get bit-identical
 //! scores (the tie the paper's mutants create); the result is stored as f32.
 
+use crate::bundle::{Language, Snippet};
 use ndarray::Array2;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -59,8 +63,32 @@ pub struct Bm25Index {
 }
 
 impl Bm25Index {
+    /// An index over documents read by the Python rule ([`tokenize`]).
     pub fn new<S: AsRef<str> + Sync>(docs: &[S]) -> Bm25Index {
-        let tokenized: Vec<Vec<String>> = docs.par_iter().map(|d| tokenize(d.as_ref())).collect();
+        Bm25Index::of_tokens(docs.par_iter().map(|d| tokenize(d.as_ref())).collect())
+    }
+
+    /// An index over documents each read in its language (`languages[i]` for `docs[i]`;
+    /// [`super::lexicon::tokenize_in`]). All Python is [`Bm25Index::new`], bit for bit.
+    pub fn with_languages<S: AsRef<str> + Sync>(docs: &[S], languages: &[Language]) -> Bm25Index {
+        assert_eq!(docs.len(), languages.len(), "one language per document");
+        Bm25Index::of_tokens(
+            docs.par_iter()
+                .zip(languages.par_iter())
+                .map(|(d, l)| super::lexicon::tokenize_in(*l, d.as_ref()))
+                .collect(),
+        )
+    }
+
+    /// The index over a bundle's corpus code, each snippet read in its language.
+    pub fn of_corpus(corpus: &[Snippet]) -> Bm25Index {
+        let docs: Vec<&str> = corpus.iter().map(|c| c.code.as_str()).collect();
+        let languages: Vec<Language> = corpus.iter().map(|c| c.language).collect();
+        Bm25Index::with_languages(&docs, &languages)
+    }
+
+    fn of_tokens(tokenized: Vec<Vec<String>>) -> Bm25Index {
+        let docs = &tokenized;
         let mut vocab: HashMap<String, u32> = HashMap::new();
         let mut postings: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut total_len = 0usize;
@@ -176,6 +204,37 @@ mod tests {
         // A repeated query token counts twice.
         let s2 = idx.score_text("b b");
         assert!((s2[1] - 2.0 * d1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn each_document_is_read_in_its_language_and_python_is_unchanged() {
+        use Language::{Cpp, Python, Rust};
+        let docs = [
+            "def count(xs):\n    return len(xs)\n",
+            "#include<vector>\nint count(std::vector<int> xs){ return xs.size(); }\n",
+            "fn count(xs: &[i32]) -> usize { xs.len() }\n",
+        ];
+        let queries = ["count the int values", "return the size", "len of xs"];
+        let py = Bm25Index::new(&docs);
+        let same = Bm25Index::with_languages(&docs, &[Python; 3]);
+        for q in queries {
+            let (a, b) = (py.score_text(q), same.score_text(q));
+            assert_eq!(
+                a.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                b.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            );
+        }
+        let mixed = Bm25Index::with_languages(&docs, &[Python, Cpp, Rust]);
+        // `int` is C++ syntax (and `include`, `std`, `vector`'s `#include` line its preamble):
+        // read as C++ the snippet no longer matches the word; read as Python it did.
+        assert!(py.score_text("int")[1] > 0.0);
+        assert_eq!(mixed.score_text("int")[1], 0.0);
+        assert_eq!(mixed.score_text("include std")[1], 0.0);
+        // Words shared with Python code still match: `return`, names, `len`.
+        assert!(mixed.score_text("return")[1] > 0.0);
+        assert!(mixed.score_text("len")[2] > 0.0);
+        // Rust's `fn`, `usize`, `i32` are syntax too.
+        assert_eq!(mixed.score_text("fn usize i32")[2], 0.0);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod bm25;
 pub mod gemm;
+pub mod lexicon;
 pub mod product;
 pub mod ties;
 
@@ -459,11 +460,11 @@ fn score_core(
     out.into_iter().map(|(_, s, l)| (s, l)).unzip()
 }
 
-/// BM25 scores of the bundle's queries against its corpus code.
+/// BM25 scores of the bundle's queries against its corpus code (each snippet read in its
+/// language).
 pub fn bm25_system(bundle: &Bundle) -> SystemScores {
-    let docs: Vec<&str> = bundle.corpus.iter().map(|c| c.code.as_str()).collect();
     let queries: Vec<&str> = bundle.queries.iter().map(|q| q.text.as_str()).collect();
-    let index = bm25::Bm25Index::new(&docs);
+    let index = bm25::Bm25Index::of_corpus(&bundle.corpus);
     SystemScores {
         id: BM25_ID.to_string(),
         similarity: Scoring::Bm25,

@@ -365,6 +365,14 @@ pub fn bm25_key(bundle: &Bundle, params: &str) -> String {
     for c in &bundle.corpus {
         put_str(&mut h, &c.code);
     }
+    // Code in another language is read by its own rules: its scores are other scores. Only
+    // then is the language part of the key, so an all-Python bundle keeps its key.
+    if bundle.corpus.iter().any(|c| !c.language.is_python()) {
+        put_str(&mut h, "languages");
+        for c in &bundle.corpus {
+            put_str(&mut h, c.language.as_str());
+        }
+    }
     hex(&h.finalize())
 }
 

@@ -416,6 +416,7 @@ mod tests {
             label: Label::Correct,
             bug_type: None,
             source_entry_id: (*entry).into(),
+            language: Default::default(),
             extra: Default::default(),
         };
         Bundle {
@@ -428,6 +429,7 @@ mod tests {
                 entry_id: "t".into(),
                 domain: String::new(),
                 function_name: String::new(),
+                language: Default::default(),
                 metadata: serde_json::Value::Null,
                 extra: Default::default(),
             }],

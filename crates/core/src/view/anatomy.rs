@@ -20,6 +20,10 @@ pub struct AnatomyView {
     /// Bug types in report order (the paper's six first), then the overall row.
     pub bugtypes: Vec<BugTypeRow>,
     pub deception_domains: DomainDeception,
+    /// Deception per language per system ([`super::languages`]).
+    pub deception_languages: super::languages::LanguageDeception,
+    /// Bug types by language, dense systems pooled, then the overall row.
+    pub bugtypes_languages: Vec<super::languages::BugTypeLanguageRow>,
     pub editsize: EditSizes,
     pub gaps: Vec<GapRow>,
     pub difficulty: Difficulty,
@@ -38,6 +42,8 @@ impl AnatomyView {
             density: density_rows(&a),
             bugtypes: bugtype_rows(&a),
             deception_domains: domain_deception(&a, bundle),
+            deception_languages: super::languages::deception(&a, bundle),
+            bugtypes_languages: super::languages::bugtypes(&a, bundle),
             editsize: EditSizes {
                 rows: editsize_rows(&a),
                 spearman: a.edit_size_spearman(),

@@ -3,6 +3,7 @@
 //! once for the report's table, the forest figure and the dashboard.
 
 use crate::analysis::significance::Significance;
+use crate::bundle::Language;
 use crate::engine::Engine;
 use crate::metrics::{metric_keys, Metric, MetricKey, TieCounts, TiePolicy};
 use crate::rank::Scoring;
@@ -23,6 +24,9 @@ pub struct LeaderRow {
     pub metrics: Vec<(MetricKey, f64)>,
     /// Domain → exec@1.
     pub per_domain: BTreeMap<String, f64>,
+    /// exec@1 over each language's queries, in report order (one entry for a one-language
+    /// bundle).
+    pub per_language: Vec<(Language, f64)>,
     pub ties: TieCounts,
     /// exec@1 under pessimistic / expected / optimistic tie orders.
     pub exec1_bounds: [f64; 3],
@@ -44,6 +48,8 @@ impl LeaderRow {
 #[derive(Clone, Debug)]
 pub struct Leaderboard {
     pub n_queries: usize,
+    /// The language mix: queries per language, in report order.
+    pub languages: Vec<(Language, usize)>,
     pub ks: Vec<usize>,
     pub policy: TiePolicy,
     pub rows: Vec<LeaderRow>,
@@ -73,6 +79,9 @@ impl Leaderboard {
                     .collect(),
                 per_domain: k1.map_or_else(BTreeMap::new, |ki| {
                     e.per_domain(engine.bundle(), Metric::Exec, ki)
+                }),
+                per_language: k1.map_or_else(Vec::new, |ki| {
+                    e.per_language(engine.bundle(), Metric::Exec, ki)
                 }),
                 ties: e.ties.clone(),
                 exec1_bounds: bounds[i],
@@ -107,6 +116,7 @@ impl Leaderboard {
         }
         Leaderboard {
             n_queries: engine.bundle().queries.len(),
+            languages: super::languages::mix(engine.bundle()),
             ks: cfg.ks.clone(),
             policy: cfg.policy,
             rows,
@@ -131,6 +141,24 @@ impl Leaderboard {
                     .collect(),
             })
             .collect()
+    }
+
+    /// The per-language table's rows, in leaderboard order.
+    pub fn language_rows(&self) -> Vec<super::languages::LanguageRow> {
+        self.rows
+            .iter()
+            .map(|r| super::languages::LanguageRow {
+                system: r.system,
+                id: r.id.clone(),
+                exec1: r.per_language.clone(),
+            })
+            .collect()
+    }
+
+    /// True when the bundle's queries are in more than one language or in one other than
+    /// Python: only then do the tables say which (a Python bundle's report is what it was).
+    pub fn multilingual(&self) -> bool {
+        super::languages::multilingual(&self.languages)
     }
 
     /// Where every row stands against the leader on metric cell `key` (leaderboard order);
@@ -262,6 +290,7 @@ mod tests {
             shared_rank: false,
             metrics: vec![(MetricKey::exec(1), exec1), (MetricKey::MRR, exec1)],
             per_domain: BTreeMap::new(),
+            per_language: Vec::new(),
             ties: TieCounts::default(),
             exec1_bounds: [exec1; 3],
             label_fallbacks: 0,
@@ -274,6 +303,7 @@ mod tests {
         let means = [0.5, 0.5, 0.3, 0.2];
         let lb = Leaderboard {
             n_queries: 10,
+            languages: vec![(Language::Python, 10)],
             ks: vec![1],
             policy: TiePolicy::Row,
             rows: [1, 0, 2, 3]

@@ -6,6 +6,8 @@
 //!   leader (the one † rule) and the forest series.
 //! - [`anatomy`]: the failure anatomy's rows (misses, density, bug types, deception by domain,
 //!   edit size with its Spearman ρ, gaps, difficulty).
+//! - [`languages`]: the same sliced by the queries' language (the mix, exec@1 per language,
+//!   deception per language and by bug type per language).
 //! - [`pairs`]: system pairs on one metric cell, named (the pairs table) or as a matrix (the
 //!   figure and the Pairs pane).
 //! - suite strength ([`Snapshot::suites`]): how many mutants each task's tests kill, from the
@@ -20,6 +22,7 @@
 //! parts with the same constructors in background jobs.
 
 pub mod anatomy;
+pub mod languages;
 pub mod leaderboard;
 pub mod pairs;
 pub mod ranking;

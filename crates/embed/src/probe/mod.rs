@@ -141,7 +141,7 @@ impl Prober {
         }
         let bm25 = engine
             .includes_bm25()
-            .then(|| Bm25Index::new(&b.corpus.iter().map(|c| c.code.as_str()).collect::<Vec<_>>()));
+            .then(|| Bm25Index::of_corpus(&b.corpus));
         Ok(Prober { systems, bm25 })
     }
 }
@@ -636,7 +636,8 @@ fn bm25_after(
             for (&c, code) in rows.iter().zip(codes) {
                 docs[c] = code;
             }
-            fresh = Bm25Index::new(&docs);
+            let languages: Vec<_> = engine.bundle().corpus.iter().map(|c| c.language).collect();
+            fresh = Bm25Index::with_languages(&docs, &languages);
             &fresh
         }
     };

@@ -575,6 +575,13 @@ class Link:
         self.untraced = False  # tests start with "U" (a replay a detector child does not trace)
         self.detecting = False  # the current child is a detector child (its "H" is a proof)
         self.kept, self.spill, self.eof = [], b"", False  # what `absorb` read (see there)
+        # A program in another language than Python (foreign.py): each child builds it first,
+        # within `build` seconds of its own, and says `C` when it is ready; a build that fails
+        # that way decides every later test of the pair (`build_failed`).
+        self.build = None
+        self.built = False
+        self.build_failed = None
+        self.build_spent = 0.0  # seconds spent waiting for builds during the current test
 
     def _write(self, data):
         if self.gone is not None:
@@ -651,6 +658,26 @@ class Link:
         elif tag == b"H" and self.detecting:
             raise self._lost("HANG")  # (from any other child than a detector's: skipped)
 
+    def await_build(self):
+        """Waits, within the build budget, for the child's word that the program is built and
+        started; None, or the outcome of this and every later test of the pair when it is not
+        (`TIMEOUT`, or how the child died: the same for every child of the pair)."""
+        t0 = time.monotonic()
+        self.deadline = t0 + self.build
+        try:
+            while True:
+                tag, body = self._line()
+                if tag == b"C":
+                    self.built = True
+                    return None
+                self._other(tag, body)
+        except Gone:
+            self.build_failed = self.gone or "ERROR:Other"
+            return self.build_failed
+        finally:
+            self.deadline = None
+            self.build_spent += time.monotonic() - t0
+
     def begin(self, i):
         """Test i starts in the child: the code executed anew (its names follow)."""
         self._write((b"U " if self.untraced else b"T ") + str(i).encode() + b"\n")
@@ -698,6 +725,7 @@ class Link:
         self.code_timed_out = False
         self.history = []
         self.detecting = detect > 0
+        self.built = False
         return True
 
 
@@ -806,6 +834,8 @@ def run_test(pair, link, peer, i, budget, detect, probe):
     Once a test of the pair ran out of time (or hung), a later test that starts in a fresh child
     anyway (the one before it ended with its child) runs under the detector *first*: a proof
     there is its HANG without a probe's wait; otherwise it runs as usual, unprobed."""
+    if link.build_failed is not None:
+        return link.build_failed, None
     probed = False
     if link.gone is not None:
         if link.overran and detect > 0:
@@ -815,6 +845,10 @@ def run_test(pair, link, peer, i, budget, detect, probe):
             probed = proof is not None
         if not link.renew(0.0):
             return _no_child(link), None
+    if link.build is not None and not link.built:
+        failed = link.await_build()
+        if failed is not None:
+            return failed, None
     done = link.history
     cheap = sum(secs for _, _, secs in done) <= (probe or 0.0)
     early = probe if detect > 0 and not probed and cheap else None

@@ -125,6 +125,7 @@ def _exception_vocabulary():
             if isinstance(v, type) and issubclass(v, BaseException):
                 names.add(v.__name__)
     names.add("ExecscopeNegativeControl")  # build's oracle-health control (crates/build/src/health.rs)
+    names.add("CompileError")  # a program in another language that did not compile (foreign.py)
     return frozenset(n for n in names if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", n))
 
 

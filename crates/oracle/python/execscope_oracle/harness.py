@@ -36,9 +36,11 @@ import sys
 import tempfile
 import time
 
+from . import toolchains
 from .detector import Detector
 from .engine import LINE_MAX, JudgeSide, Link, Pair, reseed, warm_fork
 from .excs import exc_label
+from .foreign import relay
 from .peer import Gone, Peer, dumps
 from .sandbox import RECORDS, SIDE, Lines, confine, drop_privileges, pair_child, read_record, start_test
 
@@ -176,9 +178,13 @@ def drain(fd):
 
 
 class Harness:
-    def __init__(self, uid, tmp, readcap, wipe, own_ipc=False, apart=False):
+    def __init__(self, uid, tmp, readcap, wipe, own_ipc=False, apart=False, tools=None, tool_readcap=()):
         self.uid, self.tmp, self.readcap, self.wipe = uid, tmp, readcap, wipe
         self.own_ipc, self.apart = own_ipc, apart
+        # The candidate languages' toolchains (toolchains.py), and the languages whose toolchain
+        # the pair's uid can read only with CAP_DAC_READ_SEARCH (at `rlimits`, as root, a rustup
+        # toolchain under /root): only their pairs keep it.
+        self.tools, self.tool_readcap = tools or {}, frozenset(tool_readcap)
         self.inbuf = b""
         self.child = None
         self.pair = None
@@ -220,14 +226,18 @@ class Harness:
         if uid >= 0:
             os.chown(workdir, uid, uid)
         # CPU for every test the child may run: a detector child replays the earlier tests of
-        # the child it replaces before the traced one (engine.py run_test).
-        cpu = int(math.ceil(p["budget"] * max(1, p["n"]))) + 1
+        # the child it replaces before the traced one (engine.py run_test); a program in another
+        # language than Python also builds and starts within it.
+        cpu = int(math.ceil(p["budget"] * max(1, p["n"]) + float(p.get("build") or 0))) + 1
+        lang = p.get("lang")
+        readcap = self.readcap or (lang is not None and lang in self.tool_readcap)
         pid = warm_fork()
         if pid == 0:
             try:
                 keep = (started,) if started is not None else ()
-                close_fds_except(rfd, wfd, RECORDS, *extra, *keep)
-                confine(workdir, cpu, p["mem"], uid, self.readcap, apart=self.apart and uid < 0)
+                debug = (toolchains.DEBUG_FD,) if toolchains.DEBUG_FD is not None else ()
+                close_fds_except(rfd, wfd, RECORDS, *extra, *keep, *debug)
+                confine(workdir, cpu, p["mem"], uid, readcap, apart=self.apart and uid < 0, ambient=lang is not None)
                 record = read_record()
                 if started is not None:
                     os.write(started, b"1")
@@ -235,6 +245,8 @@ class Harness:
                 lines = Lines(rfd, wfd, token)
                 if role == "tester":
                     tester_child(rfd, wfd, extra[0], p, record)
+                elif record.get("lang"):
+                    relay(lines, record, self.tools, workdir)
                 else:
                     det = None
                     if detect:
@@ -631,14 +643,16 @@ def selftest_aliases(tests, code, entry):
     return found
 
 
-def uid_mode(uid):
-    """How pairs can run as `uid` while still reading the interpreter's stdlib: "plain" (it is
-    world-readable), "readcap" (it sits under a private home such as /root and no sandbox
-    re-binds it), or None (privileges cannot be dropped here)."""
+def uid_mode(uid, paths=None):
+    """How pairs can run as `uid` while still reading the interpreter's stdlib (or `paths`, a
+    toolchain's directories): "plain" (it is world-readable), "readcap" (it sits under a private
+    home such as /root and no sandbox re-binds it), or None (privileges cannot be dropped
+    here)."""
     import sysconfig
 
-    paths = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]]
-    paths.append(os.path.join(paths[1], "lib-dynload"))
+    if paths is None:
+        paths = [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]]
+        paths.append(os.path.join(paths[1], "lib-dynload"))
     paths = [p for p in paths if os.path.isdir(p)]  # checked with our own rights
     for readcap in (False, True):
         pid = os.fork()
@@ -679,6 +693,9 @@ def main():
     except OSError:
         pass
     close_fds_except(FROM_JUDGE, TO_JUDGE, RECORDS)  # nothing inherited but stdio and these pipes
+    if cfg.get("debug") is True:
+        # EXECSCOPE_ORACLE_DEBUG: the builds' compiler messages go to execscope's stderr.
+        toolchains.DEBUG_FD = os.dup(2)
     try:
         import ctypes
 
@@ -695,6 +712,12 @@ def main():
     os.makedirs(cfg["tmp"], exist_ok=True)
     uid = int(cfg["uid"])
     mode_uid = uid_mode(uid) if uid >= 0 else None
+    tools = cfg.get("tools") if type(cfg.get("tools")) is dict else {}
+    tool_readcap = []
+    if mode_uid == "plain":
+        for lang, roots in (cfg.get("toolroots") or {}).items():
+            if lang in tools and uid_mode(uid, [str(r) for r in roots]) == "readcap":
+                tool_readcap.append(lang)
     h = Harness(
         uid if mode_uid else -1,
         cfg["tmp"],
@@ -702,6 +725,8 @@ def main():
         list(cfg.get("wipe") or []),
         own_ipc=cfg.get("own_ipc") is True,
         apart=cfg.get("own_ipc") is not True,  # rlimits: no namespace of the worker's own
+        tools=tools,
+        tool_readcap=tool_readcap,
     )
     if mode == "--server":
         warm_up()

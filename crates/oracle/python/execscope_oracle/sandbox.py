@@ -514,10 +514,12 @@ def count_apart():
         libc.prctl(4, 0, 0, 0, 0)
 
 
-def confine(workdir, budget_cpu, mem, uid, readcap, apart=False):
+def confine(workdir, budget_cpu, mem, uid, readcap, apart=False, ambient=False):
     """Everything a pair child does before it runs the code: stdio on /dev/null, a private work
     dir, a clean environment, rlimits, an unprivileged uid (when the harness is root); with
-    `apart`, a process limit that counts the pair's own processes only (`count_apart`)."""
+    `apart`, a process limit that counts the pair's own processes only (`count_apart`); with
+    `ambient`, a kept CAP_DAC_READ_SEARCH survives exec (a compiler and a program in another
+    language than Python are processes of their own)."""
     try:
         import ctypes
 
@@ -546,15 +548,16 @@ def confine(workdir, budget_cpu, mem, uid, readcap, apart=False):
     for which, lim in limits:
         resource.setrlimit(which, (lim, lim))
     if uid >= 0:
-        drop_privileges(uid, readcap)
+        drop_privileges(uid, readcap, ambient)
     sys.stdout = sys.stderr = CappedSink()
     sys.stdin = io.StringIO("")  # input() raises EOFError, as with stdin on /dev/null
     sys.modules["pytest"] = pytest_module()
 
 
-def drop_privileges(uid, readcap):
+def drop_privileges(uid, readcap, ambient=False):
     """Become `uid`; with `readcap`, keep only CAP_DAC_READ_SEARCH (read any file, write none) so
-    an interpreter installed under a private home (/root) can still import its stdlib."""
+    an interpreter installed under a private home (/root) can still import its stdlib (with
+    `ambient`, also in the programs this process runs: a toolchain under /root)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -574,6 +577,10 @@ def drop_privileges(uid, readcap):
 
         data = (Data * 2)()
         data[0].effective = data[0].permitted = 1 << 2  # CAP_DAC_READ_SEARCH
+        if ambient:
+            data[0].inheritable = 1 << 2
         if libc.capset(ctypes.byref(Hdr(0x20080522, 0)), data) != 0:
             raise OSError(ctypes.get_errno(), "capset")
         libc.prctl(8, 0, 0, 0, 0)
+        if ambient and libc.prctl(47, 2, 2, 0, 0) != 0:  # PR_CAP_AMBIENT_RAISE
+            raise OSError(ctypes.get_errno(), "ambient capability")

@@ -20,6 +20,8 @@
 mod control;
 mod values;
 
+pub(crate) use values::float_sites;
+
 use super::family::{Family, Operators};
 use super::operators::Site;
 use tree_sitter::{Node, Tree};

@@ -191,7 +191,7 @@ pub(super) fn constant(node: Node, src: &str, out: &mut Sink) {
 /// For a plain decimal float literal (`1.5`, `2.`, `.25`; no exponent, `_` or `j`; at most 30
 /// characters), negated when `negative`: whether it is zero, and its value + 1 written exactly
 /// (decimal arithmetic on the digits, so `0.1` becomes `1.1`, never `1.1000000000000001`).
-fn float_sites(t: &str, negative: bool) -> Option<(bool, String)> {
+pub(crate) fn float_sites(t: &str, negative: bool) -> Option<(bool, String)> {
     let (int, frac) = t.split_once('.')?;
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if !digits(int) || !digits(frac) || (int.is_empty() && frac.is_empty()) || t.len() > 30 {
