@@ -392,6 +392,17 @@ impl Dialect for Cpp {
         self.stringy(e, src)
     }
 
+    fn not_a_number(&self, e: Node, src: &str) -> bool {
+        self.stringy(e, src) || iterator_like(e, src)
+    }
+
+    fn declared_type(&self, id: Node, src: &str) -> Option<String> {
+        (id.kind() == "identifier")
+            .then(|| Cpp::declared_type(self, id, text(id, src), src))
+            .flatten()
+            .map(str::to_string)
+    }
+
     fn blocks_swap(&self, op: &str, left: Node, right: Node, src: &str) -> bool {
         match op {
             "+" => self.stringy(left, src) || self.stringy(right, src),

@@ -307,6 +307,10 @@ impl Dialect for Js {
         cfamily::float_literal(text, str::is_empty)
     }
 
+    fn zero_divisor_is_a_value(&self) -> bool {
+        true
+    }
+
     fn empty_iteration(&self, _iterable: Node, _src: &str) -> Option<String> {
         Some("[]".into())
     }
