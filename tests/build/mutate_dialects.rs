@@ -114,6 +114,16 @@ fn typescript_types_are_never_mutated() {
             "{m:?}"
         );
     }
+    // TypeScript's `substring` needs its start; JavaScript's and `slice` do not.
+    let sub = "function g(s: string): string {\n  return s.substring(1) + s.slice(2);\n}\n";
+    let ms = all(Language::TypeScript, sub);
+    assert!(!ms.iter().any(|m| m.code.contains("substring()")));
+    assert!(has(&ms, "remove_slice(start)", "2", ""));
+    let ms = all(
+        Language::JavaScript,
+        "function g(s) {\n  return s.substring(1);\n}\n",
+    );
+    assert!(has(&ms, "remove_slice(start)", "1", ""));
 }
 
 #[test]
@@ -256,7 +266,7 @@ fn rust_patterns_format_strings_and_unsigned_literals() {
 
 /// What each compiler refuses that the grammar accepts, found by compiling HumanEval-X's mutants
 /// (docs/bundle-format.md): a constant zero divisor (Go, Rust), a constant negative index, slice
-/// bound or `make` length (Go), a map iterator plus one and an iterator swapped with a value
+/// bound or `make` length (Go), a constant negative array size (C++), a map iterator plus one and an iterator swapped with a value
 /// (C++), arguments of different declared types swapped (Java, and every typed language), a
 /// local left unread because a same-named variable elsewhere was counted as its read (Go), the
 /// assignment that gives `let x;` its value deleted (Rust).
@@ -289,6 +299,12 @@ fn what_the_compilers_refuse_is_not_made() {
     assert!(!ms
         .iter()
         .any(|m| m.code.contains("find(s.begin(), c, s.end())")));
+    let cpp = "int fib(int n){\n    int f[1000];\n    int* g = new int[10];\n    f[0]=0; g[0]=1;\n    return f[n] + g[0];\n}\n";
+    let ms = all(Language::Cpp, cpp);
+    for bad in ["int f[-1]", "new int[-1]"] {
+        assert!(!ms.iter().any(|m| m.code.contains(bad)), "{bad}");
+    }
+    assert!(has(&ms, "int->0", "1000", "0"));
 
     let java = "class Solution {\n    double f(List<Double> xs, double begin, double end) {\n        return g(xs, begin) + g(begin, end);\n    }\n}\n";
     let ms = all(Language::Java, java);
