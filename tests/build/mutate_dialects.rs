@@ -114,6 +114,16 @@ fn typescript_types_are_never_mutated() {
             "{m:?}"
         );
     }
+    // TypeScript's `substring` needs its start; JavaScript's and `slice` do not.
+    let sub = "function g(s: string): string {\n  return s.substring(1) + s.slice(2);\n}\n";
+    let ms = all(Language::TypeScript, sub);
+    assert!(!ms.iter().any(|m| m.code.contains("substring()")));
+    assert!(has(&ms, "remove_slice(start)", "2", ""));
+    let ms = all(
+        Language::JavaScript,
+        "function g(s) {\n  return s.substring(1);\n}\n",
+    );
+    assert!(has(&ms, "remove_slice(start)", "1", ""));
 }
 
 #[test]
@@ -252,6 +262,54 @@ fn rust_patterns_format_strings_and_unsigned_literals() {
     assert!(!has(&ms, "assign->default", "0", "Default::default()"));
     // `String + &str`: no `-`.
     assert!(!ms.iter().any(|m| m.code.contains("s.to_string() - \"x\"")));
+}
+
+/// What each compiler refuses that the grammar accepts, found by compiling HumanEval-X's mutants
+/// (docs/bundle-format.md): a constant zero divisor (Go, Rust), a constant negative index, slice
+/// bound or `make` length (Go), a constant negative array size (C++), a map iterator plus one and an iterator swapped with a value
+/// (C++), arguments of different declared types swapped (Java, and every typed language), a
+/// local left unread because a same-named variable elsewhere was counted as its read (Go), the
+/// assignment that gives `let x;` its value deleted (Rust).
+#[test]
+fn what_the_compilers_refuse_is_not_made() {
+    let go = "package main\n\nfunc F(xs []int, s0 string, s1 string) int {\n    set := map[rune]bool{}\n    for i := range s1 {\n        set[rune(s1[i])] = true\n    }\n    for i := range s0 {\n        if _, ok := set[rune(s0[i])]; !ok {\n            return 0\n        }\n    }\n    ys := make([]int, 0)\n    return len(xs) / 13 + xs[0] + len(ys[0:2])\n}\n";
+    let ms = all(Language::Go, go);
+    assert!(!ms.iter().any(|m| m.code.contains("/ 0")), "zero divisor");
+    for bad in ["make([]int, -1)", "xs[-1]", "ys[-1:2]", "ys[0:-1]"] {
+        assert!(!ms.iter().any(|m| m.code.contains(bad)), "{bad}");
+    }
+    // The guard of the second loop holds the only read of its `i`.
+    assert!(!ms.iter().any(|m| m.operator == "remove_guard"));
+    assert!(has(&ms, "int-1", "13", "12"));
+
+    let rust = "fn f(n: i32, xs: Vec<i32>, k: usize) -> i32 {\n    let left;\n    left = n % 10;\n    let mut t = 0;\n    t = xs[k] % 7;\n    left + t\n}\n";
+    let ms = all(Language::Rust, rust);
+    assert!(!has(&ms, "delete_statement", "    left = n % 10;\n", ""));
+    assert!(has(&ms, "delete_statement", "    t = xs[k] % 7;\n", ""));
+    assert!(!ms.iter().any(|m| m.code.contains("% 0")), "zero divisor");
+
+    let cpp = "#include<map>\n#include<algorithm>\nint f(map<char,int> count, string s, char c){\n    for (auto it = count.begin(); it != count.end(); it++) c++;\n    return find(s.begin(), s.end(), c) - s.begin();\n}\n";
+    let ms = all(Language::Cpp, cpp);
+    assert!(
+        !ms.iter()
+            .any(|m| m.edit.after.contains("begin() + 1") || m.edit.after.contains("end() - 1")),
+        "{:#?}",
+        edits(&ms)
+    );
+    assert!(!ms
+        .iter()
+        .any(|m| m.code.contains("find(s.begin(), c, s.end())")));
+    let cpp = "int fib(int n){\n    int f[1000];\n    int* g = new int[10];\n    f[0]=0; g[0]=1;\n    return f[n] + g[0];\n}\n";
+    let ms = all(Language::Cpp, cpp);
+    for bad in ["int f[-1]", "new int[-1]"] {
+        assert!(!ms.iter().any(|m| m.code.contains(bad)), "{bad}");
+    }
+    assert!(has(&ms, "int->0", "1000", "0"));
+
+    let java = "class Solution {\n    double f(List<Double> xs, double begin, double end) {\n        return g(xs, begin) + g(begin, end);\n    }\n}\n";
+    let ms = all(Language::Java, java);
+    assert!(!ms.iter().any(|m| m.code.contains("g(begin, xs)")));
+    assert!(has(&ms, "call_args(0,1)", "begin, end", "end, begin"));
 }
 
 #[test]

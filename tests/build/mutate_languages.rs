@@ -8,10 +8,11 @@
 //!   mutants per family per language with `--nocapture`);
 //! - a deterministic sample of the mutants is compiled with the language's real toolchain
 //!   outside any sandbox (`g++ -fsyntax-only`, `javac`, `rustc --emit=metadata`,
-//!   `node --check`, `go vet`), against the canonicals it compiles, and the share that compiles
-//!   is printed per language and family (`humaneval_x_mutants_compile`; each toolchain that is
-//!   missing is skipped by name). `EXECSCOPE_COMPILE_SAMPLE` sets the sample per (language,
-//!   family) (default 6); docs/bundle-format.md records a run at 40.
+//!   `node --check`, `go tool compile`), against the canonicals it compiles, and the share that
+//!   compiles is printed per language and family (`humaneval_x_mutants_compile`; each toolchain
+//!   that is missing is skipped by name); MBXP's TypeScript likewise with `tsc`
+//!   (`mbxp_typescript_mutants_compile`). `EXECSCOPE_COMPILE_SAMPLE` sets the sample per
+//!   (language, family) (default 3); docs/bundle-format.md records a run at 10.
 
 use crate::common;
 
@@ -129,6 +130,9 @@ fn every_humaneval_x_canonical_mutates_cleanly() {
             e.0 += 1;
             e.1 += ms.len();
             e.2 += usize::from(ms.is_empty());
+            if ms.is_empty() {
+                println!("{}: no mutant", t.id);
+            }
             for m in &ms {
                 let f = Family::from_name(&m.bug_type).expect("a family's bug type");
                 *table.entry(f).or_default().entry(lang).or_default() += 1;
@@ -145,6 +149,66 @@ fn every_humaneval_x_canonical_mutates_cleanly() {
         }
     }
     print_table(&table, &totals);
+}
+
+/// MBXP's TypeScript (`mbtsp_release_v1.2.jsonl`, the language HumanEval-X lacks): every
+/// canonical (prompt and body) the grammar reads as its function mutates cleanly, every other is
+/// refused with its parse error; the counts per family are printed (`tsc` checks a sample of
+/// them in `mbxp_typescript_mutants_compile`).
+#[test]
+fn every_mbxp_typescript_canonical_mutates_cleanly() {
+    let test = "every_mbxp_typescript_canonical_mutates_cleanly";
+    let Some(path) = common::require_data(test, "sources/mbxp/mbtsp_release_v1.2.jsonl") else {
+        return;
+    };
+    let text = file_text(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ops = Operators::all();
+    let lang = Language::TypeScript;
+    let mut per_family: BTreeMap<Family, usize> = BTreeMap::new();
+    let (mut tasks, mut mutated, mut refused) = (0, 0, Vec::new());
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).expect("json line");
+        let s = |k: &str| row[k].as_str().unwrap_or("").to_string();
+        let body = s("canonical_solution");
+        if body.trim().is_empty() {
+            continue; // MBTSP has one task without a solution
+        }
+        tasks += 1;
+        let source = format!("{}{body}", s("prompt"));
+        let entry = s("entry_point");
+        let c = Canonical {
+            language: lang,
+            source: &source,
+            entry_point: &entry,
+        };
+        match mutants_of(&c, &ops) {
+            Ok(ms) => {
+                check_mutants(lang, &s("task_id"), &source, &ms);
+                mutated += 1;
+                for m in &ms {
+                    *per_family
+                        .entry(Family::from_name(&m.bug_type).expect("family"))
+                        .or_default() += 1;
+                }
+            }
+            Err(e) => refused.push(format!("{}: {e}", s("task_id"))),
+        }
+    }
+    println!(
+        "MBTSP: {mutated} of {tasks} canonicals mutate, {} refused (the first: {:?})",
+        refused.len(),
+        refused.first()
+    );
+    println!("{per_family:?}");
+    // Many of MBXP's TypeScript solutions are cut off mid-expression (MBTSP/5 ends in `if`);
+    // each refusal names the parse error, and the rest mutate.
+    assert!(
+        refused
+            .iter()
+            .all(|r| r.contains("TypeScript parse error at line")),
+        "{refused:#?}"
+    );
+    assert!(mutated >= tasks / 2, "{mutated} of {tasks}");
 }
 
 /// Every mutant of `src`: its edit matches the source and splices back to its code, it parses
@@ -386,10 +450,13 @@ fn humaneval_x_mutants_compile() {
             match r {
                 Ok(()) => e.0 += 1,
                 Err(err) if e.3.is_empty() => {
+                    // The compiler's first error: its first line saying "error", else (Go's
+                    // messages do not) the first line of the form `place: message`.
                     let first = err
                         .lines()
                         .find(|l| l.contains("error"))
-                        .unwrap_or(err.lines().next().unwrap_or(""));
+                        .or_else(|| err.lines().find(|l| l.contains(": ")))
+                        .unwrap_or("");
                     e.3 = format!(
                         "; e.g. {} {} `{}`→`{}`: {}",
                         tasks[*i].id,
@@ -455,5 +522,181 @@ fn compile_all<'a>(
     results
         .into_iter()
         .map(|m| m.into_inner().expect("lock").expect("checked"))
+        .collect()
+}
+
+/// MBXP's TypeScript mutants against `tsc` (every canonical the type checker accepts, and a
+/// deterministic sample of `EXECSCOPE_COMPILE_SAMPLE` mutants per family of those canonicals):
+/// each source is a module of its own in one `tsc --noEmit` run, and a file no error names
+/// compiles. Skipped by name without the data or without `tsc`.
+#[test]
+fn mbxp_typescript_mutants_compile() {
+    let test = "mbxp_typescript_mutants_compile";
+    let Some(path) = common::require_data(test, "sources/mbxp/mbtsp_release_v1.2.jsonl") else {
+        return;
+    };
+    if !Command::new("tsc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        common::skip(test, "TypeScript: `tsc` is not installed");
+        return;
+    }
+    let k: usize = std::env::var("EXECSCOPE_COMPILE_SAMPLE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let text = file_text(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let ops = Operators::all();
+    let mut canon: Vec<(String, String, Vec<Mutant>)> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).expect("json line");
+        let s = |k: &str| row[k].as_str().unwrap_or("").to_string();
+        let source = format!("{}{}", s("prompt"), s("canonical_solution"));
+        let c = Canonical {
+            language: Language::TypeScript,
+            source: &source,
+            entry_point: &s("entry_point"),
+        };
+        if let Ok(ms) = mutants_of(&c, &ops) {
+            canon.push((s("task_id"), source, ms));
+        }
+    }
+    let canon_ok = tsc_all(canon.iter().map(|c| c.1.as_str()));
+    let mut by_family: BTreeMap<Family, Vec<(usize, &Mutant)>> = BTreeMap::new();
+    for (i, c) in canon
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| canon_ok[*i].is_ok())
+    {
+        for m in &c.2 {
+            let f = Family::from_name(&m.bug_type).expect("family");
+            by_family.entry(f).or_default().push((i, m));
+        }
+    }
+    let picked: Vec<(Family, usize, usize, &Mutant)> = by_family
+        .iter()
+        .flat_map(|(f, ms)| {
+            sample(ms, k)
+                .into_iter()
+                .map(move |(i, m)| (*f, ms.len(), i, m))
+        })
+        .collect();
+    let results = tsc_all(picked.iter().map(|p| p.3.code.as_str()));
+    let compiled = canon_ok.iter().filter(|r| r.is_ok()).count();
+    let mut report = format!(
+        "TypeScript (MBTSP): {compiled} of the {} canonicals that mutate type-check\n",
+        canon.len()
+    );
+    let mut per_family: BTreeMap<Family, (usize, usize, usize, String)> = BTreeMap::new();
+    for ((f, total, i, m), r) in picked.iter().zip(&results) {
+        let e = per_family
+            .entry(*f)
+            .or_insert((0, 0, *total, String::new()));
+        e.1 += 1;
+        match r {
+            Ok(()) => e.0 += 1,
+            Err(err) if e.3.is_empty() => {
+                e.3 = format!(
+                    "; e.g. {} {} `{}`→`{}`: {}",
+                    canon[*i].0,
+                    m.operator,
+                    m.edit.before.trim(),
+                    m.edit.after.trim(),
+                    err.trim()
+                );
+            }
+            Err(_) => {}
+        }
+    }
+    let (mut ok_all, mut n_all) = (0, 0);
+    for (f, (ok, n, total, example)) in &per_family {
+        ok_all += ok;
+        n_all += n;
+        report.push_str(&format!(
+            "  {f}: {ok}/{n} compile (of {total} mutants){example}\n"
+        ));
+    }
+    report.push_str(&format!("  all: {ok_all}/{n_all}\n"));
+    println!("{report}");
+    assert!(compiled > 0, "no MBTSP canonical type-checks\n{report}");
+    assert!(
+        ok_all * 100 >= n_all * 85,
+        "only {ok_all} of {n_all} sampled TypeScript mutants compile\n{report}"
+    );
+}
+
+/// `tsc --noEmit` over every source (each written as `s<i>.ts`, a module of its own so their
+/// names never clash); per source `Ok(())` or its first error. `tsc` reports no type error
+/// while any file has a syntax error (TS1xxx), so the files with one are set aside and the rest
+/// checked again until a run has none.
+fn tsc_all<'a>(sources: impl Iterator<Item = &'a str>) -> Vec<Result<(), String>> {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut files = Vec::new();
+    for (i, src) in sources.enumerate() {
+        let f = tmp.path().join(format!("s{i}.ts"));
+        std::fs::write(&f, format!("{src}\nexport {{}};\n")).expect("write a source");
+        files.push(f);
+    }
+    let mut errors: Vec<Option<String>> = vec![None; files.len()];
+    let mut left: Vec<usize> = (0..files.len()).collect();
+    while !left.is_empty() {
+        let out = Command::new("tsc")
+            .args([
+                "--noEmit",
+                "--pretty",
+                "false",
+                "--target",
+                "es2022",
+                "--skipLibCheck",
+            ])
+            .args(left.iter().map(|&i| &files[i]))
+            .output()
+            .expect("tsc runs");
+        // `<dir>/s12.ts(3,5): error TS2322: ...`
+        let mut named = Vec::new();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let Some((file, rest)) = line.split_once('(') else {
+                continue;
+            };
+            let Some(i) = file
+                .rsplit('/')
+                .next()
+                .and_then(|n| n.strip_prefix('s'))
+                .and_then(|n| n.strip_suffix(".ts"))
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|i| *i < files.len())
+            else {
+                continue;
+            };
+            let message = rest.split_once("): ").map_or(rest, |r| r.1);
+            named.push((i, message.starts_with("error TS1")));
+            if errors[i].is_none() {
+                errors[i] = Some(message.to_string());
+            }
+        }
+        assert!(
+            out.status.success() || !named.is_empty(),
+            "tsc failed without naming a source: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let syntax: HashSet<usize> = named.iter().filter(|n| n.1).map(|n| n.0).collect();
+        if syntax.is_empty() {
+            break;
+        }
+        left.retain(|i| !syntax.contains(i));
+        // The others' errors are read again from the next run.
+        for &i in &left {
+            errors[i] = None;
+        }
+    }
+    errors
+        .into_iter()
+        .map(|e| match e {
+            None => Ok(()),
+            Some(e) => Err(e),
+        })
         .collect()
 }

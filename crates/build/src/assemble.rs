@@ -33,7 +33,7 @@ pub fn assemble(admitted: &[Admitted], prov: &Provenance) -> Bundle {
             label: Label::Correct,
             bug_type: None,
             source_entry_id: t.task_id.clone(),
-            language: Default::default(),
+            language: t.language,
             extra: Default::default(),
         });
         let mut paired = Vec::new();
@@ -46,7 +46,7 @@ pub fn assemble(admitted: &[Admitted], prov: &Provenance) -> Bundle {
                 label: Label::Incorrect,
                 bug_type: Some(m.bug_type.clone()),
                 source_entry_id: t.task_id.clone(),
-                language: Default::default(),
+                language: t.language,
                 extra: Default::default(),
             });
             b.distractors.push(DistractorMeta {
@@ -69,7 +69,7 @@ pub fn assemble(admitted: &[Admitted], prov: &Provenance) -> Bundle {
             entry_id: t.task_id.clone(),
             domain: t.domain.clone(),
             function_name: t.function_name.clone(),
-            language: Default::default(),
+            language: t.language,
             metadata: json!({
                 "source": prov.source,
                 "builder": format!("execscope {}", execscope_record::version()),

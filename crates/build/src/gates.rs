@@ -262,8 +262,8 @@ pub fn independent_gate(runner: &mut Runner, tasks: Vec<Task>, log: &mut GateLog
         let Some(code) = &t.independent else {
             continue;
         };
-        let defs = ast::top_level_defs(code);
-        if !ast::parses(code) {
+        let defs = mutate::function_names(t.language, code);
+        if !mutate::parses_in(t.language, code) {
             reasons[i] = Some("independent does not parse".into());
         } else if !defs.iter().any(|d| d == &t.function_name) {
             reasons[i] = Some(format!(
@@ -324,6 +324,9 @@ use execscope_core::analysis::stated::{token_matches, token_matches_with};
 /// thresholds, that element as a number anywhere in the query (units may follow: `5s`); for any
 /// other signature edit, the original text verbatim.
 pub fn signature_unstated(t: &Task, m: &Mutant) -> Option<String> {
+    if !t.language.is_python() {
+        return None; // the other languages' dialects never splice a signature
+    }
     let spot = ast::signature_spot(&t.canonical, m.edit.start, m.edit.end)?;
     let change = format!("`{}` → `{}`", m.edit.before, m.edit.after);
     match spot {
@@ -375,7 +378,7 @@ pub fn distractor_gate(
         .iter()
         .map(|t| {
             let mut drops = Vec::new();
-            let ms = mutate::mutants_with(&t.canonical, &rules.operators)
+            let ms = mutate::mutants_in(t.language, &t.canonical, &rules.operators)
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|m| match signature_unstated(t, m) {
@@ -565,7 +568,7 @@ pub fn integrity_gate(
                 .map(|m| (format!("{}@{}", m.operator, m.line), &m.code)),
         );
         for (label, code) in snippets {
-            for name in ast::top_level_defs(code) {
+            for name in mutate::function_names(a.task.language, code) {
                 for &j in owners.get(name.as_str()).into_iter().flatten() {
                     if j != i && !probes.iter().any(|p| p.0 == i && p.2 == j && &p.3 == code) {
                         probes.push((i, label.clone(), j, code.clone()));

@@ -13,7 +13,7 @@
 use super::assemble::make_id;
 use super::exec::Runner;
 use super::gates::Admitted;
-use crate::mutate::{stacked_candidates, StackedMutant};
+use crate::mutate::{stacked_candidates_in, StackedMutant};
 use execscope_core::bundle::model::Bundle;
 use serde_json::{json, Value};
 
@@ -45,7 +45,8 @@ pub fn build(
 ) -> (Vec<Value>, StackedStats) {
     let mut comps: Vec<(usize, StackedMutant)> = Vec::new();
     for (qi, a) in admitted.iter().enumerate() {
-        for s in stacked_candidates(&a.task.canonical, &a.kept, PER_SIZE, seed) {
+        for s in stacked_candidates_in(a.task.language, &a.task.canonical, &a.kept, PER_SIZE, seed)
+        {
             comps.push((qi, s));
         }
     }

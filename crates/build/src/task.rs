@@ -135,6 +135,10 @@ pub struct Task {
     /// Optional second implementation written from the query alone (checked by
     /// [`Gate::IndependentExecution`]).
     pub independent: Option<String>,
+    /// The language of `canonical` (and `independent`): what parses and mutates it
+    /// (`mutate::mutants_in`). Every reader gives Python today; a reader of another language's
+    /// benchmark sets it.
+    pub language: crate::mutate::Language,
 }
 
 impl Task {
@@ -286,6 +290,7 @@ fn parse_line(line: usize, text: &str, range: TestRange) -> Result<Task, (String
         canonical,
         tests,
         independent,
+        language: crate::mutate::Language::Python,
     })
 }
 
@@ -409,7 +414,7 @@ pub fn read_task_file_with(
 /// `function_name` at top level, and every test calls it (or hands it to a call, as
 /// HumanEval's `check(candidate)` is given the function).
 pub fn ast_gate(t: &Task) -> Result<(), String> {
-    match crate::mutate::parse_problem(&t.canonical) {
+    match crate::mutate::parse_problem_in(t.language, &t.canonical) {
         None => {}
         Some(crate::mutate::MutateError::Parse {
             line,
@@ -426,7 +431,7 @@ pub fn ast_gate(t: &Task) -> Result<(), String> {
         }
         Some(e @ crate::mutate::MutateError::NoEntryPoint { .. }) => return Err(e.to_string()),
     }
-    let defs = ast::top_level_defs(&t.canonical);
+    let defs = crate::mutate::function_names(t.language, &t.canonical);
     if !defs.iter().any(|d| d == &t.function_name) {
         return Err(format!(
             "canonical does not define `{}` at top level (defines: {})",

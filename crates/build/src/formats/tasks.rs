@@ -75,6 +75,7 @@ pub fn from_problem(p: &Problem, range: TestRange) -> Result<Task, (String, Stri
         canonical: p.canonical.clone(),
         tests,
         independent: None,
+        language: crate::mutate::Language::Python,
     })
 }
 

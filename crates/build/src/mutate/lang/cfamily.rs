@@ -301,9 +301,11 @@ pub(super) fn enclosing_function<'t>(d: &dyn Dialect, node: Node<'t>) -> Option<
     None
 }
 
-/// What declares the variable `name` used at `at`: the first node of the enclosing function (its
-/// parameters included) for which `decl` gives `name`'s identifier node, mapped to what `decl`
-/// pairs with it (a type node, or an initial value where no type is written).
+/// What declares the variable `name` used at `at`: of the nodes of the enclosing function (its
+/// parameters included) for which `decl` gives an identifier `name` declared before `at`, the one
+/// whose scope (the block, loop, `if` or function around it) is the innermost that holds `at`,
+/// mapped to what `decl` pairs with it (a type node, or an initial value where no type is
+/// written). A same-named variable of another block is not it.
 pub(super) fn declaration_of<'t>(
     d: &dyn Dialect,
     at: Node<'t>,
@@ -312,18 +314,40 @@ pub(super) fn declaration_of<'t>(
     decl: &dyn Fn(Node<'t>) -> Option<(Node<'t>, Node<'t>)>,
 ) -> Option<Node<'t>> {
     let func = enclosing_function(d, at)?;
+    let holds = |n: Node, x: Node| n.start_byte() <= x.start_byte() && x.end_byte() <= n.end_byte();
+    let scope = |id: Node<'t>| {
+        let mut p = id.parent();
+        while let Some(n) = p {
+            let k = n.kind();
+            if BLOCKS.contains(&k)
+                || LOOPS.contains(&k)
+                || matches!(k, "if_statement" | "if_expression")
+                || d.function_body(n).is_some()
+            {
+                return Some(n);
+            }
+            p = n.parent();
+        }
+        None
+    };
+    let mut best: Option<(usize, Node<'t>)> = None;
     let mut stack = vec![func];
     while let Some(n) = stack.pop() {
         if let Some((id, info)) = decl(n) {
-            if text(id, src) == name {
-                return Some(info);
+            if text(id, src) == name && id.start_byte() <= at.start_byte() {
+                if let Some(sc) = scope(id).filter(|sc| holds(*sc, at)) {
+                    let width = sc.end_byte() - sc.start_byte();
+                    if best.is_none_or(|(w, _)| width <= w) {
+                        best = Some((width, info));
+                    }
+                }
             }
         }
         let mut cursor = n.walk();
         let kids: Vec<Node<'t>> = n.children(&mut cursor).collect();
         stack.extend(kids.into_iter().rev());
     }
-    None
+    best.map(|(_, info)| info)
 }
 
 /// The first identifier inside a declarator (`x`, `&x`, `*x`, `x[10]`, `x = 1`).

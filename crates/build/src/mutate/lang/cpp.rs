@@ -392,6 +392,27 @@ impl Dialect for Cpp {
         self.stringy(e, src)
     }
 
+    fn not_a_number(&self, e: Node, src: &str) -> bool {
+        self.stringy(e, src) || iterator_like(e, src)
+    }
+
+    fn declared_type(&self, id: Node, src: &str) -> Option<String> {
+        (id.kind() == "identifier")
+            .then(|| Cpp::declared_type(self, id, text(id, src), src))
+            .flatten()
+            .map(str::to_string)
+    }
+
+    /// C++ refuses a constant negative array size (`int f[-1]`, `new int[-1]`).
+    fn negative_allowed_at(&self, node: Node, _src: &str) -> bool {
+        let size = |p: Node, field: &str| p.child_by_field_name(field) == Some(node);
+        node.parent().is_none_or(|p| match p.kind() {
+            "array_declarator" => !size(p, "size"),
+            "new_declarator" => !size(p, "length"),
+            _ => true,
+        })
+    }
+
     fn blocks_swap(&self, op: &str, left: Node, right: Node, src: &str) -> bool {
         match op {
             "+" => self.stringy(left, src) || self.stringy(right, src),

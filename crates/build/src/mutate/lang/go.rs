@@ -512,4 +512,29 @@ impl Dialect for Go {
     fn is_string(&self, e: Node, src: &str) -> bool {
         self.stringy(e, src)
     }
+
+    fn declared_type(&self, id: Node, src: &str) -> Option<String> {
+        if id.kind() != "identifier" {
+            return None;
+        }
+        let d = self.declaration(id, text(id, src), src)?;
+        d.child_by_field_name("type")
+            .map(|t| text(t, src).to_string())
+    }
+
+    /// Go refuses a constant negative index, slice bound, or `make` length.
+    fn negative_allowed_at(&self, node: Node, src: &str) -> bool {
+        let Some(p) = node.parent() else {
+            return true;
+        };
+        match p.kind() {
+            "index_expression" => p.child_by_field_name("index") != Some(node),
+            "slice_expression" => false,
+            "argument_list" => p
+                .parent()
+                .and_then(|c| c.child_by_field_name("function"))
+                .is_none_or(|f| text(f, src) != "make"),
+            _ => true,
+        }
+    }
 }

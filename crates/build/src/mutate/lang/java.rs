@@ -373,4 +373,11 @@ impl Dialect for Java {
     fn is_string(&self, e: Node, src: &str) -> bool {
         self.stringy(e, src)
     }
+
+    fn declared_type(&self, id: Node, src: &str) -> Option<String> {
+        (id.kind() == "identifier")
+            .then(|| Java::declared_type(self, id, text(id, src), src))
+            .flatten()
+            .map(str::to_string)
+    }
 }

@@ -307,6 +307,10 @@ impl Dialect for Js {
         cfamily::float_literal(text, str::is_empty)
     }
 
+    fn zero_divisor_is_a_value(&self) -> bool {
+        true
+    }
+
     fn empty_iteration(&self, _iterable: Node, _src: &str) -> Option<String> {
         Some("[]".into())
     }
@@ -345,11 +349,20 @@ impl Dialect for Js {
     }
 
     fn slice_methods(&self) -> &'static [(&'static str, bool, bool)] {
-        &[
-            ("slice", true, true),
-            ("substring", true, true),
-            ("substr", true, true),
-        ]
+        if self.typescript {
+            // TypeScript's `substring` and `substr` require their start (lib.es5.d.ts).
+            &[
+                ("slice", true, true),
+                ("substring", true, false),
+                ("substr", true, false),
+            ]
+        } else {
+            &[
+                ("slice", true, true),
+                ("substring", true, true),
+                ("substr", true, true),
+            ]
+        }
     }
 
     fn index_methods(&self) -> &'static [&'static str] {

@@ -405,6 +405,31 @@ pub(crate) trait Dialect: Sync {
         op == "+" && (self.is_string(left, src) || self.is_string(right, src))
     }
 
+    /// True when `e` is no number to shift by one (a string, a C++ iterator that is not
+    /// random-access).
+    fn not_a_number(&self, e: Node, src: &str) -> bool {
+        self.is_string(e, src)
+    }
+
+    /// The type a variable is declared with, as written, when the source says (for the
+    /// argument swap: two arguments declared with different types never swap into a program
+    /// that compiles).
+    fn declared_type(&self, _id: Node, _src: &str) -> Option<String> {
+        None
+    }
+
+    /// True when a constant divisor of zero is a wrong value, not a crash or a compile error
+    /// (JavaScript: `x / 0` is `Infinity`).
+    fn zero_divisor_is_a_value(&self) -> bool {
+        false
+    }
+
+    /// True when a literal at `node` may become negative (Go refuses a constant negative index,
+    /// slice bound or length).
+    fn negative_allowed_at(&self, _node: Node, _src: &str) -> bool {
+        true
+    }
+
     /// True when the expression `e` is certainly a string (from a literal, a declared type, a
     /// string-returning call): `+` on it concatenates, and it is no index to shift by one.
     fn is_string(&self, _e: Node, _src: &str) -> bool {

@@ -253,6 +253,18 @@ pub(super) fn int_text(
     if n < 0 && !was_negative && !d.negative_literals() && !suffix.starts_with('i') {
         return None;
     }
+    if n < 0 && !d.negative_allowed_at(node, src) {
+        return None;
+    }
+    // A constant integer divisor of zero only crashes (Go and Rust refuse it at compile time);
+    // in JavaScript it is a value (`Infinity`, `NaN`).
+    let divisor = node.parent().is_some_and(|p| {
+        matches!(d.construct(p, src), C::Binary { op, right, .. } | C::Compound { op, value: right, .. }
+            if right == node && matches!(text(op, src), "/" | "%" | "/=" | "%="))
+    });
+    if n == 0 && divisor && !d.zero_divisor_is_a_value() {
+        return None;
+    }
     let t = format!("{n}{suffix}");
     let glued = src[..node.start_byte()].ends_with(['-', '+']);
     Some(if n < 0 && glued { format!("({t})") } else { t })
@@ -283,19 +295,12 @@ fn call(
         .child_by_field_name("function")
         .map(|f| show(text(f, src)))
         .unwrap_or_else(|| method.to_string());
-    let stringy = |n: Node| {
-        matches!(d.construct(n, src), C::Str { .. })
-            || matches!(
-                n.kind(),
-                "string_literal" | "char_literal" | "character_literal" | "rune_literal"
-            )
-    };
     if !d.swappable_arguments(method) {
         return;
     }
     for (i, pair) in args.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
-        if text(a, src) == text(b, src) || stringy(a) != stringy(b) {
+        if text(a, src) == text(b, src) || !same_kind(d, a, b, src) {
             continue;
         }
         if a.kind() == "spread_element" || b.kind() == "spread_element" {
@@ -318,6 +323,43 @@ fn call(
     }
 }
 
+/// True when the arguments `a` and `b` may be of one type, as far as the source says: not a
+/// string against a non-string, a function against a value, a number against an iterator, nor
+/// two variables declared with different types (a typed language refuses the swapped call).
+fn same_kind(d: &dyn Dialect, a: Node, b: Node, src: &str) -> bool {
+    let stringy = |n: Node| {
+        matches!(d.construct(n, src), C::Str { .. })
+            || matches!(
+                n.kind(),
+                "string_literal" | "char_literal" | "character_literal" | "rune_literal"
+            )
+            || d.is_string(n, src)
+    };
+    let function = |n: Node| {
+        matches!(
+            n.kind(),
+            "func_literal"
+                | "arrow_function"
+                | "function_expression"
+                | "lambda_expression"
+                | "closure_expression"
+        )
+    };
+    let number = |n: Node| matches!(d.construct(n, src), C::Int | C::Float);
+    if stringy(a) != stringy(b)
+        || function(a) != function(b)
+        || (number(a) && d.not_a_number(b, src))
+        || (number(b) && d.not_a_number(a, src))
+        || d.not_a_number(a, src) != d.not_a_number(b, src)
+    {
+        return false;
+    }
+    match (d.declared_type(a, src), d.declared_type(b, src)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    }
+}
+
 /// `bound + 1` and `bound - 1` for a non-literal bound (`family±1` operators).
 pub(super) fn bound_sites(
     d: &dyn Dialect,
@@ -327,7 +369,7 @@ pub(super) fn bound_sites(
     src: &str,
     out: &mut Vec<Site>,
 ) {
-    if literal_bound(d, bound, src) || d.is_string(bound, src) {
+    if literal_bound(d, bound, src) || d.not_a_number(bound, src) {
         return;
     }
     let t = text(bound, src);

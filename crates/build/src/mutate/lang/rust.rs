@@ -62,6 +62,19 @@ impl Rust {
         declaration_of(self, at, name, src, &decl)
     }
 
+    /// True when `name` at `at` is bound by a `let` without a value (`let x;`).
+    fn let_without_value<'t>(&self, at: Node<'t>, name: &str, src: &str) -> bool {
+        let decl = |n: Node<'t>| -> Option<(Node<'t>, Node<'t>)> {
+            let id = (n.kind() == "let_declaration")
+                .then(|| n.child_by_field_name("pattern"))
+                .flatten()
+                .filter(|p| p.kind() == "identifier")?;
+            Some((id, n))
+        };
+        declaration_of(self, at, name, src, &decl)
+            .is_some_and(|d| d.child_by_field_name("value").is_none())
+    }
+
     /// True when `e` is certainly a `String` (so `+` on it concatenates).
     fn stringy(&self, e: Node, src: &str) -> bool {
         match e.kind() {
@@ -210,7 +223,8 @@ impl Dialect for Rust {
                         end_removable: op == "..",
                     }
                 }
-                [_, index] => C::Index { index: *index },
+                // `v[a as usize..b]` can parse as a cast of a range: no index to shift.
+                [_, index] if !text(*index, src).contains("..") => C::Index { index: *index },
                 _ => C::Other,
             },
             "range_expression" if node.parent().is_none_or(|p| p.kind() != "index_expression") => {
@@ -229,10 +243,18 @@ impl Dialect for Rust {
             Some(e) if e.kind() == "macro_invocation" => {
                 !matches!(self.construct(e, src), C::Throw)
             }
-            Some(e) => matches!(
-                e.kind(),
-                "call_expression" | "assignment_expression" | "compound_assignment_expr"
-            ),
+            // Not the assignment that gives a `let x;` its value (Rust refuses a read of a
+            // possibly-uninitialised binding).
+            Some(e) if e.kind() == "assignment_expression" => {
+                match e
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier")
+                {
+                    Some(l) => !self.let_without_value(l, text(l, src), src),
+                    None => true,
+                }
+            }
+            Some(e) => matches!(e.kind(), "call_expression" | "compound_assignment_expr"),
             None => false,
         }
     }
@@ -400,6 +422,16 @@ impl Dialect for Rust {
 
     fn is_string(&self, e: Node, src: &str) -> bool {
         self.stringy(e, src)
+    }
+
+    fn declared_type(&self, id: Node, src: &str) -> Option<String> {
+        if id.kind() != "identifier" {
+            return None;
+        }
+        let d = self.declared(id, text(id, src), src)?;
+        // A written type (a `let`'s initial value is no type).
+        (d.kind().ends_with("_type") || d.kind() == "type_identifier")
+            .then(|| text(d, src).to_string())
     }
 
     /// `String + &str` is the one concatenation; a `&str` on the left never compiled.
