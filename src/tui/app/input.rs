@@ -70,7 +70,7 @@ impl App {
     }
 
     /// The one place state changes; the active pane then syncs its background work with the
-    /// new state ([`Pane::sync`]).
+    /// new state ([`Pane::sync`](crate::tui::panes::Pane::sync)).
     pub fn handle(&mut self, action: Action) {
         let redraw_only = matches!(action, Action::Tick | Action::Resize(..));
         self.change(action);
