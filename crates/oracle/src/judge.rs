@@ -40,10 +40,23 @@ fn protocol(e: impl std::fmt::Display) -> OracleError {
     OracleError::Protocol(format!("judge: {e}"))
 }
 
+/// The `-c` program that reads `len` bytes of the judge's program from stdin (fd 0, unbuffered,
+/// so the protocol's first line is still there for the judge's own reader) and runs it as
+/// `__main__`.
+fn loader(len: usize) -> String {
+    format!(
+        "import os\nb = b''\nwhile len(b) < {len}:\n    c = os.read(0, {len} - len(b))\n    \
+         if not c:\n        raise SystemExit(1)\n    b += c\n\
+         exec(compile(b, '<execscope_oracle/boot.py>', 'exec'))\n"
+    )
+}
+
 impl Judge {
-    /// Starts the zygote: `python -s -P -c <judge>` with only `PATH` and the hash seed in its
+    /// Starts the zygote: `python -s -P -c LOADER` with only `PATH` and the hash seed in its
     /// environment, its own session and process group, no inherited descriptor but its control
     /// pipes and `sandbox` (the write end to the sandbox, the read end from it: fds 3 and 4).
+    /// The judge's program comes first on its stdin ([`LOADER`] reads exactly its length): an
+    /// argument is capped at 128 KiB by the kernel (`MAX_ARG_STRLEN`), and the program is larger.
     pub fn spawn(
         python: &Path,
         flags: &[&str],
@@ -52,7 +65,7 @@ impl Judge {
     ) -> Result<Judge, OracleError> {
         let mut cmd = Command::new(python);
         cmd.args(flags)
-            .args(["-c", super::runtime::JUDGE.as_str()])
+            .args(["-c", &loader(super::runtime::JUDGE.len())])
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
             .env("PYTHONHASHSEED", seed.to_string())
@@ -71,7 +84,14 @@ impl Judge {
         }
         let mut child =
             super::sandbox::spawn(cmd).map_err(|e| OracleError::Spawn(format!("judge: {e}")))?;
-        let stdin = child.stdin.take().expect("piped");
+        let mut stdin = child.stdin.take().expect("piped");
+        if stdin.write_all(super::runtime::JUDGE.as_bytes()).is_err() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(protocol(
+                "did not start (it closed its stdin before reading its program)",
+            ));
+        }
         let stdout = child.stdout.take().expect("piped");
         let mut j = Judge {
             child,

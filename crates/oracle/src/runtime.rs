@@ -80,7 +80,7 @@ pub static HARNESS: LazyLock<String> = LazyLock::new(|| {
     program(&HARNESS_OWN, "harness", &[("stubs", &stubs)])
 });
 
-/// The judge (run as `python3 -s -P -c JUDGE`).
+/// The judge (run as `python3 -s -P -c LOADER`, this text on its stdin: see `judge::Judge::spawn`).
 pub static JUDGE: LazyLock<String> = LazyLock::new(|| program(&JUDGE_OWN, "judge", &[]));
 
 #[cfg(test)]
