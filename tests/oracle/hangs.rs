@@ -131,14 +131,24 @@ fn when_a_probe_comes_changes_no_verdict() {
     let want = ["pass", "pass", "HANG", "pass", "pass", "TIMEOUT", "FAIL"];
     let budget = Duration::from_secs(2);
     let mut took = vec![];
+    let mut slow = vec![];
     for probe in [Some(Duration::from_millis(50)), None, Some(budget * 10)] {
         let r = run_probed(budget, probe, code, &tests);
         assert_eq!(words(&r), want, "probe {probe:?}: {:?}", r.test_ms);
         took.push(r.test_ms[2]);
+        slow.push(r.test_ms[4]);
     }
     // The state-dependent hang costs less than its budget when probed, all of it when not.
     let ms = budget.as_millis() as u32;
     assert!(took[0] < ms && took[1] < ms && took[2] >= ms, "{took:?}");
+    // The slow test that passes records the time of the run its verdict comes from, probed or
+    // not: not the probe, the traced detection and the replay before it (about 3x its own run
+    // when they were counted; the build gate's speed check reads this time).
+    let own = slow[2];
+    assert!(
+        slow[..2].iter().all(|&t| t <= 2 * own + 50),
+        "probed (50 ms, default share) vs never: {slow:?}"
+    );
 }
 
 /// The hang detector alone (the oracle's package imported from `crates/oracle/python`), run on

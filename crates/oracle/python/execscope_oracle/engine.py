@@ -582,6 +582,7 @@ class Link:
         self.built = False
         self.build_failed = None
         self.build_spent = 0.0  # seconds spent waiting for builds during the current test
+        self.ran = None  # seconds of the last `timed` run (see run_test)
 
     def _write(self, data):
         if self.gone is not None:
@@ -815,6 +816,17 @@ def proven(pair, link, peer, i, done, budget, detect):
         link.gone = link.gone or "detected"  # a detector child serves no further test
 
 
+def timed(pair, link, peer, i, budget, probe=None):
+    """`attempt`, whose own time (builds waited for excluded) becomes `link.ran`: the time of
+    the run a test's verdict comes from, without the probe, detections and replays before it
+    (so the build gate's speed check reads the test's own run, not the load of proving it)."""
+    t0, b0 = time.monotonic(), link.build_spent
+    try:
+        return attempt(pair, link, peer, i, budget, probe)
+    finally:
+        link.ran = max(0.0, time.monotonic() - t0 - (link.build_spent - b0))
+
+
 def run_test(pair, link, peer, i, budget, detect, probe):
     """Test i's outcome: run once; a run whose code holds the ball for `probe` seconds is probed
     for a hang, and a test whose code ran out of time is TIMEOUT unless the hang detector proves
@@ -852,7 +864,7 @@ def run_test(pair, link, peer, i, budget, detect, probe):
     done = link.history
     cheap = sum(secs for _, _, secs in done) <= (probe or 0.0)
     early = probe if detect > 0 and not probed and cheap else None
-    outcome, observed = attempt(pair, link, peer, i, budget, early)
+    outcome, observed = timed(pair, link, peer, i, budget, early)
     if outcome == "PROBE":
         proof = proven(pair, link, peer, i, done, budget, detect)
         if proof:
@@ -866,7 +878,7 @@ def run_test(pair, link, peer, i, budget, detect, probe):
             if not link.renew(0.0):
                 return _no_child(link), None
         done = link.history
-        outcome, observed = attempt(pair, link, peer, i, budget)
+        outcome, observed = timed(pair, link, peer, i, budget)
     if outcome == "TIMEOUT" and link.code_timed_out:
         link.overran = True
         observed = None

@@ -94,14 +94,18 @@ def child(wire, req):
     peer = Peer(link.send, link.recv, JudgeSide())
     for i in range(int(req.get("start") or 0), len(pair.tests)):
         t0 = time.monotonic()
-        link.build_spent = 0.0
+        link.build_spent, link.ran = 0.0, None
         try:
             outcome, observed = run_test(pair, link, peer, i, budget, detect, probe)
         except BaseException as e:  # the judge's own failure: the test's, never a pass
             outcome, observed = "ERROR:" + exc_label(e), None
-        # A test's time is its own: a build it waited for is not (the build gate compares a
-        # canonical's test times with the budget).
-        ms = int(max(0.0, time.monotonic() - t0 - link.build_spent) * 1000)
+        # A test's time is its own: a build it waited for is not, nor the probe, detections and
+        # replays before the run its verdict comes from (the build gate compares a canonical's
+        # test times with the budget). A HANG's time is what proving it took.
+        if outcome != "HANG" and link.ran is not None:
+            ms = int(link.ran * 1000)
+        else:
+            ms = int(max(0.0, time.monotonic() - t0 - link.build_spent) * 1000)
         wire.later(b"V " + dumps({"i": i, "o": outcome, "obs": observed, "ms": ms}).encode() + b"\n")
     wire.flush()
 
