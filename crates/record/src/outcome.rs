@@ -172,8 +172,10 @@ pub struct SuiteResult {
     pub isolation: IsolationLevel,
     /// Wall time of the suite in milliseconds.
     pub wall_ms: u64,
-    /// Per test, its wall time in milliseconds as the harness measured it (its budget for a test
-    /// that ran out of time; empty when the harness died). Used to check the canonical's cost
+    /// Per test, its wall time in milliseconds as the harness measured it: the run its verdict
+    /// comes from, without a hang probe, detection or replay before it (at least its budget for a
+    /// test that ran out of time; what proving it took for a HANG; empty when the harness died).
+    /// Used to check the canonical's cost
     /// against the budget; never part of a verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub test_ms: Vec<u32>,
