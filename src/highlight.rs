@@ -5,10 +5,7 @@
 //! has no TypeScript, so TypeScript is highlighted with the JavaScript syntax (its keywords,
 //! strings, numbers and comments are JavaScript's; only type annotations stay plain). Loading the
 //! syntax and theme sets takes tens of milliseconds, so it happens once, lazily ([`warm_up`]).
-//!
-//! The dashboard's code widget (`tui::widgets::code`) still highlights Python only; moving it
-//! onto [`highlight`] (one call, the snippet's `language` in hand) is the follow-up that makes the
-//! browser language-aware (issue 44; the dashboard is being restructured elsewhere).
+//! The dashboard's code widget (`tui::widgets::code`) maps these regions to its theme's colours.
 
 use execscope_record::Language;
 use std::sync::OnceLock;

@@ -86,6 +86,9 @@ pub enum Action {
     CycleVisible,
     /// Deception: switch between deception by bug type and test-suite strength.
     ToggleSuites,
+    /// Deception: switch between deception by bug type and by bug type and language (a bundle
+    /// of several languages).
+    ToggleLanguages,
     /// Toggle the selected item (e.g. a system's line in the density chart).
     ToggleSelect,
     /// Write the current pane as SVG (colours kept) and markdown, for slides.

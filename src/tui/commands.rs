@@ -123,6 +123,7 @@ pub static COMMANDS: &[Command] = &[
     cmd(P(PaneId::Browser), &[C('u')], "u", Action::Undo, "undo edit", "Undo the last edit of this query.", false),
     // Deception.
     cmd(P(PaneId::Deception), &[C('v')], "v", Action::ToggleSuites, "suites", "Deception by bug type ↔ test-suite strength: per family killed / survived, tasks weakest first (⚑ suite gap), every surviving mutant with its diff (from build_report.json).", true),
+    cmd(P(PaneId::Deception), &[C('L')], "L", Action::ToggleLanguages, "languages", "Deception by bug type ↔ by bug type and language (dense systems pooled) and by language per system, in a bundle of several languages.", true),
     cmd(P(PaneId::Deception), &[K(KeyCode::Enter)], "Enter", Action::Enter, "open query", "Suite strength: open the selected survivor's query in the browser.", false),
     cmd(P(PaneId::Deception), &[K(KeyCode::PageUp), Key::Ctrl('u')], "PgUp", Action::PageUp, "scroll up", "A page up the bug types; suite strength: the task list (↑/↓ move the survivors).", false),
     cmd(P(PaneId::Deception), &[K(KeyCode::PageDown), Key::Ctrl('d')], "PgDn", Action::PageDown, "scroll down", "A page down the bug types; suite strength: the task list.", false),
@@ -192,10 +193,16 @@ pub fn active(pane: PaneId, input: bool) -> impl Iterator<Item = &'static Comman
     pane_cmds.chain(rest)
 }
 
-/// The key bar: (keys, label) of the bar commands active here.
-pub fn bar(pane: PaneId, input: bool) -> Vec<(&'static str, &'static str)> {
+/// The key bar: (keys, label) of the bar commands active here. `several_languages`: the bundle
+/// is not all Python (the deception pane's `L` has something to show only then; it stays in
+/// the help and the palette either way).
+pub fn bar(
+    pane: PaneId,
+    input: bool,
+    several_languages: bool,
+) -> Vec<(&'static str, &'static str)> {
     active(pane, input)
-        .filter(|c| c.bar)
+        .filter(|c| c.bar && (several_languages || c.action != Action::ToggleLanguages))
         .map(|c| (c.keys_label, c.label))
         .collect()
 }
@@ -436,7 +443,7 @@ mod tests {
             lookup(&key(KeyCode::Esc), PaneId::Pairs, true),
             Some(Action::Back)
         );
-        let bar = bar(PaneId::Browser, false);
+        let bar = bar(PaneId::Browser, false, false);
         assert!(bar.contains(&("/", "filter")) && bar.contains(&("q", "quit")));
     }
 }

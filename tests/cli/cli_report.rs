@@ -222,45 +222,6 @@ fn a_truncated_corpus_is_named_with_its_line_and_the_next_step() {
     );
 }
 
-/// The tiny fixture with its first query (and the snippets it lists) marked C++: a bundle in two
-/// languages, the manifest dropped (the edit would fail it).
-fn two_languages() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let src = std::path::Path::new("tests/fixtures/tiny");
-    for sub in ["data", "embeddings", "results"] {
-        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
-        for e in std::fs::read_dir(src.join(sub)).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dir.path().join(sub).join(e.file_name())).unwrap();
-        }
-    }
-    let queries = std::fs::read_to_string(src.join("data/queries.jsonl")).unwrap();
-    let mut rows: Vec<Value> = queries
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    rows[0]["language"] = "cpp".into();
-    let ids: Vec<Value> = ["correct_corpus_ids", "paired_distractor_corpus_ids"]
-        .iter()
-        .flat_map(|k| rows[0][*k].as_array().unwrap().clone())
-        .collect();
-    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
-    std::fs::write(dir.path().join("data/queries.jsonl"), text).unwrap();
-    let corpus = std::fs::read_to_string(src.join("data/corpus.jsonl")).unwrap();
-    let text: String = corpus
-        .lines()
-        .map(|l| {
-            let mut r: Value = serde_json::from_str(l).unwrap();
-            if ids.contains(&r["corpus_id"]) {
-                r["language"] = "cpp".into();
-            }
-            format!("{r}\n")
-        })
-        .collect();
-    std::fs::write(dir.path().join("data/corpus.jsonl"), text).unwrap();
-    dir
-}
-
 #[test]
 fn tables_slice_by_language_and_a_python_report_says_nothing_of_languages() {
     let args = |bundle: &str, extra: &[&str]| -> Vec<String> {
@@ -294,8 +255,8 @@ fn tables_slice_by_language_and_a_python_report_says_nothing_of_languages() {
     let text = run(args("tests/fixtures/tiny", &[]));
     assert!(text.contains("Means over 3 queries;"), "{text}");
 
-    let two = two_languages();
-    let b = two.path().to_str().unwrap();
+    let (_two, two) = common::tiny::two_languages();
+    let b = two.to_str().unwrap();
     let v: Value = serde_json::from_str(&run(args(b, &["--format", "json"]))).unwrap();
     assert_eq!(
         v["bundle"]["languages"],

@@ -75,3 +75,35 @@ pub fn with_new_families() -> (tempfile::TempDir, PathBuf) {
     }
     (dir, root)
 }
+
+/// The fixture with its first query (and the snippets it lists) marked C++: a bundle in two
+/// languages (the code stays the fixture's; what is tested is the slicing, not the judging).
+pub fn two_languages() -> (tempfile::TempDir, PathBuf) {
+    use serde_json::Value;
+    let (dir, root) = copy_tiny(false);
+    let mut ids: Vec<Value> = Vec::new();
+    edit(&root, "data/queries.jsonl", |s| {
+        let mut rows: Vec<Value> = s
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        rows[0]["language"] = "cpp".into();
+        ids = ["correct_corpus_ids", "paired_distractor_corpus_ids"]
+            .iter()
+            .flat_map(|k| rows[0][*k].as_array().unwrap().clone())
+            .collect();
+        rows.iter().map(|r| format!("{r}\n")).collect()
+    });
+    edit(&root, "data/corpus.jsonl", |s| {
+        s.lines()
+            .map(|l| {
+                let mut r: Value = serde_json::from_str(l).unwrap();
+                if ids.contains(&r["corpus_id"]) {
+                    r["language"] = "cpp".into();
+                }
+                format!("{r}\n")
+            })
+            .collect()
+    });
+    (dir, root)
+}

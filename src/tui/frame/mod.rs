@@ -226,7 +226,12 @@ fn draw_keys(f: &mut Frame, area: Rect, app: &App) {
     } else if input && app.panes[app.tab].captures_input() {
         commands::editor_bar()
     } else {
-        commands::bar(app.pane(), input)
+        let view = app.view();
+        let several = view
+            .data
+            .and_then(|d| d.lb.as_ref())
+            .is_some_and(|lb| lb.multilingual());
+        commands::bar(app.pane(), input, several)
     };
     for (k, label) in entries {
         let w = k.chars().count() + label.chars().count() + 1;

@@ -3,7 +3,9 @@
 //! canonical-vs-best-distractor gap histogram of the current system. Every number is a cell of
 //! the report's `bugtypes`, `editsize` and `gaps` tables, drawn from the same typed rows
 //! (the core's `AnatomyView::bugtypes`, `editsize`, `gaps`) and the same formatter. `v`
-//! switches to the test-suite strength of the same families ([`super::suites`]).
+//! switches to the test-suite strength of the same families ([`super::suites`]); `L`, in a
+//! bundle of several languages, to deception by bug type and language and by language per
+//! system (the report's `bugtypes-languages` and `deception-languages` tables).
 
 use super::suites::SuitesPanel;
 use super::{step, Cx, Pane, PaneId};
@@ -29,6 +31,8 @@ pub struct DeceptionPane {
     page: Cell<usize>,
     /// Showing test-suite strength instead of deception.
     pub suites: bool,
+    /// Showing deception by language (a bundle of several languages).
+    pub languages: bool,
     pub suites_panel: SuitesPanel,
 }
 
@@ -63,6 +67,10 @@ impl Pane for DeceptionPane {
             return self.suites_panel.export_tables(v);
         }
         match v.data.and_then(|d| d.anatomy.as_ref()) {
+            Some(a) if self.languages && multilingual(v) => vec![
+                crate::report::anatomy::bugtypes_languages_table(a),
+                crate::report::anatomy::language_deception_table(a),
+            ],
             Some(a) => vec![
                 crate::report::anatomy::bugtypes_table(a),
                 crate::report::anatomy::editsize_table(a),
@@ -75,6 +83,10 @@ impl Pane for DeceptionPane {
     fn handle(&mut self, action: &Action, cx: &mut Cx) -> bool {
         if *action == Action::ToggleSuites {
             self.suites = !self.suites;
+            return true;
+        }
+        if *action == Action::ToggleLanguages && !self.suites {
+            self.languages = !self.languages;
             return true;
         }
         if self.suites {
@@ -102,6 +114,9 @@ impl Pane for DeceptionPane {
             message(f, area, &v.pending("failure anatomy"), th.accent);
             return;
         };
+        if self.languages {
+            return draw_languages(f, area, v, a);
+        }
         let [top, bottom] =
             Layout::vertical([Constraint::Percentage(58), Constraint::Min(6)]).areas(area);
         let [left, right] =
@@ -207,6 +222,42 @@ impl DeceptionPane {
                 Rect::new(left.x + 2, left.bottom() - 1, w, 1),
             );
         }
+    }
+}
+
+/// True when the bundle is not all Python (the language views have something to show).
+fn multilingual(v: &View) -> bool {
+    v.data
+        .and_then(|d| d.lb.as_ref())
+        .is_some_and(|lb| lb.multilingual())
+}
+
+/// `L`: deception by bug type and language (dense systems pooled) on top, deception by
+/// language per system below, as heat tables of the report's rows.
+fn draw_languages(f: &mut Frame, area: Rect, v: &View, a: &AnatomyView) {
+    let th = v.theme;
+    if !multilingual(v) {
+        let text = "Every query of this bundle is Python: there is no deception by language to \
+                    show (L returns).";
+        return message(f, area, text, th.dim);
+    }
+    let bt = crate::report::anatomy::bugtypes_languages_table(a);
+    let by = crate::report::anatomy::language_deception_table(a);
+    let want = (bt.rows.len() as u16 + 3).min(area.height.saturating_sub(6).max(3));
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(want), Constraint::Min(0)]).areas(area);
+    let title = Line::from(vec![
+        Span::styled(" Deception by bug type and language ", th.title),
+        Span::styled("(dense systems pooled; deceived/pairs) ", th.dim),
+    ]);
+    // Cells hold percentages; the heat scale is a fraction.
+    super::domains::heat_table(f, top, v, &bt, title, 0, |x| x / 100.0);
+    if bottom.height >= 4 {
+        let title = Line::from(vec![
+            Span::styled(" Deception by language ", th.title),
+            Span::styled("(distractor ≥ canonical) ", th.dim),
+        ]);
+        super::domains::heat_table(f, bottom, v, &by, title, 0, |x| x / 100.0);
     }
 }
 

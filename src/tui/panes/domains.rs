@@ -1,6 +1,8 @@
 //! Pane 5: domains and difficulty — the per-domain exec@1 heat map (the report's `domains`
-//! table, shown domains × systems), the per-query difficulty histogram (`difficulty` table) and
-//! the queries no system solves at rank 1 (Enter opens one in the browser).
+//! table, shown domains × systems), above it in a bundle of several languages the per-language
+//! one (the report's `languages` table, languages × systems), the per-query difficulty
+//! histogram (`difficulty` table) and the queries no system solves at rank 1 (Enter opens one
+//! in the browser).
 
 use super::{step, Cx, Effect, Pane, PaneId};
 use crate::report::{Align, Table, TableCell};
@@ -49,6 +51,26 @@ pub fn by_domain_table(rows: &[DomainRow], policy: crate::metrics::TiePolicy) ->
     ))
 }
 
+/// The per-language exec@1 table with languages as rows and systems as columns (the report's
+/// `languages` table turned, as the domain table is), each language with its number of queries.
+pub fn by_language_table(lb: &crate::view::Leaderboard) -> Table {
+    let rows = lb.language_rows();
+    let mut out =
+        Table::new("languages", "Per-language exec@1").column("language", "language", Align::Left);
+    for r in &rows {
+        out = out.column(&r.id, &r.id, Align::Right);
+    }
+    for (li, (l, n)) in lb.languages.iter().enumerate() {
+        let mut row = vec![TableCell::text(format!("{} ({n})", l.display_name()))];
+        row.extend(rows.iter().map(|r| TableCell::num(r.exec1[li].1, 3)));
+        out.push(row);
+    }
+    out.caption(format!(
+        "Mean exec@1 over each language's queries (their number beside it; {} ties).",
+        lb.policy
+    ))
+}
+
 /// Deception by domain with domains as rows and systems as columns (the report's typed rows).
 pub fn by_domain_deception_table(rows: &[DomainDeceptionRow]) -> Table {
     let mut out = Table::new("deception_domains", "Deception by domain").column(
@@ -72,7 +94,7 @@ pub fn by_domain_deception_table(rows: &[DomainDeceptionRow]) -> Table {
 }
 
 /// A bordered table whose number cells are shaded by value (`shade` maps the value first).
-fn heat_table(
+pub(super) fn heat_table(
     f: &mut Frame,
     area: Rect,
     v: &View,
@@ -108,6 +130,12 @@ fn domain_view(v: &View) -> Option<Table> {
     Some(by_domain_table(&lb.domain_rows(), lb.policy)).filter(|t| !t.rows.is_empty())
 }
 
+/// The pane's language table, where the bundle is not all Python.
+fn language_view(v: &View) -> Option<Table> {
+    let lb = v.data?.lb.as_ref()?;
+    lb.multilingual().then(|| by_language_table(lb))
+}
+
 /// What the pane says where the bundle's queries carry no domain.
 pub const NO_DOMAINS: &str = "This bundle has no domains: its queries carry no `domain` field, \
     and none can be read from their entry ids, so there is no per-domain table. The difficulty \
@@ -137,7 +165,8 @@ impl Pane for DomainsPane {
     }
 
     fn export_tables(&self, v: &View) -> Vec<Table> {
-        let mut out: Vec<Table> = domain_view(v).into_iter().collect();
+        let mut out: Vec<Table> = language_view(v).into_iter().collect();
+        out.extend(domain_view(v));
         if let Some(a) = v.data.and_then(|d| d.anatomy.as_ref()) {
             out.push(crate::report::anatomy::difficulty_table(a));
         }
@@ -189,6 +218,21 @@ impl DomainsPane {
     /// `deception-domains` rows, same orientation).
     fn draw_domains(&self, f: &mut Frame, left: Rect, v: &View, d: &crate::tui::view::Data) {
         let th = v.theme;
+        // A bundle of several languages: exec@1 by language first (a few rows).
+        let left = match language_view(v) {
+            Some(t) => {
+                let want = (t.rows.len() as u16 + 3).min(left.height / 2);
+                let [top, rest] =
+                    Layout::vertical([Constraint::Length(want), Constraint::Min(0)]).areas(left);
+                let title = Line::from(vec![
+                    Span::styled(" exec@1 by language ", th.title),
+                    Span::styled(format!("(ties: {}) ", v.policy()), th.dim),
+                ]);
+                heat_table(f, top, v, &t, title, self.col, |x| x);
+                rest
+            }
+            None => left,
+        };
         match domain_view(v) {
             Some(t) => {
                 // exec@1 by domain on top; the free space below holds deception by domain (the

@@ -285,11 +285,18 @@ impl Pane for LeaderboardPane {
         let rows = t.rows.len() as u16;
         let [top, bottom] =
             Layout::vertical([Constraint::Length(rows + 3), Constraint::Min(0)]).areas(area);
+        // The language mix, where the bundle is not all Python (as the report's header says it).
+        let mix = if lb.multilingual() {
+            format!("{} · ", crate::view::languages::describe(&lb.languages))
+        } else {
+            String::new()
+        };
         let inner = framed(
             f,
             top,
             Line::from(vec![
                 Span::styled(" Leaderboard ", th.title),
+                Span::styled(mix, th.accent),
                 Span::styled(
                     format!("(ties: {}; ←/→ sort column, r reverse) ", lb.policy),
                     th.dim,
@@ -365,6 +372,15 @@ fn detail_lines(v: &View, d: &Data, lb: &Leaderboard, r: usize, s: usize) -> Vec
             row.label_fallbacks
         )),
     ];
+    if lb.multilingual() {
+        // exec@1 over each language's queries (the report's `languages` table, this row).
+        let mut spans = vec![Span::raw("exec@1 by language  ")];
+        for (l, x) in &row.per_language {
+            spans.push(Span::raw(format!(" {} ", l.display_name())));
+            spans.push(Span::styled(n3(*x), th.accent));
+        }
+        lines.push(Line::from(spans));
+    }
     lines.extend(interval_lines(d, v, s));
     lines.push(Line::from(Span::styled(
         format!("Enter: browse {}'s queries", v.system_id(s)),

@@ -254,7 +254,12 @@ impl AuditPane {
         c: &CandidateView,
     ) {
         let th = v.theme;
-        let lines = code::numbered(code::highlight(&c.code, th), th);
+        let lines = code::numbered(
+            // An audited pool's candidates are Python: pools in other languages are not read
+            // yet (docs/languages.md).
+            code::highlight(&c.code, crate::record::Language::Python, th),
+            th,
+        );
         f.render_widget(
             Paragraph::new(lines).block(block(format!(" code {} ", c.label), false, th)),
             code_area,

@@ -123,13 +123,25 @@ impl Drop for BrowserPane {
     }
 }
 
-/// Queries matching `filter`, best first (all, in bundle order, without a filter).
+/// Queries matching `filter`, best first (all, in bundle order, without a filter). In a bundle
+/// of several languages the query's language is matched too (`/c++`, `/go`).
 pub fn filtered(d: &Data, filter: &str) -> Vec<usize> {
     let b = &d.engine.bundle();
+    let several = crate::view::languages::multilingual(&crate::view::languages::mix(b));
     let hay: Vec<String> = b
         .queries
         .iter()
-        .map(|q| format!("{} {} {} {}", q.id, q.function_name, q.domain, q.text))
+        .map(|q| match several {
+            true => format!(
+                "{} {} {} {} {}",
+                q.id,
+                q.function_name,
+                q.domain,
+                q.language.display_name(),
+                q.text
+            ),
+            false => format!("{} {} {} {}", q.id, q.function_name, q.domain, q.text),
+        })
         .collect();
     fuzzy::filter(filter, hay.iter().map(String::as_str))
 }

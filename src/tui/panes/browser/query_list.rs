@@ -110,10 +110,17 @@ impl BrowserPane {
             return;
         };
         let ki = v.settings.k_index;
-        let mut lines = vec![Line::from(vec![
+        let mut head = vec![
             Span::styled(format!("{} ", query.function_name), th.accent),
             Span::styled(query.domain.clone(), th.dim),
-        ])];
+        ];
+        if !query.language.is_python() {
+            head.push(Span::styled(
+                format!(" · {}", query.language.display_name()),
+                th.accent,
+            ));
+        }
+        let mut lines = vec![Line::from(head)];
         // An edited query text is what the probe ranks: shown whole, the stored one under it.
         let edited = self
             .session

@@ -35,7 +35,10 @@ impl BrowserPane {
         let key = (c, th.kind == crate::tui::theme::ThemeKind::Dark, th.mono);
         let mut cache = self.code_cache.borrow_mut();
         if cache.as_ref().is_none_or(|(k, _)| *k != key) {
-            *cache = Some((key, code::numbered(code::highlight(&snip.code, th), th)));
+            *cache = Some((
+                key,
+                code::numbered(code::highlight(&snip.code, snip.language, th), th),
+            ));
         }
         let mut lines = cache.as_ref().map(|(_, l)| l.clone()).unwrap_or_default();
         if v.shared.live.is_none() {
