@@ -10,6 +10,7 @@ mod bug_types;
 mod charts;
 mod editor;
 mod export_numbers;
+mod fit;
 mod languages;
 mod panes;
 mod presenter;

@@ -77,13 +77,13 @@ impl Judge {
         unsafe {
             cmd.pre_exec(move || {
                 libc::setsid();
-                super::sandbox::place_fds(&[(sandbox.0, 3), (sandbox.1, 4)])?;
+                super::process::place_fds(&[(sandbox.0, 3), (sandbox.1, 4)])?;
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
                 Ok(())
             });
         }
         let mut child =
-            super::sandbox::spawn(cmd).map_err(|e| OracleError::Spawn(format!("judge: {e}")))?;
+            super::process::spawn(cmd).map_err(|e| OracleError::Spawn(format!("judge: {e}")))?;
         let mut stdin = child.stdin.take().expect("piped");
         if stdin.write_all(super::runtime::JUDGE.as_bytes()).is_err() {
             let _ = child.kill();

@@ -24,6 +24,7 @@ mod judge;
 pub mod lazy;
 pub use execscope_record::outcome;
 mod pool;
+mod process;
 mod runtime;
 mod sandbox;
 mod scratch;

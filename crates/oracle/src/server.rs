@@ -63,7 +63,7 @@ impl Server {
         records: (OwnedFd, OwnedFd),
     ) -> Result<Server, OracleError> {
         let judge_fds = (judge_fds.0, judge_fds.1, records.0.as_raw_fd());
-        let mut child = super::sandbox::spawn(launcher.command(mode, uid, seed, judge_fds))
+        let mut child = super::process::spawn(launcher.command(mode, uid, seed, judge_fds))
             .map_err(|e| OracleError::Spawn(format!("{}: {e}", launcher.level)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");

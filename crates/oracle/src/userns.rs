@@ -225,7 +225,7 @@ pub unsafe fn fork_into_pidns() -> io::Result<()> {
     }
     // The waiter: holds no pipe end (so EOF reaches execscope when the harness dies) and never
     // returns into the exec path.
-    super::sandbox::close_fds_from(0);
+    super::process::close_fds_from(0);
     let mut status = 0;
     loop {
         let r = libc::waitpid(pid as libc::pid_t, &mut status, 0);
