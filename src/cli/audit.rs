@@ -77,6 +77,12 @@ pub struct AuditArgs {
     /// Isolation: auto, rlimits, netns, bubblewrap, userns.
     #[arg(long, default_value = "auto")]
     pub isolation: IsolationChoice,
+    /// Generated pools: run every test of every suite, so the per-test outcomes (audit-view.json,
+    /// the results files) are complete. Without it each candidate's base and plus suites stop
+    /// at their first test that does not pass (the later ones are recorded `not-run`): P_b, P+
+    /// and pass@k are the same either way.
+    #[arg(long = "all-tests", requires = "pool")]
+    pub all_tests: bool,
     /// Generated pools: execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable
     /// hash of each pair's key; `--out` then receives a partial result for `execscope merge`.
     #[arg(long, value_name = "I/N", requires = "pool", requires = "out")]
@@ -240,6 +246,9 @@ fn journaled(
     }
     if let Some(f) = args.pool_from {
         settings.insert("pool_from".into(), f.to_string());
+    }
+    if args.all_tests {
+        settings.insert(crate::shard::audit::ALL_TESTS.into(), "true".into());
     }
     let a = PoolAudit {
         pool: pool.to_path_buf(),

@@ -42,7 +42,8 @@ fn suite_status<'a>(
     let mut failed = Vec::new();
     for t in tests {
         any = true;
-        if t.outcome.is_pass() {
+        // A test not run (its suite stopped at an earlier failure) is neither.
+        if t.outcome.is_pass() || t.outcome.is_not_run() {
             continue;
         }
         if failed.is_empty() {

@@ -565,6 +565,101 @@ fn an_evalplus_audit_writes_evalplus_eval_results() {
         .is_file());
 }
 
+/// Issue 46 item 1: by default each suite stops at its first failure and the output says how
+/// many did; `--all-tests` runs every test. The verdicts (every cohort's accounting, pass@k,
+/// EvalPlus's base and plus statuses) are the same both ways; only per-test outcomes differ,
+/// `not-run` after a suite's first failure.
+#[test]
+fn suites_stopped_at_first_failure_give_the_verdicts_of_every_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| -> (Value, Value, Value) {
+        let out = dir.path().join(name);
+        let mut args = vec![
+            "--pool".to_string(),
+            formats_fixture("evalplus_small_samples.jsonl")
+                .to_string_lossy()
+                .into_owned(),
+            "--tasks".into(),
+            formats_fixture("evalplus_small.jsonl")
+                .to_string_lossy()
+                .into_owned(),
+            "--format".into(),
+            "json".into(),
+            "--out".into(),
+            out.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = audit(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let read = |f: &str| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(out.join(f)).unwrap()).unwrap()
+        };
+        (
+            serde_json::from_slice(&o.stdout).unwrap(),
+            read("evalplus_small_samples_eval_results.json"),
+            read("audit-view.json"),
+        )
+    };
+    let (stop, stop_ep, stop_view) = run("stop", &[]);
+    let (all, all_ep, all_view) = run("all", &["--all-tests"]);
+    assert_eq!(stop["cohorts"], all["cohorts"]);
+    assert_eq!(passk_rows(&stop), passk_rows(&all));
+    let statuses = |ep: &Value| -> Vec<(String, Value, Value)> {
+        let mut v = Vec::new();
+        for (task, rows) in ep["eval"].as_object().unwrap() {
+            for r in rows.as_array().unwrap() {
+                v.push((
+                    task.clone(),
+                    r["base_status"].clone(),
+                    r["plus_status"].clone(),
+                ));
+            }
+        }
+        v
+    };
+    assert_eq!(statuses(&stop_ep), statuses(&all_ep));
+    let said = |doc: &Value| -> Vec<String> {
+        doc["provenance"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.as_str())
+            .filter(|p| p.starts_with("stopped at first failure: "))
+            .map(str::to_string)
+            .collect()
+    };
+    let line = said(&stop);
+    assert_eq!(line.len(), 1, "{:?}", stop["provenance"]);
+    let counts: Vec<usize> = line[0]["stopped at first failure: ".len()..]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(2)
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(counts[0] >= 1 && counts[0] < counts[1], "{line:?}");
+    assert!(said(&all).is_empty());
+    // Per test: not-run only in the stopped audit, each after a failure of its own suite.
+    let outcomes = |view: &Value| -> Vec<String> {
+        let mut v = Vec::new();
+        for t in view["tasks"].as_array().unwrap() {
+            for c in t["candidates"].as_array().unwrap() {
+                for x in c["tests"].as_array().unwrap() {
+                    v.push(x["outcome"].as_str().unwrap().to_string());
+                }
+            }
+        }
+        v
+    };
+    let (s, a) = (outcomes(&stop_view), outcomes(&all_view));
+    assert_eq!(s.len(), a.len());
+    assert!(s.iter().any(|o| o == "not-run"), "{s:?}");
+    assert!(!a.iter().any(|o| o == "not-run"));
+    for (x, y) in s.iter().zip(&a) {
+        assert!(x == y || x == "not-run", "{x} {y}");
+    }
+}
+
 /// Ctrl-C (SIGINT) during an audit says how many executed pairs the journal kept and that the
 /// same command resumes; the same command then reuses them.
 #[test]

@@ -66,6 +66,7 @@ fn record_from_a_result() {
         isolation: IsolationLevel::Rlimits,
         wall_ms: 3,
         test_ms: vec![1, 1, 1],
+        stopped: vec![],
     };
     let tests = vec!["assert f(1) == 1".to_string(); 3];
     let job = execscope::oracle::Job::new("def f(x): return x", tests.clone());

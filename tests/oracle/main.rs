@@ -17,5 +17,6 @@ mod isolation;
 mod languages;
 mod outcomes;
 mod redteam;
+mod stopping;
 mod verdicts;
 mod verify;

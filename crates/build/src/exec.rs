@@ -419,9 +419,23 @@ impl<'a> Runner<'a> {
                 .copied()
                 .find(|o| o.config().hash_seed == s),
         };
+        // A suite asked to stop at its first failure is served by its own row, else by the
+        // full suite's (cut as the stopped run records it); a stopped row never serves a full
+        // request (it is keyed apart: `Job::key`).
         let mut results: Vec<Option<Result<SuiteResult, String>>> = keys
             .iter()
-            .map(|k| self.memo.get(k).cloned().map(Ok))
+            .zip(jobs)
+            .map(|(k, job)| {
+                self.memo
+                    .get(k)
+                    .cloned()
+                    .or_else(|| {
+                        let stop = job.stop.as_ref().filter(|_| seed.is_none())?;
+                        let full = self.memo.get(&job.full().key())?;
+                        Some(full.stopped_at_first_failure(stop))
+                    })
+                    .map(Ok)
+            })
             .collect();
         let missing: Vec<usize> = (0..jobs.len()).filter(|&i| results[i].is_none()).collect();
         self.reused += jobs.len() - missing.len();

@@ -133,6 +133,10 @@ impl Judge {
             "budget": limits.budget.as_secs_f64(), "detect": limits.detect.as_secs_f64(),
             "probe": limits.probe.as_secs_f64(), "start": start,
         });
+        if let Some(stop) = job.stop.as_ref().filter(|_| job.selftest.is_none()) {
+            // Each segment (starting at 0 and at these) ends at its first non-pass.
+            req["stop"] = serde_json::json!(stop);
+        }
         if !job.language.is_python() {
             // The child builds the program first: the first test's clock starts once it says
             // so, within this budget of its own; no hang proofs (the detector traces Python).

@@ -113,14 +113,30 @@ struct Tests {
     outcomes: Vec<Option<String>>,
     observed: Vec<Option<String>>,
     ms: Vec<u32>,
+    /// The job's [`Job::stop`]: segment starts, each segment ending at its first non-pass.
+    stop: Option<Vec<usize>>,
+    /// The tests at which a segment stopped.
+    stopped: Vec<usize>,
 }
 
 impl Tests {
+    /// Records test `i`. Under a stop request a non-pass ends its segment: the segment's later
+    /// tests are recorded not run (the judge runs none of them), whoever decided the outcome
+    /// (the judge, or execscope for a process that died or stopped answering).
     fn set(&mut self, i: usize, outcome: &str, observed: Option<String>, ms: u32) {
         if i < self.outcomes.len() {
             self.outcomes[i] = Some(outcome.to_string());
             self.observed[i] = observed;
             self.ms[i] = ms;
+            if let Some(stop) = &self.stop {
+                if outcome != "pass" {
+                    self.stopped.push(i);
+                    let end = execscope_record::job::segment_end(stop, i, self.outcomes.len());
+                    for j in i + 1..end {
+                        self.outcomes[j] = Some(outcome::NOT_RUN.to_string());
+                    }
+                }
+            }
         }
     }
 
@@ -163,6 +179,12 @@ impl<'a> PairRun<'a> {
             outcomes: vec![None; n],
             observed: vec![None; n],
             ms: vec![0; n],
+            stop: self
+                .job
+                .stop
+                .clone()
+                .filter(|_| self.job.selftest.is_none()),
+            stopped: Vec::new(),
         };
         if self.job.selftest.is_some() {
             self.selftest(&mut t)?;
@@ -202,6 +224,7 @@ impl<'a> PairRun<'a> {
             isolation: self.ctx.launcher.level,
             wall_ms: start.elapsed().as_millis() as u64,
             test_ms: t.ms,
+            stopped: t.stopped,
         })
     }
 

@@ -47,6 +47,24 @@ pub struct Job {
     /// answers with data only (docs/languages.md).
     #[serde(default, skip_serializing_if = "is_python")]
     pub language: Language,
+    /// `Some`: only whether each segment of the suite passes is wanted (pass@k, `P_b`, `P+`),
+    /// so each segment stops at its first test that does not pass and the rest of it is
+    /// [`crate::Outcome::NotRun`]. The segments start at test 0 and at each index given (a
+    /// base suite followed by a plus suite: `Some(vec![n_base])`). `None`: every test runs
+    /// (wherever per-test outcomes are shown). Keyed apart from the full suite ([`Job::key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Vec<usize>>,
+}
+
+/// The end (exclusive) of the segment holding test `i` of a suite of `n` tests whose segments
+/// start at 0 and at each index of `stop`.
+pub fn segment_end(stop: &[usize], i: usize, n: usize) -> usize {
+    stop.iter()
+        .copied()
+        .filter(|&b| b > i)
+        .min()
+        .unwrap_or(n)
+        .min(n)
 }
 
 impl Job {
@@ -81,6 +99,9 @@ impl Job {
         if !self.language.is_python() {
             marks.push(format!("\u{0}language:{}", self.language));
         }
+        if let Some(stop) = &self.stop {
+            marks.push(format!("\u{0}stop-at-first-failure:{stop:?}"));
+        }
         let tests = if marks.is_empty() {
             crate::keys::tests_sha256(&self.tests)
         } else {
@@ -94,6 +115,22 @@ impl Job {
     pub fn language(mut self, language: Language) -> Job {
         self.language = language;
         self
+    }
+
+    /// This job stopping each segment at its first non-pass (segments start at 0 and at each
+    /// index of `segments`): see [`Job::stop`].
+    pub fn stop_at_first_failure(mut self, segments: Vec<usize>) -> Job {
+        self.stop = Some(segments);
+        self
+    }
+
+    /// The job that runs every test (the same job without [`Job::stop`]): its result serves a
+    /// stop request, never the other way round.
+    pub fn full(&self) -> Job {
+        Job {
+            stop: None,
+            ..self.clone()
+        }
     }
 
     /// This job with a trusted setup run before each test.
@@ -157,5 +194,23 @@ mod tests {
         assert_eq!(js.key().1, crate::keys::tests_sha256(&marked));
         assert_ne!(js.key(), ts.key());
         assert_ne!(js.key(), py.key());
+    }
+
+    #[test]
+    fn a_stopped_suite_is_keyed_apart_from_the_full_one_and_by_its_segments() {
+        let full = Job::new("x", vec!["assert f() == 1".into(), "assert f()".into()]).entry("f");
+        let stop = full.clone().stop_at_first_failure(vec![1]);
+        assert_eq!(full.key().1, crate::keys::tests_sha256(&full.tests));
+        assert_eq!(stop.key().0, full.key().0);
+        assert_ne!(stop.key(), full.key());
+        assert_ne!(stop.key(), full.clone().stop_at_first_failure(vec![]).key());
+        assert_eq!(stop.full(), full);
+        assert!(!serde_json::to_string(&full).unwrap().contains("stop"));
+        let text = serde_json::to_string(&stop).unwrap();
+        assert_eq!(serde_json::from_str::<Job>(&text).unwrap(), stop);
+        assert_eq!(segment_end(&[1], 0, 2), 1);
+        assert_eq!(segment_end(&[1], 1, 2), 2);
+        assert_eq!(segment_end(&[], 0, 2), 2);
+        assert_eq!(segment_end(&[5], 0, 2), 2);
     }
 }

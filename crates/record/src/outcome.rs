@@ -23,6 +23,10 @@ pub enum Outcome {
     /// from the same state, was proven to repeat a state it had been in (a deterministic loop
     /// that never ends): the same on any machine.
     Hang,
+    /// Not run: the suite was asked to stop at its first non-pass ([`crate::Job::stop`]) and
+    /// an earlier test of its segment did not pass. Neither a pass nor a failure: nothing is
+    /// known about this test.
+    NotRun,
 }
 
 impl Outcome {
@@ -48,7 +52,12 @@ impl Outcome {
 
     /// A failure that holds on any machine (anything but `pass` and `TIMEOUT`).
     pub fn is_certain_failure(&self) -> bool {
-        !self.is_pass() && !self.is_resource_limit()
+        !self.is_pass() && !self.is_resource_limit() && !self.is_not_run()
+    }
+
+    /// The test was not run (its suite stopped at an earlier non-pass): neither pass nor fail.
+    pub fn is_not_run(&self) -> bool {
+        matches!(self, Outcome::NotRun)
     }
 }
 
@@ -61,6 +70,7 @@ impl fmt::Display for Outcome {
             Outcome::Error(e) => write!(f, "ERROR:{e}"),
             Outcome::Timeout => f.write_str("TIMEOUT"),
             Outcome::Hang => f.write_str("HANG"),
+            Outcome::NotRun => f.write_str(NOT_RUN),
         }
     }
 }
@@ -73,6 +83,7 @@ impl FromStr for Outcome {
             "FAIL" => Outcome::Fail,
             "TIMEOUT" => Outcome::Timeout,
             "HANG" => Outcome::Hang,
+            NOT_RUN => Outcome::NotRun,
             _ => {
                 if let Some(e) = s.strip_prefix("FAIL:").filter(|e| is_exc_name(e)) {
                     Outcome::FailExc(e.to_string())
@@ -85,6 +96,9 @@ impl FromStr for Outcome {
         })
     }
 }
+
+/// The word of a test that was not run because its suite stopped at an earlier non-pass.
+pub const NOT_RUN: &str = "not-run";
 
 /// The word of a program in another language than Python that did not compile (or, for
 /// JavaScript and TypeScript, parse): `ERROR:CompileError` for every test of the pair.
@@ -179,11 +193,46 @@ pub struct SuiteResult {
     /// against the budget; never part of a verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub test_ms: Vec<u32>,
+    /// A suite run with [`crate::Job::stop`]: the tests (0-based) at which a segment stopped,
+    /// their outcomes saying how; the rest of each such segment is [`Outcome::NotRun`]. Empty:
+    /// every test that was asked for ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stopped: Vec<usize>,
 }
 
 impl SuiteResult {
     pub fn passes_all(&self) -> bool {
         !self.outcomes.is_empty() && self.outcomes.iter().all(Outcome::is_pass)
+    }
+
+    /// Whether a segment of the suite stopped at a non-pass (some test was not run).
+    pub fn is_stopped(&self) -> bool {
+        !self.stopped.is_empty()
+    }
+
+    /// This result as a run that stops each segment at its first non-pass would record it
+    /// (segments start at 0 and at each of `stop`'s indices): the tests after such a test in
+    /// its segment become [`Outcome::NotRun`], with no observed value and no time. A full
+    /// run serves a stop request this way, giving the same bytes as the stopped run.
+    pub fn stopped_at_first_failure(&self, stop: &[usize]) -> SuiteResult {
+        let mut r = self.clone();
+        r.stopped.clear();
+        let mut skip_to = 0;
+        for i in 0..r.outcomes.len() {
+            if i < skip_to {
+                r.outcomes[i] = Outcome::NotRun;
+                if let Some(o) = r.observed.get_mut(i) {
+                    *o = None;
+                }
+                if let Some(ms) = r.test_ms.get_mut(i) {
+                    *ms = 0;
+                }
+            } else if !r.outcomes[i].is_pass() && !r.outcomes[i].is_not_run() {
+                r.stopped.push(i);
+                skip_to = crate::job::segment_end(stop, i, r.outcomes.len());
+            }
+        }
+        r
     }
 }
 
@@ -201,6 +250,7 @@ mod tests {
             "TIMEOUT",
             "HANG",
             "ERROR:CompileError",
+            "not-run",
         ] {
             let o: Outcome = s.parse().unwrap();
             assert_eq!(o.to_string(), s);
@@ -227,6 +277,55 @@ mod tests {
         assert!(format!("FAIL:{}", "A".repeat(65))
             .parse::<Outcome>()
             .is_err());
+    }
+
+    #[test]
+    fn a_full_result_stopped_at_first_failure_by_hand() {
+        let o = |s: &str| s.parse::<Outcome>().unwrap();
+        let full = SuiteResult {
+            outcomes: [
+                "pass",
+                "FAIL",
+                "pass",
+                "TIMEOUT",
+                "pass",
+                "FAIL:ValueError",
+                "pass",
+            ]
+            .map(o)
+            .to_vec(),
+            observed: (0..7).map(|i| Some(i.to_string())).collect(),
+            isolation: IsolationLevel::Rlimits,
+            wall_ms: 9,
+            test_ms: vec![1, 2, 3, 4, 5, 6, 7],
+            stopped: vec![],
+        };
+        // Segments [0, 3) and [3, 7): the first stops at test 1, the second at test 3.
+        let s = full.stopped_at_first_failure(&[3]);
+        let got: Vec<String> = s.outcomes.iter().map(|x| x.to_string()).collect();
+        assert_eq!(
+            got,
+            ["pass", "FAIL", "not-run", "TIMEOUT", "not-run", "not-run", "not-run"]
+        );
+        assert_eq!(s.stopped, [1, 3]);
+        assert_eq!(s.test_ms, [1, 2, 0, 4, 0, 0, 0]);
+        assert_eq!(s.observed[2], None);
+        assert_eq!(s.observed[1].as_deref(), Some("1"));
+        assert!(s.is_stopped() && !s.passes_all());
+        assert!(!Outcome::NotRun.is_pass() && !Outcome::NotRun.is_certain_failure());
+        assert!(!Outcome::NotRun.is_resource_limit());
+        // One segment: everything after the first non-pass; a passing suite is not stopped.
+        let one = full.stopped_at_first_failure(&[]);
+        assert_eq!(one.stopped, [1]);
+        assert!(one.outcomes[2..].iter().all(Outcome::is_not_run));
+        let pass = SuiteResult {
+            outcomes: vec![Outcome::Pass; 2],
+            observed: vec![None; 2],
+            test_ms: vec![],
+            stopped: vec![],
+            ..full
+        };
+        assert_eq!(pass.stopped_at_first_failure(&[1]), pass);
     }
 
     #[test]

@@ -45,7 +45,21 @@ pub struct PoolAudit {
     pub settings: BTreeMap<String, String>,
 }
 
+/// The setting (in [`PoolAudit::settings`], so a shard's manifest records it and `merge`
+/// replays it) that runs every test of every suite; absent, each suite stops at its first
+/// failure.
+pub const ALL_TESTS: &str = "all_tests";
+
 impl PoolAudit {
+    /// How the suites run: every test when [`ALL_TESTS`] is set to `true`.
+    pub fn suites(&self) -> generated::Suites {
+        if self.settings.get(ALL_TESTS).map(String::as_str) == Some("true") {
+            generated::Suites::AllTests
+        } else {
+            generated::Suites::StopAtFirstFailure
+        }
+    }
+
     fn mode(&self) -> Mode {
         Mode::Generated {
             pool: self.pool.display().to_string(),
@@ -119,7 +133,7 @@ fn audit_phases(
             .map(|(index, x)| x.map_err(|message| BatchError::Failed { index, message }))
             .collect::<Result<Vec<SuiteResult>, BatchError>>()
     };
-    generated::build(specs, rows, run, a.mode())
+    generated::build_suites(specs, rows, run, a.mode(), a.suites())
 }
 
 /// Audits the generated pool `a` with `oracle`, journaling every executed pair into `out`'s

@@ -9,6 +9,7 @@
 
 use super::selftest::{self, Screen};
 use super::AuditError;
+pub use super::Suites;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 use execscope_record::BatchError;
 use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
@@ -450,13 +451,25 @@ fn admissions(ev: &[Verdict]) -> Vec<bool> {
     vec![c, s, e, s && e, es, s && es, pb]
 }
 
-/// Executes every candidate and assembles the pools. `runner` is called twice (screen + inline
-/// and suites, then module supply for candidates importing a candidate-named module).
+/// Executes every candidate and assembles the pools, every test of every suite run (the
+/// per-test outcomes complete). `runner` is called twice (screen + inline and suites, then
+/// module supply for candidates importing a candidate-named module).
 pub fn build(
     tasks: &[TaskSpec],
     rows: &[PoolRow],
     runner: &Runner<'_>,
     mode: Mode,
+) -> Result<PoolSet, AuditError> {
+    build_suites(tasks, rows, runner, mode, Suites::AllTests)
+}
+
+/// [`build`] with the suites run as `suites` says.
+pub fn build_suites(
+    tasks: &[TaskSpec],
+    rows: &[PoolRow],
+    runner: &Runner<'_>,
+    mode: Mode,
+    suites: Suites,
 ) -> Result<PoolSet, AuditError> {
     let by_id: HashMap<&str, &TaskSpec> = tasks.iter().map(|t| (t.task_id.as_str(), t)).collect();
     let (pool_name, tasks_name) = match &mode {
@@ -547,7 +560,11 @@ pub fn build(
             ))
         });
         let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
-        let s = first.add(Job::new(code, all).entry(f));
+        let mut suite = Job::new(code, all).entry(f);
+        if suites == Suites::StopAtFirstFailure {
+            suite = suite.stop_at_first_failure(vec![t.base.len()]);
+        }
+        let s = first.add(suite);
         idx.push((sc, a, s));
     }
     let res1 = run_checked(runner, &first.jobs)?;
@@ -647,23 +664,38 @@ pub fn build(
         });
     }
     let n_pairs = first.jobs.len() + second.jobs.len();
+    let mut provenance = vec![format!(
+        "{} candidates; {n_pairs} oracle jobs run ({} screen / inline / suite, {} module supply)",
+        rows.len(),
+        first.jobs.len(),
+        second.jobs.len()
+    )];
+    if suites == Suites::StopAtFirstFailure {
+        let suite_jobs: BTreeSet<usize> = idx.iter().map(|&(_, _, s)| s).collect();
+        let stopped = suite_jobs.iter().filter(|&&s| res1[s].is_stopped()).count();
+        provenance.push(format!(
+            "stopped at first failure: {stopped} of {} suites (base and plus each stop at \
+             their first test that does not pass, the rest recorded not-run; --all-tests runs \
+             every test)",
+            suite_jobs.len()
+        ));
+    }
     Ok(PoolSet {
         mode,
         evidence_names: EVIDENCE.iter().map(|s| s.to_string()).collect(),
         predicates: PREDICATES.iter().map(|s| s.to_string()).collect(),
         contrasts: vec![(0, 3), (3, 5)],
         cohorts: out,
-        provenance: vec![format!(
-            "{} candidates; {n_pairs} oracle jobs run ({} screen / inline / suite, {} module supply)",
-            rows.len(),
-            first.jobs.len(),
-            second.jobs.len()
-        )],
+        provenance,
         rejected,
         missing_tasks,
         task_count: tasks.len(),
         plus_tasks: tasks.iter().filter(|t| !t.plus.is_empty()).count(),
-        sanitized: rows.iter().filter(|r| r.sanitized).map(|r| r.line).collect(),
+        sanitized: rows
+            .iter()
+            .filter(|r| r.sanitized)
+            .map(|r| r.line)
+            .collect(),
         task_format: String::new(),
     })
 }

@@ -126,6 +126,17 @@ pub enum Mode {
     },
 }
 
+/// How a candidate's suites (base, then plus) run in an audit of generated pools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suites {
+    /// Every test: the per-test outcomes are complete (`--all-tests`).
+    AllTests,
+    /// Each of the base and the plus suite stops at its first test that does not pass: its
+    /// later tests are recorded not run. `P_b`, `P+` and pass@k are the same (each needs only
+    /// whether a suite passes, and its first failure for the reason).
+    StopAtFirstFailure,
+}
+
 /// Everything the accounting needs, plus the execution provenance reports must state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoolSet {

@@ -12,7 +12,10 @@
 #   zygote <- "P " {"tests", "entry", "setup", "token", "budget", "detect", "probe", "start"}  fork
 #                                    a child ("probe": seconds the code may hold the ball in a test
 #                                    before it is probed for a hang, execscope's PROBE_SHARE of the
-#                                    budget unless configured; absent: never probed)
+#                                    budget unless configured; absent: never probed; "stop", only
+#                                    when asked: a list of segment starts besides 0, and each
+#                                    segment ends at its first test that does not pass: no verdict
+#                                    is written for the rest of it, which execscope records not run)
 #   child  -> "V " {"i", "o": outcome, "obs": str|null, "ms": int}   test i's verdict (verdicts are
 #                                    written together, before an "F" and at the pair's end)
 #   child  -> "F <detect seconds>"   the sandbox child is gone: ask for a new one (a detector child
@@ -92,7 +95,9 @@ def child(wire, req):
     if foreign:
         link.build = float(req.get("build") or 30.0)
     peer = Peer(link.send, link.recv, JudgeSide())
-    for i in range(int(req.get("start") or 0), len(pair.tests)):
+    stop = req.get("stop")
+    i = int(req.get("start") or 0)
+    while i < len(pair.tests):
         t0 = time.monotonic()
         link.build_spent, link.ran = 0.0, None
         try:
@@ -107,6 +112,11 @@ def child(wire, req):
         else:
             ms = int(max(0.0, time.monotonic() - t0 - link.build_spent) * 1000)
         wire.later(b"V " + dumps({"i": i, "o": outcome, "obs": observed, "ms": ms}).encode() + b"\n")
+        if stop is not None and outcome != "pass":
+            # The rest of this test's segment is not run (execscope records it "not-run").
+            i = min([b for b in stop if type(b) is int and b > i] + [len(pair.tests)])
+        else:
+            i += 1
     wire.flush()
 
 

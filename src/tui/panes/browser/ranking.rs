@@ -48,6 +48,7 @@ pub fn outcome_glyph(o: &str, v: &View) -> (char, Style) {
         Ok(Outcome::Timeout) => ('T', th.warn),
         Ok(Outcome::Hang) => ('H', th.warn),
         Ok(Outcome::FailExc(_) | Outcome::Error(_)) => ('E', th.warn),
+        Ok(Outcome::NotRun) => ('·', th.dim),
         Err(_) => ('?', th.dim),
     }
 }

@@ -81,6 +81,7 @@ fn failure(outcome: &Outcome, observed: Option<&String>) -> String {
         Outcome::Error(_) => format!("the reference program does not run ({outcome})"),
         Outcome::Timeout | Outcome::Hang => format!("the reference runs out of time ({outcome})"),
         Outcome::Pass => "the reference's report passed, which it cannot".into(),
+        Outcome::NotRun => "the reference's report was not run".into(),
     }
 }
 
