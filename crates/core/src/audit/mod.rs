@@ -19,6 +19,7 @@ mod error;
 pub mod generated;
 pub mod orders;
 pub mod passk;
+mod pool_file;
 pub mod retrieval;
 pub mod selftest;
 
