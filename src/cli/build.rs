@@ -53,6 +53,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         memos: args.memo_from.clone(),
         from: args.from,
         tests: args.tests,
+        python_tests: args.python_tests.clone(),
         ..BuildOptions::default()
     };
     if args.shard.is_some() {

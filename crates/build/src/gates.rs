@@ -502,12 +502,21 @@ fn settle_before_execution(
     let groups: Vec<crate::equivalence::Group> = tasks
         .iter()
         .zip(&all)
-        .map(|(t, ms)| crate::equivalence::group(&t.canonical, ms))
+        // CPython's compiler settles Python mutants only; another language's are all executed
+        // (one that does not compile is the oracle's `ERROR:CompileError`, an only-crash drop).
+        .map(|(t, ms)| {
+            let ms: &[Mutant] = if t.language.is_python() { ms } else { &[] };
+            crate::equivalence::group(&t.canonical, ms)
+        })
         .collect();
     let (settled, checked) = settle_all(&groups);
     log.equivalence = checked;
     let mut out = Vec::with_capacity(all.len());
     for (((t, ms), st), drops) in tasks.iter().zip(&all).zip(settled).zip(drops) {
+        if !t.language.is_python() {
+            out.push(ms.clone());
+            continue;
+        }
         let mut run = Vec::new();
         for (m, s) in ms.iter().zip(st) {
             let (reason, detail) = match s {

@@ -96,18 +96,26 @@ pub fn oracle_health(
             .map(|&row| {
                 jobs.push(
                     execscope_oracle::Job::new(b.corpus[row].code.clone(), q.tests.clone())
-                        .entry(&q.function_name),
+                        .entry(&q.function_name)
+                        .language(q.language),
                 );
                 jobs.len() - 1
             })
             .collect();
         let control = match q.correct.first() {
             None => Err("no correct snippet".to_string()),
+            // The control wraps the function in Python; another language's has none yet.
+            Some(_) if !q.language.is_python() => Err(format!(
+                "no negative control for {} (Python only)",
+                q.language.display_name()
+            )),
             Some(&row) => match negative_control(&b.corpus[row].code, &q.function_name, &q.tests) {
                 None => Err(format!("no test calls `{}` directly", q.function_name)),
                 Some(code) => {
                     jobs.push(
-                        execscope_oracle::Job::new(code, q.tests.clone()).entry(&q.function_name),
+                        execscope_oracle::Job::new(code, q.tests.clone())
+                            .entry(&q.function_name)
+                            .language(q.language),
                     );
                     Ok(jobs.len() - 1)
                 }

@@ -71,6 +71,9 @@ pub struct BuildOptions {
     /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
     /// `None`: the format's rules' ([`rules::Rules::for_file`]).
     pub tests: Option<task::TestRange>,
+    /// Where a HumanEval-X file's Python tests are read from (`--python-tests`); `None`:
+    /// `humaneval_python.jsonl.gz` beside it.
+    pub python_tests: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for BuildOptions {
@@ -91,6 +94,7 @@ impl std::fmt::Debug for BuildOptions {
             .field("hash_seeds", &self.hash_seeds)
             .field("from", &self.from)
             .field("tests", &self.tests)
+            .field("python_tests", &self.python_tests)
             .finish()
     }
 }
@@ -110,6 +114,7 @@ impl Default for BuildOptions {
             hash_seeds: vec![1, 2],
             from: None,
             tests: None,
+            python_tests: None,
         }
     }
 }
@@ -236,7 +241,14 @@ pub fn build_with(
         operators: opts.operators.clone(),
         min_keep: opts.min_keep,
     };
-    let Some(input) = formats::tasks::read_for_build(tasks, opts.from, &asked, runner)? else {
+    let Some(input) = formats::tasks::read_for_build(
+        tasks,
+        opts.from,
+        opts.python_tests.as_deref(),
+        &asked,
+        runner,
+    )?
+    else {
         runner.finish();
         return Ok(None);
     };

@@ -136,15 +136,17 @@ pub struct Task {
     /// [`Gate::IndependentExecution`]).
     pub independent: Option<String>,
     /// The language of `canonical` (and `independent`): what parses and mutates it
-    /// (`mutate::mutants_in`). Every reader gives Python today; a reader of another language's
-    /// benchmark sets it.
+    /// (`mutate::mutants_in`) and how the oracle runs it (the job's language). The HumanEval-X
+    /// reader sets it from the `task_id`; every other reader gives Python.
     pub language: crate::mutate::Language,
 }
 
 impl Task {
     /// The oracle job of `code` against this task's tests, its function as the entry point.
     pub fn job(&self, code: &str) -> execscope_oracle::Job {
-        execscope_oracle::Job::new(code, self.tests.clone()).entry(&self.function_name)
+        execscope_oracle::Job::new(code, self.tests.clone())
+            .entry(&self.function_name)
+            .language(self.language)
     }
 }
 

@@ -60,7 +60,11 @@ pub fn cached_pairs(b: &Bundle, stacked: &[(String, String, String)]) -> CachedP
             let mut rec = b.cache[row].clone();
             rec.tests_sha256 = tests_sha256(&q.tests);
             rekeyed.insert(rec);
-            pairs.push(Job::new(code, q.tests.clone()).entry(&q.function_name));
+            pairs.push(
+                Job::new(code, q.tests.clone())
+                    .entry(&q.function_name)
+                    .language(q.language),
+            );
             labels.push(label);
         }
     };

@@ -5,7 +5,7 @@
 //! naming the file and line, since every pool row must find its task. Inputs a reader left out
 //! (EvalPlus outputs too large to judge) are named in the audit's provenance.
 
-use super::{evalplus, problems, read_records, Format, Problem, Unread};
+use super::{evalplus, humanevalx, problems, read_records, Format, Problem, Unread};
 use execscope_core::audit::generated::{self, TaskSpec};
 use execscope_core::audit::AuditError;
 use std::path::Path;
@@ -81,6 +81,21 @@ pub fn read_audit_tasks(
         }
         Format::EvalPlus => evalplus::read(&records, run),
         Format::HumanEval | Format::Mbpp => problems(&records),
+        Format::HumanEvalX => {
+            let (ps, unread) = humanevalx::problems(&records, path, None)?;
+            if let Some(p) = ps.iter().find(|p| !p.language.is_python()) {
+                return Err(AuditError::Input {
+                    at: format!("{}:{}", path.display(), p.line),
+                    msg: format!(
+                        "task {}: auditing a pool of {} candidates is not supported yet (build \
+                         reads this file; an audit judges Python pools only)",
+                        p.task_id,
+                        p.language.display_name()
+                    ),
+                });
+            }
+            (ps, unread)
+        }
     };
     let notes = ps
         .iter()

@@ -413,6 +413,7 @@ pub fn problem_of(t: &PlusTask, expected: &[Vec<Result<reference::Output, String
         base,
         plus,
         notes,
+        language: execscope_record::Language::Python,
     }
 }
 

@@ -66,12 +66,32 @@ pub fn query_of(prompt: &str, entry: &str) -> String {
 /// The tests of a HumanEval-style record: `check` split into units, each with the prompt (minus
 /// its function under test) as setup.
 pub fn tests(prompt: &str, test: &str, entry: &str) -> Result<Vec<String>, String> {
-    let setup = pysrc::without_def(prompt, entry).ok_or_else(|| {
-        format!("the prompt does not define the entry point `{entry}` at top level")
+    tests_calling(prompt, test, entry, entry, "")
+}
+
+/// [`tests`] where the function `check` is given (`call`) is not the prompt's own (`def`):
+/// HumanEval-X runs HumanEval's Python `check` against another language's function, named as
+/// that language names it (`check(hasCloseElements)`); the setup is still the Python prompt
+/// without its `def`, followed by `extra` (trusted judge-side text).
+pub fn tests_calling(
+    prompt: &str,
+    test: &str,
+    def: &str,
+    call: &str,
+    extra: &str,
+) -> Result<Vec<String>, String> {
+    let mut setup = pysrc::without_def(prompt, def).ok_or_else(|| {
+        format!("the prompt does not define the entry point `{def}` at top level")
     })?;
+    if !extra.is_empty() {
+        if !setup.is_empty() && !setup.ends_with('\n') {
+            setup.push('\n');
+        }
+        setup.push_str(extra);
+    }
     Ok(match pysrc::check_units(test)? {
-        CheckSplit::Units(units) => units.iter().map(|u| compose(&setup, u, entry)).collect(),
-        CheckSplit::Whole(whole) => vec![compose(&setup, &whole, entry)],
+        CheckSplit::Units(units) => units.iter().map(|u| compose(&setup, u, call)).collect(),
+        CheckSplit::Whole(whole) => vec![compose(&setup, &whole, call)],
     })
 }
 
@@ -93,6 +113,7 @@ pub fn problem(line: usize, rec: &J) -> Result<Problem, String> {
         base,
         plus: Vec::new(),
         notes: Vec::new(),
+        language: execscope_record::Language::Python,
     })
 }
 

@@ -78,6 +78,7 @@ pub fn problem(line: usize, rec: &J) -> Result<Problem, String> {
         base: asserts.iter().map(|a| with_setup(&setup, a)).collect(),
         plus: challenge.iter().map(|a| with_setup(&setup, a)).collect(),
         notes: Vec::new(),
+        language: execscope_record::Language::Python,
     })
 }
 

@@ -14,6 +14,7 @@
 pub mod audit;
 pub mod evalplus;
 pub mod humaneval;
+pub mod humanevalx;
 pub mod mbpp;
 pub mod pools;
 pub mod pyjson;
@@ -37,6 +38,9 @@ pub enum Format {
     Mbpp,
     /// EvalPlus's HumanEval+ / MBPP+: `base_input`, `plus_input`, `atol`.
     EvalPlus,
+    /// HumanEval-X (C++, Go, Java, JavaScript, Rust, Python): `declaration`,
+    /// `canonical_solution`, a `task_id` whose prefix names the language, no `entry_point`.
+    HumanEvalX,
 }
 
 impl Format {
@@ -46,11 +50,12 @@ impl Format {
         self != Format::Execscope
     }
 
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 5] = [
         Format::Execscope,
         Format::HumanEval,
         Format::Mbpp,
         Format::EvalPlus,
+        Format::HumanEvalX,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +64,7 @@ impl Format {
             Format::HumanEval => "humaneval",
             Format::Mbpp => "mbpp",
             Format::EvalPlus => "evalplus",
+            Format::HumanEvalX => "humaneval-x",
         }
     }
 
@@ -67,6 +73,8 @@ impl Format {
         let has = |k: &str| rec.get(k).is_some();
         if has("base_input") || has("plus_input") {
             Some(Format::EvalPlus)
+        } else if has("declaration") && has("canonical_solution") && !has("entry_point") {
+            Some(Format::HumanEvalX)
         } else if has("test") && has("entry_point") && has("prompt") {
             Some(Format::HumanEval)
         } else if has("test_list") {
@@ -95,7 +103,7 @@ impl std::str::FromStr for Format {
             .into_iter()
             .find(|f| f.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown format {s:?}: expected humaneval, mbpp, evalplus or execscope")
+                format!("unknown format {s:?}: expected humaneval, humaneval-x, mbpp, evalplus or execscope")
             })
     }
 }
@@ -122,6 +130,8 @@ pub struct Problem {
     /// What the reader left out of the suites, and why (e.g. an EvalPlus input whose reference
     /// output is too large to judge).
     pub notes: Vec<String>,
+    /// The language of `canonical` (HumanEval-X: from the `task_id`'s prefix; else Python).
+    pub language: execscope_record::Language,
 }
 
 impl Problem {
@@ -244,7 +254,7 @@ fn detect(path: &Path, items: &[Item]) -> Result<Option<Format>, BundleError> {
             line,
             detail: format!(
                 "cannot tell the format from this record's fields ({}); name it with --from \
-                 humaneval|mbpp|evalplus|execscope",
+                 humaneval|humaneval-x|mbpp|evalplus|execscope",
                 keys.join(", ")
             ),
         }
@@ -317,7 +327,7 @@ pub fn problems(records: &Records) -> (Vec<Problem>, Vec<Unread>) {
         let got = match records.format {
             Format::HumanEval => humaneval::problem(*line, rec),
             Format::Mbpp => mbpp::problem(*line, rec),
-            Format::EvalPlus | Format::Execscope => {
+            Format::EvalPlus | Format::Execscope | Format::HumanEvalX => {
                 Err(format!("a {} record needs its own reader", records.format))
             }
         };
