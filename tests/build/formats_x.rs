@@ -149,7 +149,8 @@ fn humanevalx_python_tests_come_from_beside_the_file_or_are_named() {
 }
 
 /// `execscope build` on HumanEval-X's first 3 JavaScript tasks: every one kept, every query and
-/// snippet recorded as JavaScript.
+/// snippet recorded as JavaScript; the bundle ships its execution cache (rows keyed by the suite,
+/// as a Python bundle's) and `exec verify` re-executes every row with no disagreement.
 #[test]
 fn build_of_a_humanevalx_slice_keeps_its_tasks() {
     let test = "formats_x::build_of_a_humanevalx_slice_keeps_its_tasks";
@@ -190,4 +191,21 @@ fn build_of_a_humanevalx_slice_keeps_its_tasks() {
             assert_eq!(v["language"], "javascript", "{file}: {row}");
         }
     }
+    let rows = std::fs::read_to_string(out.join("data/execution_cache.jsonl")).unwrap();
+    let n = rows.lines().count();
+    assert!(
+        n >= 6,
+        "a canonical and a distractor per task at least: {n} rows"
+    );
+    let run = common::execscope()
+        .args(["exec", "verify"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    common::assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains(&format!("{n} cache rows; {n} re-executed, 0 disagree")),
+        "{said}"
+    );
 }

@@ -345,18 +345,30 @@ pub fn build_with(
         }))
         .collect();
     // Only pairs of a query's suite: an EvalPlus reference job runs the canonical's code too,
-    // against tests of its own that no query has.
-    let suites: std::collections::HashSet<String> = bundle
+    // against tests of its own that no query has. A job in another language than Python is
+    // keyed with its language (`Job::key`); the bundle keys every row by the suite alone (the
+    // query records its language), so such a row ships under its suite's plain key.
+    let suites: std::collections::HashMap<String, String> = bundle
         .queries
         .iter()
-        .map(|q| execscope_record::keys::tests_sha256(&q.tests))
+        .map(|q| {
+            let plain = execscope_record::keys::tests_sha256(&q.tests);
+            let job =
+                execscope_record::Job::new(String::new(), q.tests.clone()).language(q.language);
+            (job.key().1, plain)
+        })
         .collect();
     bundle.cache = runner
         .cache
         .records()
         .iter()
-        .filter(|r| shipped.contains(&r.code_sha256) && suites.contains(&r.tests_sha256))
-        .cloned()
+        .filter(|r| shipped.contains(&r.code_sha256))
+        .filter_map(|r| {
+            let plain = suites.get(&r.tests_sha256)?;
+            let mut r = r.clone();
+            r.tests_sha256 = plain.clone();
+            Some(r)
+        })
         .collect();
 
     // Files of an earlier build that this one may not rewrite must not end up in SHA256SUMS.
