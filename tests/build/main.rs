@@ -18,6 +18,7 @@ mod equivalence;
 mod formats;
 mod formats_x;
 mod fuzz_smoke;
+mod mutants_compile;
 mod mutate_catalogue;
 mod mutate_cpython;
 mod mutate_dialects;

@@ -7,6 +7,7 @@
 mod common;
 
 mod audit_cli;
+mod audit_formats;
 mod cli_errors;
 mod cli_report;
 mod cli_settings;
