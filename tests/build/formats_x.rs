@@ -183,6 +183,9 @@ fn build_of_a_humanevalx_slice_keeps_its_tasks() {
     assert_eq!(report["format"], "humaneval-x");
     assert_eq!(report["tasks_read"], 3);
     assert_eq!(report["tasks_kept"], 3, "{:#}", report["refusals"]);
+    // The runner string names the language's toolchain and build budget, not Python's alone.
+    let runner = report["runner"].as_str().unwrap();
+    assert!(runner.contains("; javascript: "), "{runner}");
     for file in ["queries.jsonl", "corpus.jsonl"] {
         let rows = std::fs::read_to_string(out.join("data").join(file)).unwrap();
         assert!(rows.lines().count() >= 3, "{file}");

@@ -309,6 +309,15 @@ impl<'a> Runner<'a> {
         &self.runner
     }
 
+    /// The runner string of jobs in `language` (`Oracle::runner_string_for`: Python's is
+    /// [`Runner::runner_string`]; a replay without an oracle has only that one).
+    pub fn runner_string_for(&self, language: execscope_record::Language) -> String {
+        match self.oracle {
+            Some(o) if !language.is_python() => o.runner_string_for(language),
+            _ => self.runner.clone(),
+        }
+    }
+
     /// Each test's wall budget in the oracle.
     pub fn test_budget(&self) -> Duration {
         self.budget

@@ -451,7 +451,16 @@ pub fn build_with(
         },
         isolation: runner.isolation().to_string(),
         privileges: privileges.to_string(),
-        runner: runner.runner_string().to_string(),
+        // The runner of the bundle's language (a HumanEval-X build names its toolchain and
+        // build budget); one per language, in report order, for a bundle of several.
+        runner: match bundle.languages() {
+            ls if ls.is_empty() => runner.runner_string().to_string(),
+            ls => ls
+                .into_iter()
+                .map(|l| runner.runner_string_for(l))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        },
     };
     runner
         .save_memo(out)
