@@ -83,6 +83,18 @@ pub struct AuditArgs {
     /// and pass@k are the same either way.
     #[arg(long = "all-tests", requires = "pool")]
     pub all_tests: bool,
+    /// Generated pools: whose time limits the tests run under. `execscope` (default): one
+    /// budget per test (`--timeout`), the same for every input and machine. `evalplus` (EvalPlus
+    /// task files): EvalPlus's own rule, to reproduce its verdicts: each input's limit the larger
+    /// of 1 s and 4x the reference solution's time on it, measured on this machine; each suite at
+    /// most 60 s (+2 s). The outputs' provenance records it.
+    #[arg(
+        long = "time-convention",
+        value_name = "NAME",
+        default_value = "execscope",
+        requires = "pool"
+    )]
+    pub time_convention: crate::audit::generated::TimeConvention,
     /// Generated pools: execute only shard i of n (0 ≤ i < n) of the pairs, chosen by a stable
     /// hash of each pair's key; `--out` then receives a partial result for `execscope merge`.
     #[arg(long, value_name = "I/N", requires = "pool", requires = "out")]
@@ -91,6 +103,11 @@ pub struct AuditArgs {
     /// e.g. the output of `execscope merge` after a round of shards). Repeatable.
     #[arg(long = "memo-from", value_name = "PATH", requires = "pool")]
     pub memo_from: Vec<PathBuf>,
+    /// EvalPlus task files: compute the reference solution's outputs again rather than read them
+    /// from the machine's shared memo of them (in the cache directory, keyed by each reference
+    /// job's code and inputs; a run adds what it computed).
+    #[arg(long = "fresh-references", requires = "pool")]
+    pub fresh_references: bool,
 }
 
 pub fn audit(args: &AuditArgs) -> anyhow::Result<ExitCode> {
@@ -250,10 +267,22 @@ fn journaled(
     if args.all_tests {
         settings.insert(crate::shard::audit::ALL_TESTS.into(), "true".into());
     }
+    if args.time_convention != crate::audit::generated::TimeConvention::Execscope {
+        settings.insert(
+            crate::shard::audit::TIME_CONVENTION.into(),
+            args.time_convention.name().into(),
+        );
+    }
+    let references = match args.fresh_references {
+        true => None,
+        false => crate::store::Store::platform()
+            .map(|s| s.dir.join(crate::build::shared_memo::REFERENCE_MEMO)),
+    };
     let a = PoolAudit {
         pool: pool.to_path_buf(),
         tasks: tasks.to_path_buf(),
         settings,
+        references,
     };
     if args.out.is_none() {
         eprintln!(
@@ -281,6 +310,22 @@ fn journaled(
             "every phase ran: merge the shards to write the audit",
         );
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(r) = run
+        .references
+        .as_ref()
+        .filter(|r| r.reused + r.appended > 0)
+    {
+        eprintln!(
+            "audit: EvalPlus reference outputs: {} jobs read from the shared memo, {} computed \
+             and added to it ({}; --fresh-references computes them all)",
+            r.reused,
+            r.appended,
+            r.path().display()
+        );
+    }
+    if let Some(e) = run.references.as_ref().and_then(|r| r.error.as_ref()) {
+        eprintln!("audit: warning: the shared memo of reference outputs was not written: {e}");
     }
     if m.reused > 0 {
         eprintln!(

@@ -16,7 +16,7 @@
 //! `passed` is `P+`: every test of the task passes (base and plus where the task has a plus
 //! suite, as EvalPlus counts HumanEval+/MBPP+; the base suite alone for HumanEval and MBPP).
 
-use crate::audit::{Candidate, PoolSet, TaskPool, TestRun};
+use crate::audit::{Candidate, PoolSet, TaskPool, TestRun, TimeConvention};
 use execscope_record::Outcome;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -33,9 +33,13 @@ fn result_text(c: &Candidate) -> String {
     }
 }
 
-/// EvalPlus's status of one suite's outcomes, and the tests that failed.
+/// EvalPlus's status of one suite's outcomes, and the tests that failed. Under EvalPlus's own
+/// time convention an input over its limit is EvalPlus's `fail` (its evaluator catches the
+/// limit's exception as it catches a wrong answer; `timeout` is its status for a process
+/// killed from outside); under execscope's, a suite out of time is `timeout`.
 fn suite_status<'a>(
     tests: impl Iterator<Item = &'a TestRun>,
+    time: TimeConvention,
 ) -> (Option<&'static str>, Vec<String>) {
     let mut any = false;
     let mut status = "pass";
@@ -47,7 +51,8 @@ fn suite_status<'a>(
             continue;
         }
         if failed.is_empty() {
-            status = if matches!(t.outcome, Outcome::Timeout | Outcome::Hang) {
+            status = if matches!(t.outcome, Outcome::Timeout | Outcome::Hang) && time.is_execscope()
+            {
                 "timeout"
             } else {
                 "fail"
@@ -182,8 +187,9 @@ pub fn evalplus_results(pools: &PoolSet) -> String {
     // Tasks in the order the pool first names them (EvalPlus writes its file's order).
     let mut by_task = serde_json::Map::new();
     for (task, c) in in_file_order(pools) {
-        let (base, base_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "base"));
-        let (plus, plus_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "plus"));
+        let time = pools.time_convention;
+        let (base, base_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "base"), time);
+        let (plus, plus_fail) = suite_status(c.tests.iter().filter(|t| t.suite == "plus"), time);
         let list = by_task
             .entry(task.task_id.clone())
             .or_insert_with(|| Value::Array(Vec::new()));

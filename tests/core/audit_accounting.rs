@@ -352,6 +352,7 @@ fn audit_runs_every_predicate_of_every_cohort_with_stable_seeds() {
         plus_tasks: 0,
         sanitized: vec![],
         task_format: String::new(),
+        time_convention: Default::default(),
     };
     let cfg = AuditConfig {
         draws: 500,

@@ -26,6 +26,7 @@ fn task() -> TaskSpec {
             "assert add(-1, 1) == 0".into(),
             "assert add(7, -2) == 5".into(),
         ],
+        ..TaskSpec::default()
     }
 }
 

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod budgets;
 mod cache;
 mod entry_points;
 mod fidelity;

@@ -193,7 +193,7 @@ fn audited(suites: Suites) -> PoolSet {
         pool: "pool.jsonl".into(),
         tasks: "tasks.jsonl".into(),
     };
-    build_suites(&tasks, &rows, runner, mode, suites).expect("audit builds")
+    build_suites(&tasks, &rows, runner, mode, suites, Default::default()).expect("audit builds")
 }
 
 #[test]

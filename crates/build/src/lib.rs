@@ -25,6 +25,7 @@ pub mod health;
 pub mod mutate;
 pub mod rules;
 pub mod shard;
+pub mod shared_memo;
 pub mod stacked;
 pub mod summary;
 pub mod task;

@@ -13,9 +13,6 @@ use super::Oracle;
 use execscope_record::keys::{code_sha256, tests_sha256};
 use execscope_record::{ExecRecord, Job};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -185,46 +182,8 @@ impl ExecCache {
             })?;
             buf.push(b'\n');
         }
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(path)
-            .map_err(io_err(path))?;
-        // SAFETY: flock on an fd we own; released when `f` closes.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(io_err(path)(std::io::Error::last_os_error()));
-        }
-        cut_torn_tail(&mut f).map_err(io_err(path))?;
-        f.write_all(&buf).map_err(io_err(path))?;
-        f.sync_all().map_err(io_err(path))?;
-        Ok(())
+        execscope_record::atomic::append_lines(path, &buf).map_err(io_err(path))
     }
-}
-
-/// Truncates the file after its last `\n` (a partial line is an uncommitted row).
-fn cut_torn_tail(f: &mut File) -> std::io::Result<()> {
-    let len = f.metadata()?.len();
-    if len == 0 {
-        return Ok(());
-    }
-    let mut pos = len;
-    let mut chunk = vec![0u8; 4096];
-    while pos > 0 {
-        let start = pos.saturating_sub(chunk.len() as u64);
-        let n = (pos - start) as usize;
-        f.seek(SeekFrom::Start(start))?;
-        f.read_exact(&mut chunk[..n])?;
-        if let Some(k) = chunk[..n].iter().rposition(|&b| b == b'\n') {
-            let keep = start + k as u64 + 1;
-            if keep != len {
-                f.set_len(keep)?;
-            }
-            return Ok(());
-        }
-        pos = start;
-    }
-    f.set_len(0)
 }
 
 /// The cache row for a job's result.

@@ -137,6 +137,14 @@ impl Judge {
             // Each segment (starting at 0 and at these) ends at its first non-pass.
             req["stop"] = serde_json::json!(stop);
         }
+        if let Some(b) = &job.budgets {
+            // The benchmark's own time convention: each test's budget, each segment's cap.
+            let secs = |ms: u32| f64::from(ms) / 1000.0;
+            req["budgets"] =
+                serde_json::json!(b.test_ms.iter().map(|&m| secs(m)).collect::<Vec<_>>());
+            req["cap"] = serde_json::json!(secs(b.segment_ms));
+            req["segments"] = serde_json::json!(b.segments);
+        }
         if !job.language.is_python() {
             // The child builds the program first: the first test's clock starts once it says
             // so, within this budget of its own; no hang proofs (the detector traces Python).

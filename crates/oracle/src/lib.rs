@@ -41,7 +41,7 @@ pub use cache::{
 };
 pub use config::{IsolationChoice, OracleConfig};
 pub use error::OracleError;
-pub use execscope_record::{with_prelude, Job, SelfTest};
+pub use execscope_record::{with_prelude, Budgets, Job, SelfTest};
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 pub use scratch::sweep_stale_scratch;
 pub use server::{Limits, HARNESS_KILLED};

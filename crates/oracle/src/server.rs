@@ -124,7 +124,7 @@ impl Server {
         let token = format!("{:024x}", rand::random::<u128>() >> 32);
         let mut req = serde_json::json!({
             "nonce": self.nonce, "mem": limits.mem, "n": job.tests.len(),
-            "budget": limits.budget.as_secs_f64(), "main": job.selftest.is_some(),
+            "budget": limits.widest(job).as_secs_f64(), "main": job.selftest.is_some(),
         });
         if !job.language.is_python() {
             // The build's CPU joins the child's limit; the language decides what the child may
@@ -390,6 +390,17 @@ pub struct Limits {
     pub mem: u64,
     /// Building and starting a program in another language than Python.
     pub build: Duration,
+}
+
+impl Limits {
+    /// The longest a test of `job` may run: the oracle's budget, or the largest of the job's
+    /// own per-test budgets when it has them and one is longer ([`Job::budgets`]).
+    pub fn widest(&self, job: &Job) -> Duration {
+        let own = job.budgets.as_ref().and_then(|b| b.test_ms.iter().max());
+        own.map_or(self.budget, |&ms| {
+            self.budget.max(Duration::from_millis(ms.into()))
+        })
+    }
 }
 
 /// A line of the harness about the current pair.

@@ -265,7 +265,8 @@ impl<'a> PairRun<'a> {
         } else {
             self.limits.build
         };
-        let backstop = (self.limits.budget + self.limits.detect) * left + build + BACKSTOP;
+        let backstop =
+            (self.limits.widest(self.job) + self.limits.detect) * left + build + BACKSTOP;
         let mut deadline = Instant::now() + backstop;
         loop {
             let judge = self.w.judge.as_mut().expect("started");

@@ -66,6 +66,48 @@ pub fn read_journal(path: &Path, repair: bool) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Appends whole lines (`lines` ends with `\n`) to the journal at `path`, durably: under an
+/// exclusive lock on the file (concurrent appenders, even in other processes, never interleave),
+/// after cutting a torn last line left by a crash, in one write, then `fsync`. Creates the file
+/// (not its directory).
+pub fn append_lines(path: &Path, lines: &[u8]) -> io::Result<()> {
+    let mut f = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)?;
+    f.lock()?;
+    cut_torn_tail(&mut f)?;
+    f.write_all(lines)?;
+    f.sync_all()
+}
+
+/// Truncates the file after its last `\n` (a partial line is an uncommitted row).
+fn cut_torn_tail(f: &mut fs::File) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut pos = len;
+    let mut chunk = vec![0u8; 4096];
+    while pos > 0 {
+        let start = pos.saturating_sub(chunk.len() as u64);
+        let n = (pos - start) as usize;
+        f.seek(SeekFrom::Start(start))?;
+        f.read_exact(&mut chunk[..n])?;
+        if let Some(k) = chunk[..n].iter().rposition(|&b| b == b'\n') {
+            let keep = start + k as u64 + 1;
+            if keep != len {
+                f.set_len(keep)?;
+            }
+            return Ok(());
+        }
+        pos = start;
+    }
+    f.set_len(0)
+}
+
 /// The temporary file is created 0600; the result gets what a plain `File::create` would give
 /// (0666 less the umask), or the mode of the file it replaces.
 #[cfg(unix)]

@@ -54,6 +54,27 @@ pub struct Job {
     /// (wherever per-test outcomes are shown). Keyed apart from the full suite ([`Job::key`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Vec<usize>>,
+    /// `Some`: a benchmark's own time convention (EvalPlus's: per input the larger of 1 s and
+    /// 4x the reference's time, at most 60 s a suite) in place of the oracle's one budget per
+    /// test. Keyed apart ([`Job::key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budgets: Option<Budgets>,
+}
+
+/// Per-test wall budgets, and a cap on each segment's total (segments as [`Job::stop`] draws
+/// them; a suite without `stop` is one segment): a test that starts with less of the cap left
+/// than its own budget gets what is left, and one that starts with none left is `TIMEOUT`
+/// without running.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Budgets {
+    /// Per test, its wall budget in milliseconds (a test without one keeps the oracle's).
+    pub test_ms: Vec<u32>,
+    /// Each segment's total in milliseconds.
+    pub segment_ms: u32,
+    /// Where segments start besides test 0 (a base suite followed by a plus suite:
+    /// `vec![n_base]`), whether or not the job stops at a first failure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<usize>,
 }
 
 /// The end (exclusive) of the segment holding test `i` of a suite of `n` tests whose segments
@@ -102,6 +123,12 @@ impl Job {
         if let Some(stop) = &self.stop {
             marks.push(format!("\u{0}stop-at-first-failure:{stop:?}"));
         }
+        if let Some(b) = &self.budgets {
+            marks.push(format!(
+                "\u{0}budgets-ms:{:?}/segment:{}/starts:{:?}",
+                b.test_ms, b.segment_ms, b.segments
+            ));
+        }
         let tests = if marks.is_empty() {
             crate::keys::tests_sha256(&self.tests)
         } else {
@@ -121,6 +148,12 @@ impl Job {
     /// index of `segments`): see [`Job::stop`].
     pub fn stop_at_first_failure(mut self, segments: Vec<usize>) -> Job {
         self.stop = Some(segments);
+        self
+    }
+
+    /// This job under per-test budgets: see [`Job::budgets`].
+    pub fn budgets(mut self, budgets: Budgets) -> Job {
+        self.budgets = Some(budgets);
         self
     }
 
@@ -212,5 +245,41 @@ mod tests {
         assert_eq!(segment_end(&[1], 1, 2), 2);
         assert_eq!(segment_end(&[], 0, 2), 2);
         assert_eq!(segment_end(&[5], 0, 2), 2);
+    }
+
+    #[test]
+    fn per_test_budgets_are_keyed_apart_and_absent_from_a_plain_job() {
+        let j = Job::new(
+            "x",
+            vec!["assert f() == 1".into(), "assert f() == 2".into()],
+        )
+        .entry("f");
+        assert!(!serde_json::to_string(&j).unwrap().contains("budgets"));
+        let b = Budgets {
+            test_ms: vec![1000, 4000],
+            segment_ms: 60_000,
+            segments: vec![1],
+        };
+        let timed = j.clone().budgets(b.clone());
+        let text = serde_json::to_string(&timed).unwrap();
+        assert!(
+            text.contains(
+                "\"budgets\":{\"test_ms\":[1000,4000],\"segment_ms\":60000,\"segments\":[1]}"
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Job>(&text).unwrap(), timed);
+        assert_eq!(timed.key().0, j.key().0);
+        let mut marked = vec!["\u{0}budgets-ms:[1000, 4000]/segment:60000/starts:[1]".to_string()];
+        marked.extend(j.tests.iter().cloned());
+        assert_eq!(timed.key().1, crate::keys::tests_sha256(&marked));
+        let other = j.clone().budgets(Budgets {
+            segment_ms: 30_000,
+            ..b
+        });
+        assert_ne!(other.key(), timed.key());
+        // A full row under the convention serves only a stopped job under the same convention.
+        let stopped = timed.clone().stop_at_first_failure(vec![1]);
+        assert_eq!(stopped.full().key(), timed.key());
     }
 }

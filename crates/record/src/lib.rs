@@ -15,7 +15,7 @@ pub mod keys;
 pub mod language;
 pub mod outcome;
 
-pub use job::{Job, SelfTest};
+pub use job::{Budgets, Job, SelfTest};
 pub use language::Language;
 pub use outcome::{IsolationLevel, Outcome, SuiteResult};
 

@@ -59,6 +59,7 @@ pub fn spec_of(p: &Problem) -> TaskSpec {
         base: p.base.clone(),
         plus: p.plus.clone(),
         prelude: p.prompt.clone(),
+        reference_ms: p.reference_ms.clone(),
     }
 }
 

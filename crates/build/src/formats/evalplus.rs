@@ -380,6 +380,7 @@ pub fn read(records: &Records, run: &mut RunPhase<'_>) -> (Vec<Problem>, Vec<Unr
 /// expected literal with its `is_floats` flag, or why the input is left out).
 pub fn problem_of(t: &PlusTask, expected: &[Vec<Result<reference::Output, String>>; 2]) -> Problem {
     let mut suites: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut times: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     let mut notes = Vec::new();
     for k in 0..2 {
         let mut atol = t.atol;
@@ -397,12 +398,16 @@ pub fn problem_of(t: &PlusTask, expected: &[Vec<Result<reference::Output, String
                 (Ok(a), Ok(o)) => Ok(compare_test(t, a, &o.literal, before, atol)),
             };
             match test {
-                Ok(s) => suites[k].push(s),
+                Ok(s) => {
+                    suites[k].push(s);
+                    times[k].push(exp.as_ref().map_or(0, |o| o.ms));
+                }
                 Err(why) => notes.push(format!("{} input {} left out: {why}", SUITES[k], i + 1)),
             }
         }
     }
     let [base, plus] = suites;
+    let [base_ms, plus_ms] = times;
     Problem {
         line: t.line,
         task_id: t.task_id.clone(),
@@ -414,6 +419,7 @@ pub fn problem_of(t: &PlusTask, expected: &[Vec<Result<reference::Output, String
         plus,
         notes,
         language: execscope_record::Language::Python,
+        reference_ms: base_ms.into_iter().chain(plus_ms).collect(),
     }
 }
 

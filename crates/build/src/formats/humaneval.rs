@@ -114,6 +114,7 @@ pub fn problem(line: usize, rec: &J) -> Result<Problem, String> {
         plus: Vec::new(),
         notes: Vec::new(),
         language: execscope_record::Language::Python,
+        reference_ms: Vec::new(),
     })
 }
 

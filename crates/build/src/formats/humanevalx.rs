@@ -319,6 +319,7 @@ pub fn problem(
         plus: Vec::new(),
         notes: Vec::new(),
         language: lang,
+        reference_ms: Vec::new(),
     })
 }
 

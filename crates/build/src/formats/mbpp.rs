@@ -79,6 +79,7 @@ pub fn problem(line: usize, rec: &J) -> Result<Problem, String> {
         plus: challenge.iter().map(|a| with_setup(&setup, a)).collect(),
         notes: Vec::new(),
         language: execscope_record::Language::Python,
+        reference_ms: Vec::new(),
     })
 }
 

@@ -132,6 +132,9 @@ pub struct Problem {
     pub notes: Vec<String>,
     /// The language of `canonical` (HumanEval-X: from the `task_id`'s prefix; else Python).
     pub language: execscope_record::Language,
+    /// Per test (base, then plus), the reference's time on its input in ms (EvalPlus files,
+    /// for EvalPlus's time convention); empty for other formats.
+    pub reference_ms: Vec<u32>,
 }
 
 impl Problem {

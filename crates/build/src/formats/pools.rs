@@ -450,6 +450,7 @@ mod tests {
             base: vec![format!("assert {f}(1) == 1")],
             plus: Vec::new(),
             prelude: format!("def {f}(x):\n"),
+            ..TaskSpec::default()
         }
     }
 

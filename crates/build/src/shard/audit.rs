@@ -18,6 +18,7 @@ use super::{
     ShardError, ShardRun,
 };
 use crate::exec::{ProgressFn, Runner, MEMO_FILE};
+use crate::shared_memo::SharedMemo;
 use execscope_core::audit::generated::{self, Runner as PairRunner};
 use execscope_core::audit::{AuditError, Mode, PoolSet};
 use execscope_oracle::lazy::BatchError;
@@ -43,12 +44,19 @@ pub struct PoolAudit {
     /// Options the tables depend on (seed, draws, order sample), recorded in the manifest so
     /// that `merge` renders what one machine would have.
     pub settings: BTreeMap<String, String>,
+    /// The memo of EvalPlus reference outputs shared by every run on this machine
+    /// ([`crate::shared_memo`]); `None`: computed for this run only.
+    pub references: Option<PathBuf>,
 }
 
 /// The setting (in [`PoolAudit::settings`], so a shard's manifest records it and `merge`
 /// replays it) that runs every test of every suite; absent, each suite stops at its first
 /// failure.
 pub const ALL_TESTS: &str = "all_tests";
+
+/// The setting (in [`PoolAudit::settings`]) naming the time convention the suites run under
+/// ([`generated::TimeConvention`]); absent, execscope's.
+pub const TIME_CONVENTION: &str = "time_convention";
 
 impl PoolAudit {
     /// How the suites run: every test when [`ALL_TESTS`] is set to `true`.
@@ -58,6 +66,14 @@ impl PoolAudit {
         } else {
             generated::Suites::StopAtFirstFailure
         }
+    }
+
+    /// Whose time limits the suites run under.
+    pub fn time(&self) -> generated::TimeConvention {
+        self.settings
+            .get(TIME_CONVENTION)
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_default()
     }
 
     fn mode(&self) -> Mode {
@@ -83,12 +99,18 @@ pub struct AuditRun {
     pub pools: Option<Box<PoolSet>>,
     /// What the run did (also the shard's manifest, when sharded).
     pub run: ShardRun,
+    /// The shared memo of reference outputs, with what this run took from it and added.
+    pub references: Option<SharedMemo>,
 }
 
 /// Reads the audit's task file and pool (in their formats, `from` and `pool_from` of the
 /// settings), then feeds the audit's batches to `runner`, naming the phases; other shards'
 /// pairs end the audit with [`BatchError::Pending`].
-fn audit_with(a: &PoolAudit, runner: &RefCell<Runner<'_>>) -> Result<PoolSet, AuditError> {
+fn audit_with(
+    a: &PoolAudit,
+    runner: &RefCell<Runner<'_>>,
+    mut shared: Option<&mut SharedMemo>,
+) -> Result<PoolSet, AuditError> {
     let from = a.settings.get("from").and_then(|f| f.parse().ok());
     let pool_from = a.settings.get("pool_from").and_then(|f| f.parse().ok());
     let before = runner.borrow().pending;
@@ -97,15 +119,38 @@ fn audit_with(a: &PoolAudit, runner: &RefCell<Runner<'_>>) -> Result<PoolSet, Au
         from,
         &a.pool,
         pool_from,
-        &mut |phase, jobs| runner.borrow_mut().run(phase, jobs),
+        &mut |phase, jobs| match shared.as_deref_mut() {
+            Some(m) => m.run(&mut runner.borrow_mut(), phase, jobs),
+            None => runner.borrow_mut().run(phase, jobs),
+        },
     );
     let pending = runner.borrow().pending - before;
     if pending > 0 {
         return Err(AuditError::Run(BatchError::Pending { pairs: pending }));
     }
     let input = input?;
+    let time = a.time();
+    if time == generated::TimeConvention::EvalPlus
+        && input.task_format != crate::formats::Format::EvalPlus
+    {
+        return Err(AuditError::Input {
+            at: a.tasks.display().to_string(),
+            msg: format!(
+                "--time-convention evalplus needs an EvalPlus task file (its reference solution's \
+                 times scale each input's limit); this one reads as {}: leave the option out",
+                input.task_format
+            ),
+        });
+    }
     let mut pools = audit_phases(a, &input.specs, &input.rows, runner)?;
     input.complete(&mut pools);
+    if time == generated::TimeConvention::EvalPlus {
+        pools.provenance.push(
+            "time convention: EvalPlus's (each input's limit the larger of 1 s and 4x the \
+             reference's time on it, measured on this machine; each suite at most 60 s + 2 s)"
+                .into(),
+        );
+    }
     Ok(pools)
 }
 
@@ -133,7 +178,7 @@ fn audit_phases(
             .map(|(index, x)| x.map_err(|message| BatchError::Failed { index, message }))
             .collect::<Result<Vec<SuiteResult>, BatchError>>()
     };
-    generated::build_suites(specs, rows, run, a.mode(), a.suites())
+    generated::build_suites(specs, rows, run, a.mode(), a.suites(), a.time())
 }
 
 /// Audits the generated pool `a` with `oracle`, journaling every executed pair into `out`'s
@@ -179,8 +224,12 @@ pub fn audit_pool(
     runner
         .open_journal(out, true)
         .map_err(io(&out.join(MEMO_FILE)))?;
+    let mut shared = a
+        .references
+        .as_deref()
+        .map(|p| SharedMemo::open(p, &mut runner));
     let cell = RefCell::new(runner);
-    let result = audit_with(a, &cell);
+    let result = audit_with(a, &cell, shared.as_mut());
     let runner = cell.into_inner();
     runner.finish();
     if let Some(e) = &runner.journal_error {
@@ -213,6 +262,7 @@ pub fn audit_pool(
             manifest: m,
             memo_rows: runner.memo_rows,
         },
+        references: shared,
     })
 }
 
@@ -235,13 +285,14 @@ pub(super) fn merge_audit(
             .filter(|(k, _)| !matches!(k.as_str(), "pool_sha256" | "tasks_sha256" | "tasks"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
+        references: None,
     };
     check_inputs_file(&a.pool, &get("pool_sha256"))?;
     check_inputs_file(&a.tasks, &get("tasks_sha256"))?;
     std::fs::create_dir_all(out).map_err(io(out))?;
     write_memo(out, &rows)?;
     let cell = RefCell::new(super::replay_runner(m0, &ms[0].0, out)?);
-    let result = audit_with(&a, &cell);
+    let result = audit_with(&a, &cell, None);
     let runner = cell.into_inner();
     match result {
         Ok(mut pools) => {

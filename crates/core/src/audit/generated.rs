@@ -9,8 +9,8 @@
 
 use super::selftest::{self, Screen};
 use super::AuditError;
-pub use super::Suites;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
+pub use super::{Suites, TimeConvention};
 use execscope_record::BatchError;
 use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
 
@@ -161,7 +161,14 @@ pub fn build(
     runner: &Runner<'_>,
     mode: Mode,
 ) -> Result<PoolSet, AuditError> {
-    build_suites(tasks, rows, runner, mode, Suites::AllTests)
+    build_suites(
+        tasks,
+        rows,
+        runner,
+        mode,
+        Suites::AllTests,
+        TimeConvention::Execscope,
+    )
 }
 
 /// [`build`] with the suites run as `suites` says.
@@ -171,6 +178,7 @@ pub fn build_suites(
     runner: &Runner<'_>,
     mode: Mode,
     suites: Suites,
+    time: TimeConvention,
 ) -> Result<PoolSet, AuditError> {
     let by_id: HashMap<&str, &TaskSpec> = tasks.iter().map(|t| (t.task_id.as_str(), t)).collect();
     let (pool_name, tasks_name) = match &mode {
@@ -264,6 +272,11 @@ pub fn build_suites(
         let mut suite = Job::new(code, all).entry(f);
         if suites == Suites::StopAtFirstFailure {
             suite = suite.stop_at_first_failure(vec![t.base.len()]);
+        }
+        if t.reference_ms.len() == t.base.len() + t.plus.len() {
+            if let Some(b) = time.budgets(&t.reference_ms, t.base.len()) {
+                suite = suite.budgets(b);
+            }
         }
         let s = first.add(suite);
         idx.push((sc, a, s));
@@ -398,6 +411,7 @@ pub fn build_suites(
             .map(|r| r.line)
             .collect(),
         task_format: String::new(),
+        time_convention: time,
     })
 }
 

@@ -138,6 +138,85 @@ pub enum Suites {
     StopAtFirstFailure,
 }
 
+/// Whose time limits a candidate's tests run under in an audit of generated pools.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeConvention {
+    /// execscope's: one wall budget per test, the same on every machine and for every input
+    /// (the oracle's `--timeout`).
+    #[default]
+    Execscope,
+    /// EvalPlus's (`evalplus.evaluate`, 0.3.1): each input's limit is the larger of 1 s and 4x
+    /// the reference solution's time on it (measured on this machine, as EvalPlus measures its
+    /// ground truth), and each suite (base, plus) may take at most 60 s plus 2 s (EvalPlus's
+    /// `min(60, sum of the limits) + 1`, and the second it waits to join the process).
+    EvalPlus,
+}
+
+impl TimeConvention {
+    /// EvalPlus's least limit per input, ms.
+    pub const EVALPLUS_MIN_MS: u32 = 1000;
+    /// EvalPlus's factor on the reference's time.
+    pub const EVALPLUS_FACTOR: u32 = 4;
+    /// EvalPlus's cap on a suite's limits, ms (`EVALPLUS_TIMEOUT_PER_TASK`).
+    pub const EVALPLUS_SUITE_MS: u32 = 60_000;
+    /// What EvalPlus adds to a suite's cap before it kills the process, ms.
+    pub const EVALPLUS_GRACE_MS: u32 = 2000;
+
+    pub fn is_execscope(&self) -> bool {
+        *self == TimeConvention::Execscope
+    }
+
+    /// The name the option and the outputs use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeConvention::Execscope => "execscope",
+            TimeConvention::EvalPlus => "evalplus",
+        }
+    }
+
+    /// The budgets of a suite of `reference_ms.len()` tests whose first `n_base` are the base
+    /// suite, under this convention (`None`: the oracle's own budget).
+    pub fn budgets(self, reference_ms: &[u32], n_base: usize) -> Option<execscope_record::Budgets> {
+        if self == TimeConvention::Execscope {
+            return None;
+        }
+        let test_ms: Vec<u32> = reference_ms
+            .iter()
+            .map(|&t| (t.saturating_mul(Self::EVALPLUS_FACTOR)).max(Self::EVALPLUS_MIN_MS))
+            .collect();
+        let n_base = n_base.min(test_ms.len());
+        let sum = |s: &[u32]| s.iter().map(|&m| u64::from(m)).sum::<u64>();
+        // Each suite's cap from its own limits; the job carries one (the larger: a suite's own
+        // limits already bound it when the sum is under EvalPlus's cap).
+        let cap = |s: &[u32]| sum(s).min(u64::from(Self::EVALPLUS_SUITE_MS)) as u32;
+        let segment_ms =
+            cap(&test_ms[..n_base]).max(cap(&test_ms[n_base..])) + Self::EVALPLUS_GRACE_MS;
+        Some(execscope_record::Budgets {
+            test_ms,
+            segment_ms,
+            segments: if n_base > 0 && n_base < reference_ms.len() {
+                vec![n_base]
+            } else {
+                vec![]
+            },
+        })
+    }
+}
+
+impl std::str::FromStr for TimeConvention {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "execscope" => Ok(TimeConvention::Execscope),
+            "evalplus" => Ok(TimeConvention::EvalPlus),
+            _ => Err(format!(
+                "unknown time convention {s:?}: expected execscope or evalplus"
+            )),
+        }
+    }
+}
+
 /// Everything the accounting needs, plus the execution provenance reports must state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoolSet {
@@ -169,6 +248,10 @@ pub struct PoolSet {
     /// `execscope`), set by the reader; "" when unknown or for retrieval pools.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub task_format: String,
+    /// Generated pools: whose time limits the suites ran under (absent from the JSON when
+    /// execscope's own).
+    #[serde(skip_serializing_if = "TimeConvention::is_execscope")]
+    pub time_convention: TimeConvention,
 }
 
 /// A finished audit: its pools (with their provenance) and the accounting of every cohort.
@@ -204,4 +287,26 @@ pub fn cell_seed(seed: u64, parts: &[&str]) -> u64 {
     }
     let hex = crate::bundle::model::sha256_hex(text.as_bytes());
     u64::from_str_radix(&hex[..16], 16).unwrap_or(seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeConvention;
+
+    #[test]
+    fn evalplus_limits_are_four_times_the_reference_at_least_a_second() {
+        assert_eq!(TimeConvention::Execscope.budgets(&[10, 20], 1), None);
+        // Base [10 ms, 300 ms], plus [0 ms]: limits 1 s, 1.2 s | 1 s; the base's limits sum to
+        // 2.2 s (under EvalPlus's 60 s), the plus's to 1 s: one cap, 2.2 s + 2 s.
+        let b = TimeConvention::EvalPlus.budgets(&[10, 300, 0], 2).unwrap();
+        assert_eq!(b.test_ms, [1000, 1200, 1000]);
+        assert_eq!(b.segment_ms, 4200);
+        assert_eq!(b.segments, [2]);
+        // A hundred fast inputs: 100 s of limits, capped at 60 s (+2 s); one suite, no segment.
+        let b = TimeConvention::EvalPlus.budgets(&[1; 100], 100).unwrap();
+        assert_eq!(b.segment_ms, 62_000);
+        assert!(b.segments.is_empty());
+        assert_eq!("evalplus".parse::<TimeConvention>(), Ok(TimeConvention::EvalPlus));
+        assert!("EvalPlus".parse::<TimeConvention>().is_err());
+    }
 }

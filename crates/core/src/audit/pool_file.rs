@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 /// One task of the task file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskSpec {
     pub task_id: String,
     pub function_name: String,
@@ -15,6 +15,10 @@ pub struct TaskSpec {
     pub plus: Vec<String>,
     /// Source prepended to every candidate of the task before it runs ("" for none).
     pub prelude: String,
+    /// Per test (base, then plus), the reference solution's time on its input in ms, for
+    /// EvalPlus's time convention ([`super::TimeConvention`]); empty when the task file has
+    /// none (every format but EvalPlus's).
+    pub reference_ms: Vec<u32>,
 }
 
 impl TaskSpec {
@@ -170,6 +174,7 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             base,
             plus: r.plus_tests.unwrap_or_default(),
             prelude: r.prelude.unwrap_or_default(),
+            reference_ms: Vec::new(),
         });
     }
     if out.is_empty() {

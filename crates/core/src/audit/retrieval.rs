@@ -213,6 +213,7 @@ pub fn build_with_ties(
         },
         evidence_names: EVIDENCE.iter().map(|s| s.to_string()).collect(),
         predicates: PREDICATES.iter().map(|s| s.to_string()).collect(),
+        time_convention: super::TimeConvention::Execscope,
         contrasts: vec![(0, 1)],
         cohorts: vec![Cohort {
             name: system.to_string(),

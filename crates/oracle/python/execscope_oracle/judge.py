@@ -15,7 +15,10 @@
 #                                    budget unless configured; absent: never probed; "stop", only
 #                                    when asked: a list of segment starts besides 0, and each
 #                                    segment ends at its first test that does not pass: no verdict
-#                                    is written for the rest of it, which execscope records not run)
+#                                    is written for the rest of it, which execscope records not run;
+#                                    "budgets", "cap", "segments", only when asked: each test's own
+#                                    budget and each segment's total, segments starting at 0 and at
+#                                    these)
 #   child  -> "V " {"i", "o": outcome, "obs": str|null, "ms": int}   test i's verdict (verdicts are
 #                                    written together, before an "F" and at the pair's end)
 #   child  -> "F <detect seconds>"   the sandbox child is gone: ask for a new one (a detector child
@@ -96,12 +99,25 @@ def child(wire, req):
         link.build = float(req.get("build") or 30.0)
     peer = Peer(link.send, link.recv, JudgeSide())
     stop = req.get("stop")
+    # A benchmark's time convention ("budgets", "cap", "segments"): each test's own budget,
+    # and each segment's total capped (a test gets at most what is left of it).
+    budgets, cap = req.get("budgets"), req.get("cap")
+    starts = {0} | {b for b in req.get("segments") or [] if type(b) is int}
     i = int(req.get("start") or 0)
+    spent = 0.0
     while i < len(pair.tests):
         t0 = time.monotonic()
         link.build_spent, link.ran = 0.0, None
+        mine = float(budgets[i]) if budgets is not None and i < len(budgets) else budget
+        if i in starts:
+            spent = 0.0
+        if cap is not None:
+            mine = min(mine, float(cap) - spent)
         try:
-            outcome, observed = run_test(pair, link, peer, i, budget, detect, probe)
+            if mine <= 0:
+                outcome, observed = "TIMEOUT", None  # the segment's cap is spent
+            else:
+                outcome, observed = run_test(pair, link, peer, i, mine, detect, probe)
         except BaseException as e:  # the judge's own failure: the test's, never a pass
             outcome, observed = "ERROR:" + exc_label(e), None
         # A test's time is its own: a build it waited for is not, nor the probe, detections and
@@ -111,6 +127,7 @@ def child(wire, req):
             ms = int(link.ran * 1000)
         else:
             ms = int(max(0.0, time.monotonic() - t0 - link.build_spent) * 1000)
+        spent += ms / 1000
         wire.later(b"V " + dumps({"i": i, "o": outcome, "obs": observed, "ms": ms}).encode() + b"\n")
         if stop is not None and outcome != "pass":
             # The rest of this test's segment is not run (execscope records it "not-run").

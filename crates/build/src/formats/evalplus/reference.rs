@@ -24,11 +24,14 @@ pub const MAX_LITERAL: usize = 1 << 16;
 /// cover) comes with a new key.
 const MARK: &str = "  # execscope: reference output v2";
 
-/// One expected output: its Python literal and EvalPlus's `is_floats` of it.
+/// One expected output: its Python literal, EvalPlus's `is_floats` of it, and the time the
+/// reference took on it (ms, the head report's test time: the call and the literal's writing),
+/// which EvalPlus's time convention scales into the input's budget.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Output {
     pub literal: String,
     pub is_floats: bool,
+    pub ms: u32,
 }
 
 /// Where a task's long outputs were asked for: the phase-2 job, and per long input its place
@@ -209,6 +212,7 @@ fn placeholders(t: &PlusTask) -> [Vec<Result<Output, String>>; 2] {
     let none = || Output {
         literal: "None".into(),
         is_floats: false,
+        ms: 0,
     };
     [
         t.inputs[0].iter().map(|_| Ok(none())).collect(),
@@ -283,6 +287,7 @@ fn read_one(
     Ok(Output {
         literal,
         is_floats: h.is_floats,
+        ms: head.test_ms.get(n).copied().unwrap_or(0),
     })
 }
 

@@ -111,6 +111,7 @@ fn float_tolerance_carries_over_as_evalplus_loop_leaves_it() {
         Ok(Output {
             literal: lit.into(),
             is_floats: f,
+            ms: 0,
         })
     };
     let expected = [
