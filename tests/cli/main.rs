@@ -16,5 +16,6 @@ mod cli_shortform;
 mod cli_suites;
 mod latex;
 mod plot;
+mod reference_memo;
 mod systems_import;
 mod systems_trec;

@@ -6,7 +6,9 @@
 //! The rows are [`MemoRow`]s keyed as the build's memo keys them (the job's code and tests, so
 //! another task file, another input or another reference setup is another key: the reference
 //! tests end with a version mark), and a row serves only a run of the same runner string and
-//! isolation level ([`Runner::load_memo_file`]). The file is a journal: runs append the rows they
+//! isolation level ([`Runner::load_memo_file`]). A result the load could have made (a timeout,
+//! a hang, a harness error) is shared only once a second run gives the same outcomes: the first
+//! waits in a file beside the memo ([`SharedMemo::unsettled_path`]). The file is a journal: runs append the rows they
 //! executed under an exclusive lock, a torn last line is cut, an unreadable line is skipped, so
 //! two audits at once, a crash or a deleted file cost only recomputation. It lives in the user's
 //! cache directory, which no isolation level lets a candidate reach (docs/threat-model.md); the
@@ -14,17 +16,21 @@
 
 use crate::exec::{read_memo, MemoRow, Runner};
 use execscope_oracle::{Job, Outcome, SuiteResult};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The file name of the reference-output memo in the cache directory.
 pub const REFERENCE_MEMO: &str = "evalplus-reference-outputs.jsonl";
 
-/// A shared memo: its file and the keys it held (for this runner) when loaded.
+type Key = (String, String);
+
+/// A shared memo: its file, the keys it held (for this runner) when loaded, and the results
+/// with a timeout seen once (in the file beside it, [`SharedMemo::unsettled_path`]).
 #[derive(Debug)]
 pub struct SharedMemo {
     path: PathBuf,
-    known: HashSet<(String, String)>,
+    known: HashSet<Key>,
+    unsettled: HashMap<Key, Vec<Outcome>>,
     /// Pairs of the shared memo that answered a job of this run.
     pub reused: usize,
     /// Rows this run appended.
@@ -33,21 +39,37 @@ pub struct SharedMemo {
     pub error: Option<String>,
 }
 
+/// Whether a result could have been made by the load: a timeout, a hang, a harness error.
+fn load_made(r: &SuiteResult) -> bool {
+    r.outcomes
+        .iter()
+        .any(|o| matches!(o, Outcome::Timeout | Outcome::Hang | Outcome::Error(_)))
+}
+
 impl SharedMemo {
     /// Loads the rows of `path` usable by `runner` into it (a missing or unreadable file is an
     /// empty memo).
     pub fn open(path: &Path, runner: &mut Runner<'_>) -> SharedMemo {
-        let rows = read_memo(path, false).unwrap_or_default();
         let iso = runner.isolation();
+        let mine = |r: &MemoRow| r.runner == runner.runner_string() && r.result.isolation == iso;
+        let rows = read_memo(path, false).unwrap_or_default();
         let known = rows
             .iter()
-            .filter(|r| r.runner == runner.runner_string() && r.result.isolation == iso)
+            .filter(|r| mine(r))
             .map(|r| (r.code_sha256.clone(), r.tests_sha256.clone()))
+            .collect();
+        let unsettled_path = Self::unsettled_path(path);
+        let unsettled = read_memo(&unsettled_path, false)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|r| mine(r))
+            .map(|r| ((r.code_sha256, r.tests_sha256), r.result.outcomes))
             .collect();
         runner.load_memo_file(path, false);
         SharedMemo {
             path: path.to_path_buf(),
             known,
+            unsettled,
             reused: 0,
             appended: 0,
             error: None,
@@ -59,7 +81,14 @@ impl SharedMemo {
         &self.path
     }
 
-    /// `runner.run(phase, jobs)`, then the results the shared memo lacked appended to it.
+    /// Where results with a timeout wait for a second run: a result the load could have made
+    /// is shared only once another run gave the same outcomes.
+    pub fn unsettled_path(path: &Path) -> PathBuf {
+        path.with_extension("unsettled.jsonl")
+    }
+
+    /// `runner.run(phase, jobs)`, then the results the shared memo lacked appended to it (or,
+    /// for a result with a timeout seen for the first time, to the unsettled file).
     pub fn run(
         &mut self,
         runner: &mut Runner<'_>,
@@ -67,43 +96,45 @@ impl SharedMemo {
         jobs: &[Job],
     ) -> Vec<Result<SuiteResult, String>> {
         let out = runner.run(phase, jobs);
-        let mut buf = Vec::new();
+        let (mut settled, mut unsettled) = (Vec::new(), Vec::new());
         for (job, r) in jobs.iter().zip(&out) {
             let key = job.key();
             if self.known.contains(&key) {
                 self.reused += 1;
                 continue;
             }
-            // A result the load could have made (a timeout, a hang, a reference that did not
-            // start) is not kept for other runs: they compute it again.
-            let Some(result) = r.as_ref().ok().filter(|r| {
-                !r.outcomes
-                    .iter()
-                    .any(|o| matches!(o, Outcome::Timeout | Outcome::Hang | Outcome::Error(_)))
-            }) else {
-                continue;
-            };
+            let Ok(result) = r else { continue };
             let row = MemoRow {
                 code_sha256: key.0.clone(),
                 tests_sha256: key.1.clone(),
                 runner: runner.runner_string().to_string(),
                 result: result.clone(),
             };
-            if serde_json::to_writer(&mut buf, &row).is_ok() {
-                buf.push(b'\n');
+            let confirmed = self.unsettled.get(&key) == Some(&result.outcomes);
+            let buf = if !load_made(result) || confirmed {
                 self.known.insert(key);
                 self.appended += 1;
+                &mut settled
+            } else {
+                self.unsettled.insert(key, result.outcomes.clone());
+                &mut unsettled
+            };
+            if serde_json::to_writer(&mut *buf, &row).is_ok() {
+                buf.push(b'\n');
             }
         }
-        if !buf.is_empty() {
-            let written = self
-                .path
+        let unsettled_path = Self::unsettled_path(&self.path);
+        for (path, buf) in [(&self.path, settled), (&unsettled_path, unsettled)] {
+            if buf.is_empty() {
+                continue;
+            }
+            let written = path
                 .parent()
                 .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| execscope_record::atomic::append_lines(&self.path, &buf));
+                .and_then(|()| execscope_record::atomic::append_lines(path, &buf));
             if let Err(e) = written {
                 self.error
-                    .get_or_insert_with(|| format!("{}: {e}", self.path.display()));
+                    .get_or_insert_with(|| format!("{}: {e}", path.display()));
             }
         }
         out

@@ -306,7 +306,10 @@ mod tests {
         let b = TimeConvention::EvalPlus.budgets(&[1; 100], 100).unwrap();
         assert_eq!(b.segment_ms, 62_000);
         assert!(b.segments.is_empty());
-        assert_eq!("evalplus".parse::<TimeConvention>(), Ok(TimeConvention::EvalPlus));
+        assert_eq!(
+            "evalplus".parse::<TimeConvention>(),
+            Ok(TimeConvention::EvalPlus)
+        );
         assert!("EvalPlus".parse::<TimeConvention>().is_err());
     }
 }
