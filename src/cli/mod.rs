@@ -319,15 +319,16 @@ pub struct CheckArgs {
 #[derive(Args, Clone, Debug)]
 pub struct BuildArgs {
     /// Task file: execscope's own (docs/task-file.md), or a benchmark file as published —
-    /// HumanEval, HumanEval-X, MBPP, EvalPlus HumanEval+/MBPP+ (`.jsonl`, `.jsonl.gz`, `.json`;
+    /// HumanEval, HumanEval-X, MBPP, MBXP, EvalPlus HumanEval+/MBPP+ (`.jsonl`, `.jsonl.gz`, `.json`;
     /// docs/formats.md).
     pub tasks: PathBuf,
-    /// The task file's format: humaneval, humaneval-x, mbpp, evalplus or execscope (default:
-    /// found from its content).
+    /// The task file's format: humaneval, humaneval-x, mbpp, mbxp, evalplus or execscope
+    /// (default: found from its content).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<crate::build::formats::Format>,
-    /// HumanEval's Python tests for a HumanEval-X file (HumanEval-X's `humaneval_python.jsonl.gz`
-    /// or OpenAI's `HumanEval.jsonl.gz`; default: humaneval_python.jsonl.gz beside the file).
+    /// The Python tests for a HumanEval-X file (HumanEval-X's `humaneval_python.jsonl.gz` or
+    /// OpenAI's `HumanEval.jsonl.gz`; default: humaneval_python.jsonl.gz beside the file) or an
+    /// MBXP file (MBXP's `mbpp_release_v1.jsonl`; default: that file beside it).
     #[arg(long, value_name = "FILE")]
     pub python_tests: Option<PathBuf>,
     /// How many tests a task must have, MIN..MAX or MIN.. (the paper's rule: 7..10; default

@@ -16,6 +16,7 @@ mod build_rules;
 mod embedded_tasks;
 mod equivalence;
 mod formats;
+mod formats_mbxp;
 mod formats_x;
 mod fuzz_smoke;
 mod mutants_compile;

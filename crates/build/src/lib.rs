@@ -72,8 +72,8 @@ pub struct BuildOptions {
     /// How many tests gate 1 lets a task have (`--tests`; the paper's rule is `7..10`);
     /// `None`: the format's rules' ([`rules::Rules::for_file`]).
     pub tests: Option<task::TestRange>,
-    /// Where a HumanEval-X file's Python tests are read from (`--python-tests`); `None`:
-    /// `humaneval_python.jsonl.gz` beside it.
+    /// Where a HumanEval-X or MBXP file's Python tests are read from (`--python-tests`); `None`:
+    /// the format's file beside it (`humaneval_python.jsonl.gz`, `mbpp_release_v1.jsonl`).
     pub python_tests: Option<std::path::PathBuf>,
 }
 

@@ -5,7 +5,7 @@
 //! naming the file and line, since every pool row must find its task. Inputs a reader left out
 //! (EvalPlus outputs too large to judge) are named in the audit's provenance.
 
-use super::{evalplus, humanevalx, problems, read_records, Format, Problem, Unread};
+use super::{evalplus, humanevalx, mbxp, problems, read_records, Format, Problem, Unread};
 use execscope_core::audit::generated::{self, TaskSpec};
 use execscope_core::audit::AuditError;
 use std::path::Path;
@@ -63,6 +63,24 @@ pub fn spec_of(p: &Problem) -> TaskSpec {
     }
 }
 
+/// The refusal of an audit whose tasks are in another language than Python (MBXP; the same
+/// words as HumanEval-X's).
+fn foreign_pool(
+    path: &Path,
+    line: usize,
+    task_id: &str,
+    lang: execscope_record::Language,
+) -> AuditError {
+    AuditError::Input {
+        at: format!("{}:{line}", path.display()),
+        msg: format!(
+            "task {task_id}: auditing a pool of {} candidates is not supported yet (build \
+             reads this file; an audit judges Python pools only)",
+            lang.display_name()
+        ),
+    }
+}
+
 /// Reads the task file at `path` (format `from`, else found from its content); EvalPlus
 /// reference outputs run through `run`.
 pub fn read_audit_tasks(
@@ -96,6 +114,12 @@ pub fn read_audit_tasks(
                 });
             }
             (ps, unread)
+        }
+        Format::Mbxp => {
+            if let Some((line, id, lang)) = mbxp::first_foreign(&records) {
+                return Err(foreign_pool(path, line, &id, lang));
+            }
+            mbxp::problems(&records, path, None)?
         }
     };
     let notes = ps

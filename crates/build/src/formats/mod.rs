@@ -1,6 +1,6 @@
 //! The field's benchmark files, read as they are: HumanEval (`HumanEval.jsonl.gz`), MBPP
-//! (`mbpp.jsonl`, `sanitized-mbpp.json`), EvalPlus's HumanEval+ and MBPP+, and execscope's own
-//! task file (docs/formats.md has every field mapping).
+//! (`mbpp.jsonl`, `sanitized-mbpp.json`), EvalPlus's HumanEval+ and MBPP+, HumanEval-X, MBXP and
+//! execscope's own task file (docs/formats.md has every field mapping).
 //!
 //! A file is JSON Lines (`.jsonl`), gzip-compressed JSON Lines (recognised by its magic bytes,
 //! whatever its name) or one JSON array (`.json`). Its format is found from the first record's
@@ -16,6 +16,7 @@ pub mod evalplus;
 pub mod humaneval;
 pub mod humanevalx;
 pub mod mbpp;
+pub mod mbxp;
 pub mod pools;
 pub mod pyjson;
 pub mod pysrc;
@@ -41,6 +42,9 @@ pub enum Format {
     /// HumanEval-X (C++, Go, Java, JavaScript, Rust, Python): `declaration`,
     /// `canonical_solution`, a `task_id` whose prefix names the language, no `entry_point`.
     HumanEvalX,
+    /// MBXP (C++, Java, JavaScript, TypeScript, Go, Python): `language`, `description`,
+    /// `entry_point`, `prompt`, `test`, `canonical_solution` (null for some records).
+    Mbxp,
 }
 
 impl Format {
@@ -50,12 +54,13 @@ impl Format {
         self != Format::Execscope
     }
 
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Execscope,
         Format::HumanEval,
         Format::Mbpp,
         Format::EvalPlus,
         Format::HumanEvalX,
+        Format::Mbxp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,6 +70,7 @@ impl Format {
             Format::Mbpp => "mbpp",
             Format::EvalPlus => "evalplus",
             Format::HumanEvalX => "humaneval-x",
+            Format::Mbxp => "mbxp",
         }
     }
 
@@ -75,6 +81,8 @@ impl Format {
             Some(Format::EvalPlus)
         } else if has("declaration") && has("canonical_solution") && !has("entry_point") {
             Some(Format::HumanEvalX)
+        } else if mbxp::is_record(&has) {
+            Some(Format::Mbxp)
         } else if has("test") && has("entry_point") && has("prompt") {
             Some(Format::HumanEval)
         } else if has("test_list") {
@@ -103,7 +111,7 @@ impl std::str::FromStr for Format {
             .into_iter()
             .find(|f| f.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown format {s:?}: expected humaneval, humaneval-x, mbpp, evalplus or execscope")
+                format!("unknown format {s:?}: expected humaneval, humaneval-x, mbpp, mbxp, evalplus or execscope")
             })
     }
 }
@@ -257,7 +265,7 @@ fn detect(path: &Path, items: &[Item]) -> Result<Option<Format>, BundleError> {
             line,
             detail: format!(
                 "cannot tell the format from this record's fields ({}); name it with --from \
-                 humaneval|humaneval-x|mbpp|evalplus|execscope",
+                 humaneval|humaneval-x|mbpp|mbxp|evalplus|execscope",
                 keys.join(", ")
             ),
         }
@@ -330,7 +338,7 @@ pub fn problems(records: &Records) -> (Vec<Problem>, Vec<Unread>) {
         let got = match records.format {
             Format::HumanEval => humaneval::problem(*line, rec),
             Format::Mbpp => mbpp::problem(*line, rec),
-            Format::EvalPlus | Format::Execscope | Format::HumanEvalX => {
+            Format::EvalPlus | Format::Execscope | Format::HumanEvalX | Format::Mbxp => {
                 Err(format!("a {} record needs its own reader", records.format))
             }
         };

@@ -5,7 +5,7 @@
 //! the build's runner computes (journaled and sharded like every other phase). Problems then pass
 //! the same schema rules as task file lines ([`from_problem`]).
 
-use super::{evalplus, humanevalx, problems, read_records, Format, Problem, Unread};
+use super::{evalplus, humanevalx, mbxp, problems, read_records, Format, Problem, Unread};
 use crate::exec::Runner;
 use crate::rules::{Asked, Rules};
 use crate::task::{self, Gate, Refusal, Task, TestRange};
@@ -101,7 +101,8 @@ pub fn gate_problems(ps: &[Problem], rules: &Rules) -> (Vec<Task>, Vec<Refusal>,
 /// Reads the benchmark file at `path` (format `from`, else found from its content) for a build,
 /// under the format's rules with what was `asked` in their place ([`Rules::for_file`]).
 /// `Ok(None)`: EvalPlus reference outputs are pending (another shard's pairs). A HumanEval-X
-/// file's Python tests are read from `python_tests`, else beside it ([`humanevalx::python_file`]).
+/// file's Python tests are read from `python_tests`, else beside it ([`humanevalx::python_file`]);
+/// an MBXP file's likewise ([`mbxp::python_file`]).
 pub fn read_for_build(
     path: &Path,
     from: Option<Format>,
@@ -123,6 +124,7 @@ pub fn read_for_build(
         }
         Format::HumanEval | Format::Mbpp => problems(&records),
         Format::HumanEvalX => humanevalx::problems(&records, path, python_tests)?,
+        Format::Mbxp => mbxp::problems(&records, path, python_tests)?,
     };
     let (tasks, mut refusals, notes) = gate_problems(&ps, &rules);
     refusals.extend(refusals_of(unread));
