@@ -173,6 +173,7 @@ pub fn problem(
         plus: Vec::new(),
         notes: Vec::new(),
         language: lang,
+        reference_ms: Vec::new(),
     })
 }
 
