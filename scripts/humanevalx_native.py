@@ -41,7 +41,7 @@ STEP = 10
 def read_tasks(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
-        return {t["task_id"]: t for t in (json.loads(l) for l in f if l.strip())}
+        return {t["task_id"]: t for t in (json.loads(line) for line in f if line.strip())}
 
 
 def program(task, generation, lang):
@@ -123,7 +123,7 @@ def main(argv):
     if len(args) != 3:
         sys.exit(__doc__)
     tasks = read_tasks(args[0])
-    samples = [json.loads(l) for l in open(args[1], encoding="utf-8") if l.strip()]
+    samples = [json.loads(line) for line in open(args[1], encoding="utf-8") if line.strip()]
     work = []
     for n, s in enumerate(samples, 1):
         t = tasks.get(s["task_id"])
@@ -138,7 +138,7 @@ def main(argv):
             out.write(json.dumps({"task_id": t["task_id"], "line": n, "passed": ok, "native": why}) + "\n")
     print(f"native: {sum(ok for ok, _ in verdicts)} of {len(verdicts)} pass")
     if "compare" in opts:
-        ours = [json.loads(l) for l in open(opts["compare"], encoding="utf-8") if l.strip()]
+        ours = [json.loads(line) for line in open(opts["compare"], encoding="utf-8") if line.strip()]
         if len(ours) != len(verdicts):
             sys.exit(f"{opts['compare']}: {len(ours)} rows, {len(verdicts)} samples")
         diff = [(w, v, o) for w, v, o in zip(work, verdicts, ours) if v[0] != bool(o["passed"])]
