@@ -59,6 +59,7 @@ pub fn spec_of(p: &Problem) -> TaskSpec {
         base: p.base.clone(),
         plus: p.plus.clone(),
         prelude: p.prompt.clone(),
+        language: p.language,
     }
 }
 
@@ -81,21 +82,9 @@ pub fn read_audit_tasks(
         }
         Format::EvalPlus => evalplus::read(&records, run),
         Format::HumanEval | Format::Mbpp => problems(&records),
-        Format::HumanEvalX => {
-            let (ps, unread) = humanevalx::problems(&records, path, None)?;
-            if let Some(p) = ps.iter().find(|p| !p.language.is_python()) {
-                return Err(AuditError::Input {
-                    at: format!("{}:{}", path.display(), p.line),
-                    msg: format!(
-                        "task {}: auditing a pool of {} candidates is not supported yet (build \
-                         reads this file; an audit judges Python pools only)",
-                        p.task_id,
-                        p.language.display_name()
-                    ),
-                });
-            }
-            (ps, unread)
-        }
+        // Each task in its language (the `task_id`'s prefix): its candidates run in it, its
+        // tests are HumanEval's Python `check` the judge runs (docs/formats.md, "HumanEval-X").
+        Format::HumanEvalX => humanevalx::problems(&records, path, None)?,
     };
     let notes = ps
         .iter()

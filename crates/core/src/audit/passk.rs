@@ -9,8 +9,10 @@
 //! over its tasks; it is given for k = 1, 10, 100 where every task of the cohort has at least k
 //! samples (EvalPlus's rule), over the tasks with samples.
 
-use super::{PoolSet, Verdict};
+use super::{PoolSet, TaskPool, Verdict};
+use execscope_record::Language;
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 /// The cutoffs reported when every task has enough samples.
 pub const KS: [usize; 3] = [1, 10, 100];
@@ -35,6 +37,10 @@ pub fn pass_at_k(n: usize, c: usize, k: usize) -> Option<f64> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PassAtK {
     pub cohort: String,
+    /// The candidates' language: a cohort whose tasks are in several languages has a row set
+    /// per language; absent from the JSON for Python.
+    #[serde(skip_serializing_if = "super::is_python")]
+    pub language: Language,
     /// `base` (the base suite, EvalPlus's HumanEval/MBPP) or `base+plus` (both suites).
     pub suite: &'static str,
     pub k: usize,
@@ -64,9 +70,46 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
     };
     let mut rows = Vec::new();
     for cohort in &pools.cohorts {
-        let counts = |e: usize| -> Vec<(usize, usize)> {
-            cohort
+        let languages: BTreeSet<Language> = cohort.tasks.iter().map(|t| t.language).collect();
+        for &language in &languages {
+            let tasks: Vec<&TaskPool> = cohort
                 .tasks
+                .iter()
+                .filter(|t| t.language == language)
+                .collect();
+            // One language: the task file's tasks; several: the cohort's tasks in this one.
+            let of = if languages.len() == 1 {
+                pools.task_count
+            } else {
+                tasks.len()
+            };
+            cohort_rows(
+                pools,
+                &cohort.name,
+                language,
+                &tasks,
+                of,
+                (base, plus),
+                &mut rows,
+            );
+        }
+    }
+    rows
+}
+
+/// The pass@k rows of one cohort's tasks in one language into `rows`.
+fn cohort_rows(
+    pools: &PoolSet,
+    cohort: &str,
+    language: Language,
+    tasks: &[&TaskPool],
+    task_file_tasks: usize,
+    (base, plus): (usize, usize),
+    rows: &mut Vec<PassAtK>,
+) {
+    {
+        let counts = |e: usize| -> Vec<(usize, usize)> {
+            tasks
                 .iter()
                 .filter(|t| !t.candidates.is_empty())
                 .map(|t| {
@@ -95,12 +138,13 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
                     .map(|&(n, c)| pass_at_k(n, c, k).unwrap_or(0.0))
                     .sum();
                 rows.push(PassAtK {
-                    cohort: cohort.name.clone(),
+                    cohort: cohort.to_string(),
+                    language,
                     suite,
                     k,
                     value: sum / per_task.len() as f64,
                     tasks: per_task.len(),
-                    task_file_tasks: pools.task_count,
+                    task_file_tasks,
                     min_samples: lo,
                     max_samples: hi,
                     passing: per_task.iter().map(|x| x.1).sum(),
@@ -108,7 +152,6 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
             }
         }
     }
-    rows
 }
 
 #[cfg(test)]

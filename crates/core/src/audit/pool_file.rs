@@ -2,6 +2,7 @@
 //! (`PoolRow`, with the rows refused by line and reason), each error naming its file and line.
 
 use super::AuditError;
+use execscope_record::Language;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -15,6 +16,9 @@ pub struct TaskSpec {
     pub plus: Vec<String>,
     /// Source prepended to every candidate of the task before it runs ("" for none).
     pub prelude: String,
+    /// The candidates' language (Python unless the task file says otherwise): their jobs run
+    /// in it, the tests stay Python the judge runs (docs/languages.md).
+    pub language: Language,
 }
 
 impl TaskSpec {
@@ -108,6 +112,8 @@ struct RawTask {
     tests: Option<Vec<String>>,
     #[serde(default)]
     prelude: Option<String>,
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -164,12 +170,25 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             let msg = format!("duplicate task_id {}", r.task_id);
             return Err(AuditError::input(at(), msg));
         }
+        let language = match r.language.as_deref() {
+            None => Language::Python,
+            Some(name) => Language::from_name(name).ok_or_else(|| {
+                let msg = format!(
+                    "task {}: unknown language {:?} (expected one of python, cpp, go, java, \
+                     javascript, rust, typescript)",
+                    r.task_id,
+                    safe(name)
+                );
+                AuditError::input(at(), msg)
+            })?,
+        };
         out.push(TaskSpec {
             task_id: safe(&r.task_id),
             function_name: r.function_name,
             base,
             plus: r.plus_tests.unwrap_or_default(),
             prelude: r.prelude.unwrap_or_default(),
+            language,
         });
     }
     if out.is_empty() {
