@@ -209,4 +209,73 @@ mod tests {
             last = v;
         }
     }
+
+    /// A cohort with tasks in two languages has a row set per language, each over its own
+    /// tasks; a Python row names no language in its JSON.
+    #[test]
+    fn a_cohort_of_two_languages_has_pass_at_k_per_language() {
+        use crate::audit::{Candidate, Cohort, Mode, TaskPool};
+        let cand = |pass: bool| Candidate {
+            position: 0,
+            label: "sample 0".into(),
+            line: Some(1),
+            code: String::new(),
+            self_tests: String::new(),
+            evidence: (0..6).map(|_| Verdict::new(pass, "")).collect(),
+            admitted: Vec::new(),
+            pass,
+            tests: Vec::new(),
+        };
+        let task = |id: &str, language: Language, passes: &[bool]| TaskPool {
+            task_id: id.into(),
+            function_name: "f".into(),
+            language,
+            candidates: passes.iter().map(|&p| cand(p)).collect(),
+        };
+        let pools = PoolSet {
+            mode: Mode::Generated {
+                pool: "p".into(),
+                tasks: "t".into(),
+            },
+            evidence_names: ["C", "S", "E", "E*", "P_b", "P+"]
+                .map(String::from)
+                .to_vec(),
+            predicates: Vec::new(),
+            contrasts: Vec::new(),
+            cohorts: vec![Cohort {
+                name: "all".into(),
+                positions: vec![0, 1],
+                tasks: vec![
+                    task("Python/0", Language::Python, &[true, true]),
+                    task("JavaScript/0", Language::JavaScript, &[true, false]),
+                    task("JavaScript/1", Language::JavaScript, &[false, false]),
+                ],
+            }],
+            provenance: Vec::new(),
+            rejected: Vec::new(),
+            missing_tasks: Vec::new(),
+            task_count: 3,
+            plus_tasks: 0,
+            sanitized: Vec::new(),
+            task_format: String::new(),
+        };
+        let rows = table(&pools);
+        let k1: Vec<(Language, usize, usize, f64)> = rows
+            .iter()
+            .filter(|r| r.k == 1)
+            .map(|r| (r.language, r.tasks, r.task_file_tasks, r.value))
+            .collect();
+        // Python: 2 of 2 → 1; JavaScript: (1/2 + 0/2) / 2 = 1/4.
+        assert_eq!(
+            k1,
+            [
+                (Language::Python, 1, 1, 1.0),
+                (Language::JavaScript, 2, 2, 0.25)
+            ]
+        );
+        let py = serde_json::to_string(&rows[0]).unwrap();
+        assert!(!py.contains("language"), "{py}");
+        let js = serde_json::to_string(&rows[1]).unwrap();
+        assert!(js.contains("\"language\":\"javascript\""), "{js}");
+    }
 }
