@@ -40,13 +40,15 @@ pub struct AuditArgs {
     #[arg(long, requires = "tasks")]
     pub pool: Option<PathBuf>,
     /// Task file for --pool: execscope's audit task file (task_id, function_name, base_tests,
-    /// plus_tests), or a benchmark file as published (HumanEval, MBPP, EvalPlus; docs/formats.md).
+    /// plus_tests), or a benchmark file as published (HumanEval, MBPP, EvalPlus, HumanEval-X in
+    /// any of its languages; docs/formats.md).
     #[arg(long, requires = "pool")]
     pub tasks: Option<PathBuf>,
-    /// The task file's format: humaneval, mbpp, evalplus or execscope (default: from its content).
+    /// The task file's format: humaneval, humaneval-x, mbpp, evalplus or execscope (default: from
+    /// its content).
     #[arg(long, value_name = "FORMAT", requires = "tasks")]
     pub from: Option<crate::build::formats::Format>,
-    /// The pool's format: samples (human-eval/EvalPlus samples.jsonl), bigcode
+    /// The pool's format: samples (human-eval/EvalPlus samples.jsonl, HumanEval-X generations), bigcode
     /// (generations.json), lm-eval (--log_samples jsonl) or execscope (default: from its content).
     #[arg(long = "pool-from", value_name = "FORMAT", requires = "pool")]
     pub pool_from: Option<crate::build::formats::pools::PoolFormat>,

@@ -48,6 +48,7 @@ pub fn passk_table(pools: &PoolSet) -> Option<Table> {
     if rows.is_empty() {
         return None;
     }
+    let languages = rows.iter().any(|r| !r.language.is_python());
     let mut t = Table::new(
         "audit-passk",
         if pools.plus_tasks > 0 {
@@ -56,18 +57,25 @@ pub fn passk_table(pools: &PoolSet) -> Option<Table> {
             "pass@k (unbiased estimator), base suite"
         },
     )
-    .column("cohort", "cohort", Align::Left)
-    .column("suite", "suite", Align::Left)
-    .column("k", "k", Align::Right)
-    .column("pass@k %", "pass_at_k", Align::Right)
-    .column("tasks", "tasks", Align::Right)
-    .column("of", "task_file_tasks", Align::Right)
-    .column("min n", "min_samples", Align::Right)
-    .column("max n", "max_samples", Align::Right)
-    .column("passing", "passing_samples", Align::Right);
+    .column("cohort", "cohort", Align::Left);
+    if languages {
+        t = t.column("language", "language", Align::Left);
+    }
+    let mut t = t
+        .column("suite", "suite", Align::Left)
+        .column("k", "k", Align::Right)
+        .column("pass@k %", "pass_at_k", Align::Right)
+        .column("tasks", "tasks", Align::Right)
+        .column("of", "task_file_tasks", Align::Right)
+        .column("min n", "min_samples", Align::Right)
+        .column("max n", "max_samples", Align::Right)
+        .column("passing", "passing_samples", Align::Right);
     for r in &rows {
-        t.push(vec![
-            TableCell::text(&r.cohort),
+        let mut cells = vec![TableCell::text(&r.cohort)];
+        if languages {
+            cells.push(TableCell::text(r.language.display_name()));
+        }
+        cells.extend([
             TableCell::text(r.suite),
             TableCell::int(r.k),
             pct(Some(r.value)),
@@ -77,6 +85,7 @@ pub fn passk_table(pools: &PoolSet) -> Option<Table> {
             TableCell::int(r.max_samples),
             TableCell::int(r.passing),
         ]);
+        t.push(cells);
     }
     let mut cap = "pass@k = mean over the tasks with samples of 1 − C(n−c, k)/C(n, k) (n samples, \
                    c passing), for each k every task has samples for (min n ≥ k); base: the base \

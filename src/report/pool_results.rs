@@ -6,7 +6,8 @@
 //!   a line holding several samples (bigcode, lm-evaluation-harness) becomes one line per sample
 //!   (`task_id`, `sample_index`, `completion` or `solution`); a row the audit left out keeps its
 //!   line with `"passed": false` and `"result": "not audited: <why>"` when the line is a JSON
-//!   object, and is only named in the warnings otherwise;
+//!   object, and is only named in the warnings otherwise; a sample of a task in another
+//!   language than Python gains `"language"` (`javascript`, `cpp`, ...) before `"result"`;
 //! * EvalPlus's `eval_results.json` (for an EvalPlus task file): `{"eval": {task_id: [{task_id,
 //!   solution, base_status, plus_status, base_fail_tests, plus_fail_tests}]}}` with EvalPlus's
 //!   statuses (`pass`, `fail`, `timeout`). Deterministic, it has no `date`; a failing test is
@@ -138,13 +139,19 @@ pub fn humaneval_results(pools: &PoolSet, pool_text: &str) -> String {
         let line = c.line.unwrap_or(0);
         let result = result_text(c);
         let passed = c.pass;
-        let fields = [("result", json!(result)), ("passed", json!(passed))];
+        // A candidate in another language than Python says which (a Python line is as before).
+        let mut fields = Vec::new();
+        if !task.language.is_python() {
+            fields.push(("language", json!(task.language.as_str())));
+        }
+        fields.extend([("result", json!(result)), ("passed", json!(passed))]);
         let raw = line.checked_sub(1).and_then(|l| lines.get(l)).copied();
         let spliced = (per_line[&line] == 1)
             .then(|| raw.and_then(|r| splice(r, &fields)))
             .flatten();
         let text = spliced.unwrap_or_else(|| {
-            let key = if is_whole(&c.code, &task.function_name) {
+            // Another language's candidate is held as its whole program (joined to the prompt).
+            let key = if !task.language.is_python() || is_whole(&c.code, &task.function_name) {
                 "solution"
             } else {
                 "completion"
@@ -158,6 +165,9 @@ pub fn humaneval_results(pools: &PoolSet, pool_text: &str) -> String {
             m.insert("task_id".into(), json!(task.task_id));
             m.insert("sample_index".into(), json!(index));
             m.insert(key.into(), json!(c.code));
+            if !task.language.is_python() {
+                m.insert("language".into(), json!(task.language.as_str()));
+            }
             m.insert("result".into(), json!(result));
             m.insert("passed".into(), json!(passed));
             Value::Object(m).to_string()

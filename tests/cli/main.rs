@@ -8,6 +8,7 @@ mod common;
 
 mod audit_cli;
 mod audit_formats;
+mod audit_languages;
 mod cli_errors;
 mod cli_report;
 mod cli_settings;

@@ -32,6 +32,7 @@ fn cohort(tasks: Vec<Vec<Candidate>>, m: usize) -> Cohort {
             .map(|(i, candidates)| TaskPool {
                 task_id: format!("t{i:02}"),
                 function_name: "f".into(),
+                language: Default::default(),
                 candidates,
             })
             .collect(),

@@ -16,6 +16,7 @@ const TWO: &str = "assert add(1, 1) == 2\nassert add(2, 3) == 5\n";
 fn task() -> TaskSpec {
     TaskSpec {
         prelude: String::new(),
+        language: Default::default(),
         task_id: "T/add".into(),
         function_name: "add".into(),
         base: vec![

@@ -60,11 +60,12 @@ pub fn spec_of(p: &Problem) -> TaskSpec {
         plus: p.plus.clone(),
         prelude: p.prompt.clone(),
         reference_ms: p.reference_ms.clone(),
+        language: p.language,
     }
 }
 
-/// The refusal of an audit whose tasks are in another language than Python (MBXP; the same
-/// words as HumanEval-X's).
+/// The refusal of an audit of MBXP tasks in another language than Python (how their
+/// generations join their prompts is not read yet; HumanEval-X's are).
 fn foreign_pool(
     path: &Path,
     line: usize,
@@ -74,8 +75,8 @@ fn foreign_pool(
     AuditError::Input {
         at: format!("{}:{line}", path.display()),
         msg: format!(
-            "task {task_id}: auditing a pool of {} candidates is not supported yet (build \
-             reads this file; an audit judges Python pools only)",
+            "task {task_id}: auditing a pool of {} candidates of MBXP is not supported yet \
+             (build reads this file; audit --pool reads HumanEval-X's files in every language)",
             lang.display_name()
         ),
     }
@@ -100,21 +101,9 @@ pub fn read_audit_tasks(
         }
         Format::EvalPlus => evalplus::read(&records, run),
         Format::HumanEval | Format::Mbpp => problems(&records),
-        Format::HumanEvalX => {
-            let (ps, unread) = humanevalx::problems(&records, path, None)?;
-            if let Some(p) = ps.iter().find(|p| !p.language.is_python()) {
-                return Err(AuditError::Input {
-                    at: format!("{}:{}", path.display(), p.line),
-                    msg: format!(
-                        "task {}: auditing a pool of {} candidates is not supported yet (build \
-                         reads this file; an audit judges Python pools only)",
-                        p.task_id,
-                        p.language.display_name()
-                    ),
-                });
-            }
-            (ps, unread)
-        }
+        // Each task in its language (the `task_id`'s prefix): its candidates run in it, its
+        // tests are HumanEval's Python `check` the judge runs (docs/formats.md, "HumanEval-X").
+        Format::HumanEvalX => humanevalx::problems(&records, path, None)?,
         Format::Mbxp => {
             if let Some((line, id, lang)) = mbxp::first_foreign(&records) {
                 return Err(foreign_pool(path, line, &id, lang));

@@ -197,6 +197,105 @@ pub fn go_imports(import: &str, code: &str) -> String {
     out
 }
 
+/// The headers HumanEval-X's harness puts before a C++ prompt that lacks them (its
+/// `IMPORT_HELPER["cpp"]`), in its order.
+pub const CPP_HELPER_INCLUDES: [&str; 9] = [
+    "#include<stdlib.h>",
+    "#include<algorithm>",
+    "#include<math.h>",
+    "#include<stdio.h>",
+    "#include<vector>",
+    "#include<string>",
+    "#include<climits>",
+    "#include<cstring>",
+    "#include<iostream>",
+];
+
+/// The packages a Go `import` declaration names (`import "x"`, `import ( "x" "y" )`).
+fn go_packages(import: &str) -> Vec<String> {
+    import
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Go source without its top-level `import` declarations, and the packages they named.
+fn strip_go_imports(src: &str) -> (String, Vec<String>) {
+    let mut out = String::new();
+    let mut pkgs = Vec::new();
+    let mut block: Option<String> = None;
+    for l in src.split_inclusive('\n') {
+        if let Some(b) = block.as_mut() {
+            b.push_str(l);
+            if l.trim_start().starts_with(')') {
+                pkgs.extend(go_packages(b));
+                block = None;
+            }
+        } else if l.starts_with("import") && l.trim_end().ends_with('(') {
+            block = Some(l.to_string());
+        } else if l.starts_with("import ") {
+            pkgs.extend(go_packages(l));
+        } else {
+            out.push_str(l);
+        }
+    }
+    (out, pkgs)
+}
+
+/// The program of a completion in `lang` joined to its `prompt`, as HumanEval-X's harness joins
+/// a `generation` to the sample's prompt (`process_humaneval_test`): C++ gets each header of
+/// [`CPP_HELPER_INCLUDES`] the prompt does not hold put before it; Go's prompt loses its
+/// `import` declaration and the program imports each package, of the prompt's and of
+/// [`GO_HELPER_PACKAGES`], that it uses (the harness imports the helpers the generation uses; an
+/// unused import would not compile); every other language is `prompt` + `completion`.
+pub fn joined_program(lang: Language, prompt: &str, completion: &str) -> String {
+    match lang {
+        Language::Cpp => {
+            let mut out = String::new();
+            for h in CPP_HELPER_INCLUDES {
+                if !prompt.contains(h) {
+                    out.push_str(h);
+                    out.push('\n');
+                }
+            }
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            format!("{out}{prompt}{completion}")
+        }
+        Language::Go => {
+            let (prompt, own) = strip_go_imports(prompt);
+            let body = format!("{prompt}{completion}");
+            let mut imports = String::new();
+            let mut seen = std::collections::BTreeSet::new();
+            for pkg in own.iter().map(String::as_str).chain(GO_HELPER_PACKAGES) {
+                let short = pkg.rsplit('/').next().unwrap_or(pkg);
+                if has_word(&body, short) && body.contains(&format!("{short}.")) && seen.insert(pkg)
+                {
+                    imports.push_str(&format!("import \"{pkg}\"\n"));
+                }
+            }
+            format!("{imports}{body}")
+        }
+        _ => format!("{prompt}{completion}"),
+    }
+}
+
+/// A HumanEval-X Python `generation` as its harness cuts it: up to the first non-blank line
+/// that is not indented (what follows the function body, a test or a new `def`, is left out).
+pub fn python_generation(generation: &str) -> String {
+    let mut out = Vec::new();
+    for l in generation.split('\n') {
+        if !l.trim().is_empty() && !l.starts_with(' ') && !l.starts_with('\t') {
+            break;
+        }
+        out.push(l);
+    }
+    out.join("\n")
+}
+
 /// The judge-side wrapper a tuple-answering task's function is handed to `check` through.
 pub const TUPLE_BRIDGE: &str = "_es_as_tuple";
 
@@ -431,5 +530,42 @@ mod tests {
         assert_eq!(language_of("CPP/0"), Some(Language::Cpp));
         assert_eq!(language_of("Kotlin/0"), None);
         assert_eq!(number_of("HumanEval/163"), Some(163));
+    }
+
+    #[test]
+    fn generations_are_joined_as_humaneval_x_joins_them() {
+        let cpp = joined_program(
+            Language::Cpp,
+            "/* doc */\n#include<stdio.h>\n#include<vector>\nusing namespace std;\nint f(){\n",
+            "    return 1;\n}\n",
+        );
+        assert!(
+            cpp.starts_with(
+                "#include<stdlib.h>\n#include<algorithm>\n#include<math.h>\n#include<string>\n"
+            ),
+            "{cpp}"
+        );
+        assert!(cpp.ends_with("\n\n/* doc */\n#include<stdio.h>\n#include<vector>\nusing namespace std;\nint f(){\n    return 1;\n}\n"), "{cpp}");
+        let go = joined_program(
+            Language::Go,
+            "import (\n    \"math\"\n    \"fmt\"\n)\n\n// doc\nfunc F(x float64) float64 {\n",
+            "    return math.Abs(x) + float64(len(strings.Split(\"a\", \"\")))\n}\n",
+        );
+        assert_eq!(
+            go,
+            "import \"math\"\nimport \"strings\"\n\n// doc\nfunc F(x float64) float64 {\n    return math.Abs(x) + float64(len(strings.Split(\"a\", \"\")))\n}\n"
+        );
+        assert_eq!(
+            joined_program(
+                Language::JavaScript,
+                "const f = () => {\n",
+                "  return 1;\n}\n"
+            ),
+            "const f = () => {\n  return 1;\n}\n"
+        );
+        assert_eq!(
+            python_generation("    return x\n\n\ndef g():\n    pass\n"),
+            "    return x\n\n"
+        );
     }
 }

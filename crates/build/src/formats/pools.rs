@@ -16,10 +16,12 @@
 //! prompt. A task id matches a task of the task file exactly, else by its number (`Mbpp/2`,
 //! `2` and the MBPP record 2 are one task) when that is unambiguous.
 
+use super::humanevalx;
 use super::pyjson::{self, J};
 use crate::ast;
 use execscope_core::audit::generated::{self, PoolRow, PoolRows, RejectedRow, TaskSpec};
 use execscope_core::audit::AuditError;
+use execscope_record::Language;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -110,8 +112,38 @@ impl<'a> Ids<'a> {
     }
 }
 
+/// Does `code` in `lang` define `function` at top level (a Python `def`, a function or method
+/// of the language's grammar)?
+fn defines(lang: Language, code: &str, function: &str) -> bool {
+    !function.is_empty()
+        && if lang.is_python() {
+            ast::top_level_defs(code).iter().any(|d| d == function)
+        } else {
+            crate::mutate::function_names(lang, code)
+                .iter()
+                .any(|d| d == function)
+        }
+}
+
+/// Why a pool's id cannot answer `spec`: its prefix names another language than the task's
+/// (`CPP/0` for the task `JavaScript/0`, which the number alone would match).
+fn language_mismatch(raw: &str, spec: &TaskSpec) -> Option<String> {
+    let named = humanevalx::language_of(raw)?;
+    (named != spec.language).then(|| {
+        format!(
+            "task_id {raw} names {} but the task file's task {} is {}: audit a pool with the \
+             task file of its language",
+            named.display_name(),
+            spec.task_id,
+            spec.language.display_name()
+        )
+    })
+}
+
 /// A pool row of a harness's generation for `spec` (or for the unmatched id `raw`, which the
-/// audit then reports as not in the task file).
+/// audit then reports as not in the task file). A completion for a task in another language
+/// than Python is joined to `prompt` (the sample's own, else the task's) as HumanEval-X's
+/// harness joins it ([`humanevalx::joined_program`]), and the row holds the whole program.
 fn row(
     line: usize,
     spec: Option<&TaskSpec>,
@@ -119,16 +151,19 @@ fn row(
     index: i64,
     code: String,
     joined: Option<bool>,
-) -> PoolRow {
+    prompt: Option<&str>,
+) -> Result<PoolRow, String> {
+    if let Some(why) = spec.and_then(|s| language_mismatch(raw, s)) {
+        return Err(why);
+    }
     let function = spec.map_or("", |s| s.function_name.as_str());
-    let (code, sanitized) = match unfence(&code, function) {
+    let lang = spec.map_or(Language::Python, |s| s.language);
+    let (code, sanitized) = match unfence_in(lang, &code, function) {
         Some(inner) => (inner, true),
         None => (code, false),
     };
-    let whole = joined.unwrap_or_else(|| {
-        spec.is_some_and(|s| ast::top_level_defs(&code).contains(&s.function_name))
-    });
-    PoolRow {
+    let whole = joined.unwrap_or_else(|| defines(lang, &code, function));
+    let mut row = PoolRow {
         line,
         task_id: spec.map_or_else(|| raw.to_string(), |s| s.task_id.clone()),
         sample_index: index,
@@ -137,7 +172,22 @@ fn row(
         cohort: "all".into(),
         whole,
         sanitized,
+    };
+    if let Some(s) = spec {
+        join_foreign(&mut row, s, prompt);
     }
+    Ok(row)
+}
+
+/// A completion of a task in another language than Python made its whole program: joined to
+/// `prompt` (else the task's prelude) as HumanEval-X's harness joins it.
+fn join_foreign(row: &mut PoolRow, spec: &TaskSpec, prompt: Option<&str>) {
+    if spec.language.is_python() || row.whole {
+        return;
+    }
+    let prompt = prompt.unwrap_or(&spec.prelude);
+    row.code = humanevalx::joined_program(spec.language, prompt, &row.code);
+    row.whole = true;
 }
 
 /// Whether a line opens or closes a Markdown code fence: three backticks or tildes after at
@@ -153,6 +203,11 @@ fn is_fence(line: &str) -> bool {
 /// level, else the first fenced block (an unclosed fence runs to the end); the prose and the
 /// fences are left out. `None` when `text` has no fence with code inside: it is used as it is.
 pub fn unfence(text: &str, function: &str) -> Option<String> {
+    unfence_in(Language::Python, text, function)
+}
+
+/// [`unfence`] for code in `lang`: the block that defines `function` by the language's grammar.
+pub fn unfence_in(lang: Language, text: &str, function: &str) -> Option<String> {
     let mut blocks: Vec<String> = Vec::new();
     let mut open: Option<String> = None;
     for l in text.split_inclusive('\n') {
@@ -167,9 +222,10 @@ pub fn unfence(text: &str, function: &str) -> Option<String> {
     }
     blocks.extend(open);
     blocks.retain(|b| !b.trim().is_empty());
-    let defines =
-        |b: &String| !function.is_empty() && ast::top_level_defs(b).iter().any(|d| d == function);
-    let pick = blocks.iter().find(|b| defines(b)).or(blocks.first())?;
+    let pick = blocks
+        .iter()
+        .find(|b| defines(lang, b, function))
+        .or(blocks.first())?;
     Some(pick.clone())
 }
 
@@ -222,7 +278,7 @@ fn detect(items: &[super::Item], array: bool) -> PoolFormat {
     let has = |k: &str| first.is_some_and(|r| r.get(k).is_some());
     if has("doc") && (has("resps") || has("filtered_resps")) {
         PoolFormat::LmEval
-    } else if !has("self_tests") && (has("completion") || has("solution")) {
+    } else if !has("self_tests") && (has("completion") || has("solution") || has("generation")) {
         PoolFormat::Samples
     } else {
         PoolFormat::Execscope
@@ -248,12 +304,18 @@ pub fn read_pool(
             let by_id: HashMap<&str, &TaskSpec> =
                 specs.iter().map(|s| (s.task_id.as_str(), s)).collect();
             for r in &mut read.rows {
-                let function = by_id
-                    .get(r.task_id.as_str())
-                    .map_or("", |s| &s.function_name);
-                if let Some(inner) = unfence(&r.code, function) {
+                let spec = by_id.get(r.task_id.as_str()).copied();
+                let function = spec.map_or("", |s| &s.function_name);
+                let lang = spec.map_or(Language::Python, |s| s.language);
+                if let Some(inner) = unfence_in(lang, &r.code, function) {
                     r.code = inner;
                     r.sanitized = true;
+                }
+                // A Python row is joined to the prelude as before; another language's row is
+                // whole when it defines the function, else joined as HumanEval-X joins it.
+                if let Some(s) = spec.filter(|s| !s.language.is_python()) {
+                    r.whole = defines(s.language, &r.code, function);
+                    join_foreign(r, s, None);
                 }
             }
             read
@@ -292,19 +354,31 @@ fn sample(
     let r = record(line, r)?;
     let raw = super::task_id(r).ok_or_else(|| reject(line, None, "a sample needs a `task_id`"))?;
     let bad = |why: String| reject(line, Some(raw.clone()), why);
-    let (code, joined) = match (r.get("solution"), r.get("completion")) {
-        (Some(J::Str(s)), _) => (code_text(s).map_err(bad)?, true),
-        (_, Some(J::Str(c))) => (code_text(c).map_err(bad)?, false),
+    let spec = ids.find(&raw);
+    let python = spec.is_none_or(|s| s.language.is_python());
+    // HumanEval-X's `generation` continues the sample's own `prompt` (its harness joins them);
+    // a Python generation is cut after the function body, as that harness cuts it.
+    let (code, joined, prompt) = match (r.get("solution"), r.get("completion"), r.get("generation")) {
+        (Some(J::Str(s)), _, _) => (code_text(s).map_err(bad)?, true, None),
+        (_, Some(J::Str(c)), _) => (code_text(c).map_err(bad)?, false, None),
+        (_, _, Some(J::Str(g))) => {
+            let g = code_text(g).map_err(bad)?;
+            let prompt = match r.get("prompt") {
+                Some(J::Str(p)) if !python => Some(code_text(p).map_err(bad)?),
+                _ => None,
+            };
+            let g = if python { humanevalx::python_generation(&g) } else { g };
+            (g, false, prompt)
+        }
         _ => {
             return Err(bad(
-                "a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)".into(),
+                "a sample needs a string `completion` or `generation` (joined to the prompt) or `solution` (the whole program)".into(),
             ))
         }
     };
-    let spec = ids.find(&raw);
     let key = spec.map_or_else(|| raw.clone(), |s| s.task_id.clone());
     let n = next.entry(key).or_insert(0);
-    let row = row(line, spec, &raw, *n, code, Some(joined));
+    let row = row(line, spec, &raw, *n, code, Some(joined), prompt.as_deref()).map_err(bad)?;
     *n += 1;
     Ok(row)
 }
@@ -355,7 +429,10 @@ fn bigcode(path: &Path, items: &[super::Item], ids: &Ids<'_>) -> Result<PoolRows
                 _ => Err("it is not a string".to_string()),
             };
             match code {
-                Ok(code) => out.rows.push(row(*line, spec, &raw, k as i64, code, None)),
+                Ok(code) => match row(*line, spec, &raw, k as i64, code, None, None) {
+                    Ok(r) => out.rows.push(r),
+                    Err(why) => out.rejected.push(reject(*line, Some(raw.clone()), why)),
+                },
                 Err(why) => out.rejected.push(reject(
                     *line,
                     Some(raw.clone()),
@@ -431,7 +508,10 @@ fn lm_eval_line(
     let n = next.entry(key).or_insert(0);
     for code in gens {
         match code {
-            Ok(code) => out.rows.push(row(line, spec, &raw, *n, code, None)),
+            Ok(code) => match row(line, spec, &raw, *n, code, None, None) {
+                Ok(r) => out.rows.push(r),
+                Err(why) => out.rejected.push(reject(line, Some(raw.clone()), why)),
+            },
             Err(why) => out.rejected.push(reject(line, Some(raw.clone()), why)),
         }
         *n += 1;
@@ -570,7 +650,7 @@ mod tests {
         let e = read_pool(&p, &specs, Some(PoolFormat::Samples))
             .unwrap_err()
             .to_string();
-        assert!(e.contains(":1: a sample needs a string `completion` (joined to the prompt) or `solution` (the whole program)"), "{e}");
+        assert!(e.contains(":1: a sample needs a string `completion` or `generation` (joined to the prompt) or `solution` (the whole program)"), "{e}");
     }
 
     /// Issue 43 item 3: a row that cannot be read (a lone surrogate escape as Python's `json`

@@ -12,7 +12,7 @@ use super::AuditError;
 use super::{Candidate, Cohort, Mode, PoolSet, TaskPool, TestRun, Verdict};
 pub use super::{Suites, TimeConvention};
 use execscope_record::BatchError;
-use execscope_record::{Job, Outcome, SelfTest, SuiteResult};
+use execscope_record::{Job, Language, Outcome, SelfTest, SuiteResult};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -87,7 +87,11 @@ fn evidence(
     supply: Option<&SuiteResult>,
     suite: &SuiteResult,
     n_base: usize,
+    language: Language,
 ) -> Vec<Verdict> {
+    if !language.is_python() {
+        return foreign_evidence(suite, n_base, language);
+    }
     let (c, s) = match screen {
         Ok(sc) => (
             Verdict::new(
@@ -140,6 +144,36 @@ fn evidence(
 
 /// Why E and E* do not hold for a candidate that comes without self-tests.
 pub const NO_SELF_TESTS: &str = "no self-tests";
+
+/// The evidence of a candidate in another language than Python: `C` from its suite (a
+/// compile error is the oracle's `ERROR:CompileError` on the suite's first test), `S`, `E` and
+/// `E*` never (the structural screen and the self-test contracts read Python only), `P_b` and
+/// `P+` from the suite as for Python.
+fn foreign_evidence(suite: &SuiteResult, n_base: usize, language: Language) -> Vec<Verdict> {
+    let c = match suite.outcomes.iter().find(|o| o.is_compile_error()) {
+        Some(o) => Verdict::new(false, o.to_string()),
+        None => Verdict::new(true, "pass"),
+    };
+    let only_python = format!(
+        "not judged for a {} candidate (the structural screen and the self-test contracts read \
+         Python only)",
+        language.display_name()
+    );
+    let (pb, pb_why) = suite_reason(&suite.outcomes[..n_base], "base", 0);
+    let (pp, pp_why) = if pb {
+        suite_reason(&suite.outcomes[n_base..], "plus", 0)
+    } else {
+        (false, format!("base: {pb_why}"))
+    };
+    vec![
+        c,
+        Verdict::new(false, only_python.clone()),
+        Verdict::new(false, only_python.clone()),
+        Verdict::new(false, only_python),
+        Verdict::new(pb, pb_why),
+        Verdict::new(pp, pp_why),
+    ]
+}
 
 /// Evidence names of generated pools.
 pub const EVIDENCE: [&str; 6] = ["C", "S", "E", "E*", "P_b", "P+"];
@@ -232,7 +266,8 @@ pub fn build_suites(
     // The structural screens, SCREEN_BATCH distinct ones to a job: (job, test) of each row.
     let mut screen_of: HashMap<(&str, &str, &str), usize> = HashMap::new();
     let mut distinct: Vec<(&str, &str, &str)> = Vec::new();
-    let screen_at: Vec<usize> = rows
+    // A candidate in another language is not screened (the screen parses Python).
+    let screen_at: Vec<Option<usize>> = rows
         .iter()
         .zip(&specs)
         .zip(&programs)
@@ -242,9 +277,11 @@ pub fn build_suites(
                 r.self_tests.as_str(),
                 t.function_name.as_str(),
             );
-            *screen_of.entry(key).or_insert_with(|| {
-                distinct.push(key);
-                distinct.len() - 1
+            t.language.is_python().then(|| {
+                *screen_of.entry(key).or_insert_with(|| {
+                    distinct.push(key);
+                    distinct.len() - 1
+                })
             })
         })
         .collect();
@@ -256,11 +293,13 @@ pub fn build_suites(
     for ((r, t), (code, &k)) in rows.iter().zip(&specs).zip(programs.iter().zip(&screen_at)) {
         let code = code.clone();
         let f = &t.function_name;
-        let sc = (
-            batches[k / selftest::SCREEN_BATCH],
-            k % selftest::SCREEN_BATCH,
-        );
-        let a = (!r.self_tests.trim().is_empty()).then(|| {
+        let sc = k.map(|k| {
+            (
+                batches[k / selftest::SCREEN_BATCH],
+                k % selftest::SCREEN_BATCH,
+            )
+        });
+        let a = (t.language.is_python() && !r.self_tests.trim().is_empty()).then(|| {
             first.add(selftest::selftest_job(
                 &code,
                 &r.self_tests,
@@ -269,7 +308,7 @@ pub fn build_suites(
             ))
         });
         let all: Vec<String> = t.base.iter().chain(&t.plus).cloned().collect();
-        let mut suite = Job::new(code, all).entry(f);
+        let mut suite = Job::new(code, all).entry(f).language(t.language);
         if suites == Suites::StopAtFirstFailure {
             suite = suite.stop_at_first_failure(vec![t.base.len()]);
         }
@@ -284,7 +323,10 @@ pub fn build_suites(
     let res1 = run_checked(runner, &first.jobs)?;
     let screens: Vec<Result<Screen, String>> = idx
         .iter()
-        .map(|&((job, test), _, _)| selftest::screen_from_test(&res1[job], test))
+        .map(|&(sc, _, _)| match sc {
+            Some((job, test)) => selftest::screen_from_test(&res1[job], test),
+            None => Err("not screened (another language than Python)".to_string()),
+        })
         .collect();
     let mut second = Jobs::default();
     let mut sidx = Vec::with_capacity(rows.len());
@@ -337,6 +379,7 @@ pub fn build_suites(
                         sidx[i].map(|j| &res2[j]),
                         suite,
                         spec.base.len(),
+                        spec.language,
                     );
                     let tests = spec
                         .base
@@ -368,6 +411,7 @@ pub fn build_suites(
             tasks_out.push(TaskPool {
                 task_id: tid.to_string(),
                 function_name: spec.function_name.clone(),
+                language: spec.language,
                 candidates,
             });
         }

@@ -27,7 +27,7 @@ pub mod view;
 
 pub use error::AuditError;
 
-use execscope_record::Outcome;
+use execscope_record::{Language, Outcome};
 use serde::Serialize;
 
 /// One verdict of an evidence vector: whether it holds, and why (never a bare boolean).
@@ -85,7 +85,16 @@ pub struct Candidate {
 pub struct TaskPool {
     pub task_id: String,
     pub function_name: String,
+    /// The candidates' language: absent from the JSON for Python (every Python audit's output
+    /// is as it was), named for any other.
+    #[serde(skip_serializing_if = "is_python")]
+    pub language: Language,
     pub candidates: Vec<Candidate>,
+}
+
+/// Whether a language is Python (which outputs leave unnamed).
+pub fn is_python(l: &Language) -> bool {
+    l.is_python()
 }
 
 /// One cohort (profile, or retrieval system): tasks sorted by id, every task of the audit present

@@ -9,8 +9,10 @@
 //! over its tasks; it is given for k = 1, 10, 100 where every task of the cohort has at least k
 //! samples (EvalPlus's rule), over the tasks with samples.
 
-use super::{PoolSet, Verdict};
+use super::{PoolSet, TaskPool, Verdict};
+use execscope_record::Language;
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 /// The cutoffs reported when every task has enough samples.
 pub const KS: [usize; 3] = [1, 10, 100];
@@ -35,6 +37,10 @@ pub fn pass_at_k(n: usize, c: usize, k: usize) -> Option<f64> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PassAtK {
     pub cohort: String,
+    /// The candidates' language: a cohort whose tasks are in several languages has a row set
+    /// per language; absent from the JSON for Python.
+    #[serde(skip_serializing_if = "super::is_python")]
+    pub language: Language,
     /// `base` (the base suite, EvalPlus's HumanEval/MBPP) or `base+plus` (both suites).
     pub suite: &'static str,
     pub k: usize,
@@ -64,9 +70,46 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
     };
     let mut rows = Vec::new();
     for cohort in &pools.cohorts {
-        let counts = |e: usize| -> Vec<(usize, usize)> {
-            cohort
+        let languages: BTreeSet<Language> = cohort.tasks.iter().map(|t| t.language).collect();
+        for &language in &languages {
+            let tasks: Vec<&TaskPool> = cohort
                 .tasks
+                .iter()
+                .filter(|t| t.language == language)
+                .collect();
+            // One language: the task file's tasks; several: the cohort's tasks in this one.
+            let of = if languages.len() == 1 {
+                pools.task_count
+            } else {
+                tasks.len()
+            };
+            cohort_rows(
+                pools,
+                &cohort.name,
+                language,
+                &tasks,
+                of,
+                (base, plus),
+                &mut rows,
+            );
+        }
+    }
+    rows
+}
+
+/// The pass@k rows of one cohort's tasks in one language into `rows`.
+fn cohort_rows(
+    pools: &PoolSet,
+    cohort: &str,
+    language: Language,
+    tasks: &[&TaskPool],
+    task_file_tasks: usize,
+    (base, plus): (usize, usize),
+    rows: &mut Vec<PassAtK>,
+) {
+    {
+        let counts = |e: usize| -> Vec<(usize, usize)> {
+            tasks
                 .iter()
                 .filter(|t| !t.candidates.is_empty())
                 .map(|t| {
@@ -95,12 +138,13 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
                     .map(|&(n, c)| pass_at_k(n, c, k).unwrap_or(0.0))
                     .sum();
                 rows.push(PassAtK {
-                    cohort: cohort.name.clone(),
+                    cohort: cohort.to_string(),
+                    language,
                     suite,
                     k,
                     value: sum / per_task.len() as f64,
                     tasks: per_task.len(),
-                    task_file_tasks: pools.task_count,
+                    task_file_tasks,
                     min_samples: lo,
                     max_samples: hi,
                     passing: per_task.iter().map(|x| x.1).sum(),
@@ -108,7 +152,6 @@ pub fn table(pools: &PoolSet) -> Vec<PassAtK> {
             }
         }
     }
-    rows
 }
 
 #[cfg(test)]
@@ -165,5 +208,75 @@ mod tests {
             assert!(v >= last);
             last = v;
         }
+    }
+
+    /// A cohort with tasks in two languages has a row set per language, each over its own
+    /// tasks; a Python row names no language in its JSON.
+    #[test]
+    fn a_cohort_of_two_languages_has_pass_at_k_per_language() {
+        use crate::audit::{Candidate, Cohort, Mode, TaskPool};
+        let cand = |pass: bool| Candidate {
+            position: 0,
+            label: "sample 0".into(),
+            line: Some(1),
+            code: String::new(),
+            self_tests: String::new(),
+            evidence: (0..6).map(|_| Verdict::new(pass, "")).collect(),
+            admitted: Vec::new(),
+            pass,
+            tests: Vec::new(),
+        };
+        let task = |id: &str, language: Language, passes: &[bool]| TaskPool {
+            task_id: id.into(),
+            function_name: "f".into(),
+            language,
+            candidates: passes.iter().map(|&p| cand(p)).collect(),
+        };
+        let pools = PoolSet {
+            mode: Mode::Generated {
+                pool: "p".into(),
+                tasks: "t".into(),
+            },
+            evidence_names: ["C", "S", "E", "E*", "P_b", "P+"]
+                .map(String::from)
+                .to_vec(),
+            predicates: Vec::new(),
+            contrasts: Vec::new(),
+            cohorts: vec![Cohort {
+                name: "all".into(),
+                positions: vec![0, 1],
+                tasks: vec![
+                    task("Python/0", Language::Python, &[true, true]),
+                    task("JavaScript/0", Language::JavaScript, &[true, false]),
+                    task("JavaScript/1", Language::JavaScript, &[false, false]),
+                ],
+            }],
+            provenance: Vec::new(),
+            rejected: Vec::new(),
+            missing_tasks: Vec::new(),
+            task_count: 3,
+            plus_tasks: 0,
+            sanitized: Vec::new(),
+            task_format: String::new(),
+            time_convention: Default::default(),
+        };
+        let rows = table(&pools);
+        let k1: Vec<(Language, usize, usize, f64)> = rows
+            .iter()
+            .filter(|r| r.k == 1)
+            .map(|r| (r.language, r.tasks, r.task_file_tasks, r.value))
+            .collect();
+        // Python: 2 of 2 → 1; JavaScript: (1/2 + 0/2) / 2 = 1/4.
+        assert_eq!(
+            k1,
+            [
+                (Language::Python, 1, 1, 1.0),
+                (Language::JavaScript, 2, 2, 0.25)
+            ]
+        );
+        let py = serde_json::to_string(&rows[0]).unwrap();
+        assert!(!py.contains("language"), "{py}");
+        let js = serde_json::to_string(&rows[1]).unwrap();
+        assert!(js.contains("\"language\":\"javascript\""), "{js}");
     }
 }

@@ -2,6 +2,7 @@
 //! (`PoolRow`, with the rows refused by line and reason), each error naming its file and line.
 
 use super::AuditError;
+use execscope_record::Language;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -19,6 +20,9 @@ pub struct TaskSpec {
     /// EvalPlus's time convention ([`super::TimeConvention`]); empty when the task file has
     /// none (every format but EvalPlus's).
     pub reference_ms: Vec<u32>,
+    /// The candidates' language (Python unless the task file says otherwise): their jobs run
+    /// in it, the tests stay Python the judge runs (docs/languages.md).
+    pub language: Language,
 }
 
 impl TaskSpec {
@@ -112,6 +116,8 @@ struct RawTask {
     tests: Option<Vec<String>>,
     #[serde(default)]
     prelude: Option<String>,
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -168,6 +174,18 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             let msg = format!("duplicate task_id {}", r.task_id);
             return Err(AuditError::input(at(), msg));
         }
+        let language = match r.language.as_deref() {
+            None => Language::Python,
+            Some(name) => Language::from_name(name).ok_or_else(|| {
+                let msg = format!(
+                    "task {}: unknown language {:?} (expected one of python, cpp, go, java, \
+                     javascript, rust, typescript)",
+                    r.task_id,
+                    safe(name)
+                );
+                AuditError::input(at(), msg)
+            })?,
+        };
         out.push(TaskSpec {
             task_id: safe(&r.task_id),
             function_name: r.function_name,
@@ -175,6 +193,7 @@ pub fn parse_tasks(path: &Path, text: &str) -> Result<Vec<TaskSpec>, AuditError>
             plus: r.plus_tests.unwrap_or_default(),
             prelude: r.prelude.unwrap_or_default(),
             reference_ms: Vec::new(),
+            language,
         });
     }
     if out.is_empty() {

@@ -200,6 +200,7 @@ pub fn build_with_ties(
         tasks.push(TaskPool {
             task_id: query.id.clone(),
             function_name: query.function_name.clone(),
+            language: query.language,
             candidates,
         });
     }

@@ -28,6 +28,9 @@ pub struct TaskView {
     pub cohort: String,
     pub task_id: String,
     pub function_name: String,
+    /// The candidates' language (absent for Python): the pane highlights their code in it.
+    #[serde(skip_serializing_if = "super::is_python")]
+    pub language: execscope_record::Language,
     pub candidates: Vec<CandidateView>,
     /// Per predicate: the first-admitted candidate (index into `candidates`) and its score.
     pub first_admitted: Vec<(String, Option<usize>, Choice)>,
@@ -115,6 +118,7 @@ impl AuditView {
                     cohort: cohort.name.clone(),
                     task_id: t.task_id.clone(),
                     function_name: t.function_name.clone(),
+                    language: t.language,
                     candidates,
                     first_admitted,
                 });

@@ -242,7 +242,7 @@ impl AuditPane {
         let Some(c) = task.candidates.get(sel) else {
             return;
         };
-        self.draw_candidate(f, code_area, tests_area, v, c);
+        self.draw_candidate(f, code_area, tests_area, v, task.language, c);
     }
 
     fn draw_candidate(
@@ -251,13 +251,13 @@ impl AuditPane {
         code_area: Rect,
         tests_area: Rect,
         v: &View,
+        language: crate::record::Language,
         c: &CandidateView,
     ) {
         let th = v.theme;
         let lines = code::numbered(
-            // An audited pool's candidates are Python: pools in other languages are not read
-            // yet (docs/languages.md).
-            code::highlight(&c.code, crate::record::Language::Python, th),
+            // In the task's language (a HumanEval-X pool's JavaScript, C++, ...).
+            code::highlight(&c.code, language, th),
             th,
         );
         f.render_widget(
