@@ -55,6 +55,9 @@ def program(task, generation, lang):
         used = [f'"{p}"' for p in GO_HELPERS if p not in setup and p.split("/")[-1] + "." in generation]
         extra = ("import (\n" + "    ".join(p + "\n" for p in used) + ")\n") if used else ""
         return setup + "\n" + extra + prompt + generation + "\n" + test
+    if lang == "rust":
+        # Rust's prompt is the docstring alone; the signature (and its `use`s) is the declaration.
+        return prompt + task["declaration"] + generation + "\n" + test
     return prompt + generation + "\n" + test
 
 
@@ -91,8 +94,10 @@ def judge(task, generation, lang):
             r = run(["java", "-cp", d, "Main"], d)
         elif lang == "go":
             open(os.path.join(d, "main_test.go"), "w").write(src)
-            env = dict(os.environ, GO111MODULE="off", GOPATH="/usr/share/gocode",
-                       GOCACHE=os.path.join(d, "cache"), GOFLAGS="")
+            # One build cache for the run (the harness's machine has a warm one): a cold cache
+            # per sample compiles the standard library's testing packages every time.
+            cache = os.environ.get("GOCACHE") or os.path.join(tempfile.gettempdir(), "hx-native-gocache")
+            env = dict(os.environ, GO111MODULE="off", GOPATH="/usr/share/gocode", GOCACHE=cache, GOFLAGS="")
             r = run(["go", "test", f"-timeout={STEP}s", "main_test.go"], d, env)
         elif lang == "rust":
             open(os.path.join(d, "main.rs"), "w").write(src)

@@ -355,20 +355,28 @@ pub fn program(lang: Language, rec: &J) -> Result<String, String> {
             Ok(format!("{}{body}", go_imports(&import, &body)))
         }
         Language::Rust => {
-            let mut decl = declaration.clone();
-            for (krate, line, marks) in RUST_CRATES {
+            for (krate, _, marks) in RUST_CRATES {
                 if marks.iter().any(|m| solution.contains(m)) {
                     return Err(format!(
                         "the canonical uses the crate `{krate}`, which HumanEval-X's harness gets \
                          from Cargo and the oracle's rustc has not (no crate is downloaded)"
                     ));
                 }
-                decl = decl.replace(&format!("{line}\n"), "");
             }
-            Ok(format!("{decl}{solution}"))
+            Ok(format!("{}{solution}", rust_declaration(&declaration)))
         }
         _ => Ok(format!("{declaration}{solution}")),
     }
+}
+
+/// A Rust declaration without the `use` lines of [`RUST_CRATES`] (a program that uses one of
+/// them does not compile here either way).
+fn rust_declaration(declaration: &str) -> String {
+    let mut decl = declaration.to_string();
+    for (_, line, _) in RUST_CRATES {
+        decl = decl.replace(&format!("{line}\n"), "");
+    }
+    decl
 }
 
 /// A HumanEval-X record as a problem, its tests from `py` (by task number), or why not.
@@ -412,7 +420,16 @@ pub fn problem(
         task_id: id,
         entry,
         query: humaneval::query_of(&pyt.prompt, &pyt.entry),
-        prompt: field(rec, "prompt")?,
+        // What a generation continues: Rust's `prompt` is the docstring alone, its signature is
+        // the declaration (the others' prompts end with it).
+        prompt: match lang {
+            Language::Rust => format!(
+                "{}{}",
+                field(rec, "prompt")?,
+                rust_declaration(&declaration)
+            ),
+            _ => field(rec, "prompt")?,
+        },
         canonical,
         base,
         plus: Vec::new(),
@@ -515,6 +532,14 @@ mod tests {
         let decl = "use std::collections::HashMap;\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\nfn f(x: i32) -> i32 {\n";
         let rec = serde_json::json!({"task_id": "Rust/3", "declaration": decl, "canonical_solution": "    x\n}\n"});
         let rec = parse(&rec.to_string()).unwrap();
+        // A generation continues the docstring and the declaration (Rust's prompt is the
+        // docstring alone), the crates' `use`s left out as for the canonical.
+        let with_prompt = serde_json::json!({"task_id": "Rust/3", "prompt": "/* doc */\n", "declaration": decl, "canonical_solution": "    x\n}\n"});
+        let p = problem(1, &parse(&with_prompt.to_string()).unwrap(), &py()).unwrap();
+        assert_eq!(
+            p.prompt,
+            "/* doc */\nuse std::collections::HashMap;\nfn f(x: i32) -> i32 {\n"
+        );
         assert_eq!(
             program(Language::Rust, &rec).unwrap(),
             "use std::collections::HashMap;\nfn f(x: i32) -> i32 {\n    x\n}\n"
