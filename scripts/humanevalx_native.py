@@ -57,7 +57,12 @@ def program(task, generation, lang):
         return setup + "\n" + extra + prompt + generation + "\n" + test
     if lang == "rust":
         # Rust's prompt is the docstring alone; the signature (and its `use`s) is the declaration.
-        return prompt + task["declaration"] + generation + "\n" + test
+        # Without Cargo the rand, regex and md5 crates are not there: their `use` lines go (a
+        # program that needs them does not compile, as under execscope).
+        decl = task["declaration"]
+        for line in ("use rand::Rng;\n", "use regex::Regex;\n", "use md5;\n"):
+            decl = decl.replace(line, "")
+        return prompt + decl + generation + "\n" + test
     return prompt + generation + "\n" + test
 
 
