@@ -196,23 +196,7 @@ pub fn problems(
         let file = python_file(path, python_tests)?;
         humanevalx::python_tasks(&read_records(&file, None)?)
     };
-    let mut out = Vec::new();
-    let mut unread = Vec::new();
-    for (line, rec) in &records.items {
-        let got = match rec {
-            Ok(r) => problem(*line, r, &py).map_err(|e| (task_id(r).unwrap_or_default(), e)),
-            Err(e) => Err((String::new(), e.clone())),
-        };
-        match got {
-            Ok(p) => out.push(p),
-            Err((task_id, reason)) => unread.push(Unread {
-                line: *line,
-                task_id,
-                reason,
-            }),
-        }
-    }
-    Ok((out, unread))
+    Ok(records.problems(|line, r| problem(line, r, &py)))
 }
 
 /// The first record of `records` in another language than Python (line, task_id, language):

@@ -171,6 +171,33 @@ pub struct Records {
     pub items: Vec<Item>,
 }
 
+impl Records {
+    /// Each record through `problem` (its line and value): the problems, and the records that
+    /// are no JSON object or that `problem` refuses, each with its line, `task_id` and why.
+    pub fn problems(
+        &self,
+        mut problem: impl FnMut(usize, &J) -> Result<Problem, String>,
+    ) -> (Vec<Problem>, Vec<Unread>) {
+        let mut out = Vec::new();
+        let mut unread = Vec::new();
+        for (line, rec) in &self.items {
+            let got = match rec {
+                Ok(r) => problem(*line, r).map_err(|e| (task_id(r).unwrap_or_default(), e)),
+                Err(e) => Err((String::new(), e.clone())),
+            };
+            match got {
+                Ok(p) => out.push(p),
+                Err((task_id, reason)) => unread.push(Unread {
+                    line: *line,
+                    task_id,
+                    reason,
+                }),
+            }
+        }
+        (out, unread)
+    }
+}
+
 /// Most bytes a gzip-compressed file may decompress to (far above any benchmark; a bound so a
 /// small bomb cannot exhaust memory).
 pub const MAX_DECOMPRESSED: u64 = 1 << 31;
