@@ -58,47 +58,118 @@ def reseed():
 BUILTIN_NAMES = frozenset(vars(builtins))
 
 
-class _Asserts(_ast.NodeTransformer):
-    """`assert a <op> b, m` -> `_ES_t = a; _ES_obs(_ES_t); if not (_ES_t <op> b): _ES_fail(m)`."""
+def _assert_stmts(node):
+    """`assert a <op> b, m` -> `_ES_t = a; _ES_obs(_ES_t); if not (_ES_t <op> b): _ES_fail(m)`,
+    every new node at the assert's location (what `ast.fix_missing_locations` would give them)."""
 
-    def visit_Assert(self, node):
-        self.generic_visit(node)
-        test = node.test
-        t_store = _ast.Name(id="_ES_t", ctx=_ast.Store())
-        t_load = _ast.Name(id="_ES_t", ctx=_ast.Load())
-        if isinstance(test, _ast.Compare):
-            first, cond = test.left, _ast.Compare(left=t_load, ops=test.ops, comparators=test.comparators)
-        else:
-            first, cond = test, t_load
-        fail_args = [node.msg] if node.msg is not None else []
-        out = [
-            _ast.Assign(targets=[t_store], value=first),
-            _ast.Expr(_ast.Call(func=_ast.Name(id="_ES_obs", ctx=_ast.Load()), args=[t_load], keywords=[])),
-            _ast.If(
-                test=_ast.UnaryOp(op=_ast.Not(), operand=cond),
-                body=[_ast.Expr(_ast.Call(func=_ast.Name(id="_ES_fail", ctx=_ast.Load()), args=fail_args, keywords=[]))],
-                orelse=[],
-            ),
-        ]
-        for n in out:
-            _ast.copy_location(n, node)
-        return out
+    def at(n):
+        return _ast.copy_location(n, node)
+
+    test = node.test
+    t_store = at(_ast.Name(id="_ES_t", ctx=_ast.Store()))
+    t_load = at(_ast.Name(id="_ES_t", ctx=_ast.Load()))
+    if isinstance(test, _ast.Compare):
+        first, cond = test.left, at(_ast.Compare(left=t_load, ops=test.ops, comparators=test.comparators))
+    else:
+        first, cond = test, t_load
+    fail_args = [node.msg] if node.msg is not None else []
+    obs = at(_ast.Call(func=at(_ast.Name(id="_ES_obs", ctx=_ast.Load())), args=[t_load], keywords=[]))
+    fail = at(_ast.Call(func=at(_ast.Name(id="_ES_fail", ctx=_ast.Load())), args=fail_args, keywords=[]))
+    return [
+        at(_ast.Assign(targets=[t_store], value=first)),
+        at(_ast.Expr(obs)),
+        at(_ast.If(test=at(_ast.UnaryOp(op=_ast.Not(), operand=cond)), body=[at(_ast.Expr(fail))], orelse=[])),
+    ]
+
+
+def _rewrite_asserts(stmts):
+    """`stmts` with every assert, at any depth of statements, rewritten ([`_assert_stmts`]). Only
+    statements are walked: an assert is a statement, so an expression (a test's expected value,
+    a literal of thousands of items) never holds one and is left as it is, unvisited."""
+    out = []
+    for s in stmts:
+        if isinstance(s, _ast.Assert):
+            out.extend(_assert_stmts(s))
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            b = getattr(s, field, None)
+            if type(b) is list:
+                setattr(s, field, _rewrite_asserts(b))
+        for h in getattr(s, "handlers", None) or ():
+            h.body = _rewrite_asserts(h.body)
+        for c in getattr(s, "cases", None) or ():
+            c.body = _rewrite_asserts(c.body)
+        out.append(s)
+    return out
 
 
 COMPILED = {}  # (source, filename) -> instrument(): filled by the zygote before it forks
+SCANNED = {}  # source -> scan(): likewise
 
 
-def instrument(src, filename):
-    """The code object of `src` with its asserts rewritten, or the exception compiling it."""
+def instrument(src, filename, tree=None):
+    """The code object of `src` with its asserts rewritten, or the exception compiling it
+    (`tree`: `src` already parsed, which this rewrites)."""
     got = COMPILED.get((src, filename))
     if got is not None:
         return got
     try:
-        tree = _ast.parse(src, filename)
-        tree = _ast.fix_missing_locations(_Asserts().visit(tree))
+        if tree is None:
+            tree = _ast.parse(src, filename)
+        tree.body = _rewrite_asserts(tree.body)
         return compile(tree, filename, "exec"), None
     except BaseException as e:
         return None, e
+
+
+def scan(src, tree=None):
+    """(names read, names bound, names called) of `src`, each a frozenset (all empty when it does
+    not parse); `tree`: `src` already parsed, not yet rewritten. Names called are those the
+    source calls directly (`f(...)`) or hands to a call as a bare argument (`check(f)`); read and
+    bound as `mentioned_names` counts them."""
+    got = SCANNED.get(src)
+    if got is not None:
+        return got
+    if tree is None:
+        try:
+            tree = _ast.parse(src)
+        except BaseException:
+            return frozenset(), frozenset(), frozenset()
+    loads, binds, called = set(), set(), set()
+    for n in _ast.walk(tree):
+        if isinstance(n, _ast.Name):
+            (loads if isinstance(n.ctx, _ast.Load) else binds).add(n.id)
+        elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
+            binds.add(n.name)
+        elif isinstance(n, _ast.arg):
+            binds.add(n.arg)
+        elif isinstance(n, (_ast.Import, _ast.ImportFrom)):
+            binds.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, _ast.Call):
+            if isinstance(n.func, _ast.Name):
+                called.add(n.func.id)
+            for a in list(n.args) + [k.value for k in n.keywords]:
+                if isinstance(a, _ast.Name):
+                    called.add(a.id)
+    got = frozenset(loads), frozenset(binds), frozenset(called)
+    if len(SCANNED) < 20_000:
+        SCANNED[src] = got
+    return got
+
+
+def prepare(src, filename):
+    """Parses `src` once for both [`scan`] and [`instrument`] and keeps their results (the judge's
+    zygote, before it forks: each pair's child finds its tests ready)."""
+    if (src, filename) in COMPILED and src in SCANNED:
+        return
+    try:
+        tree = _ast.parse(src, filename)
+    except BaseException:
+        tree = None
+    if src not in SCANNED:
+        scan(src, tree)
+    if (src, filename) not in COMPILED:
+        COMPILED[(src, filename)] = instrument(src, filename, tree)
 
 
 def called_names(src):
@@ -106,20 +177,7 @@ def called_names(src):
     (`check(f)`, HumanEval's form, or `map(f, xs)`), for inferring the entry point. Without the
     second kind, `check(f)` beside `abs(...)` would make a builtin-named function of the code the
     only candidate, and the code's own `abs` would decide the test."""
-    try:
-        tree = _ast.parse(src)
-    except BaseException:
-        return set()
-    out = set()
-    for n in _ast.walk(tree):
-        if not isinstance(n, _ast.Call):
-            continue
-        if isinstance(n.func, _ast.Name):
-            out.add(n.func.id)
-        for a in list(n.args) + [k.value for k in n.keywords]:
-            if isinstance(a, _ast.Name):
-                out.add(a.id)
-    return out
+    return set(scan(src)[2])
 
 
 def mentioned_names(srcs):
@@ -128,19 +186,9 @@ def mentioned_names(srcs):
     test, whose arguments are the test's inputs (docs/threat-model.md "The rule")."""
     loads, binds = set(), set()
     for src in srcs:
-        try:
-            tree = _ast.parse(src)
-        except BaseException:
-            continue
-        for n in _ast.walk(tree):
-            if isinstance(n, _ast.Name):
-                (loads if isinstance(n.ctx, _ast.Load) else binds).add(n.id)
-            elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
-                binds.add(n.name)
-            elif isinstance(n, _ast.arg):
-                binds.add(n.arg)
-            elif isinstance(n, (_ast.Import, _ast.ImportFrom)):
-                binds.update((a.asname or a.name).split(".")[0] for a in n.names)
+        got = scan(src)
+        loads |= got[0]
+        binds |= got[1]
     return frozenset(loads - binds)
 
 

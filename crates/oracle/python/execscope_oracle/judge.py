@@ -32,7 +32,7 @@ import sys
 import time
 
 from .codec import STD_MODULES
-from .engine import COMPILED, JudgeSide, Link, Pair, instrument, run_test, warm_fork
+from .engine import COMPILED, SCANNED, JudgeSide, Link, Pair, prepare, run_test, warm_fork
 from .excs import exc_label
 from .peer import Peer, dumps
 from .proxy import S
@@ -138,13 +138,16 @@ def child(wire, req):
 
 
 def precompile(req):
-    """Compiles the pair's tests here, before the fork, once per distinct text: the tests of a
-    query recur for every snippet it is paired with, and each child starts with them ready."""
+    """Compiles and scans the pair's tests here, before the fork, once per distinct text: the
+    tests of a query recur for every snippet it is paired with, and each child starts with them
+    ready."""
     if len(COMPILED) > 20_000:
         COMPILED.clear()
+    if len(SCANNED) >= 20_000:
+        SCANNED.clear()
     for src, name in [(t, "<test>") for t in req.get("tests") or []] + [(req.get("setup") or "", "<setup>")]:
-        if type(src) is str and src.strip() and (src, name) not in COMPILED:
-            COMPILED[(src, name)] = instrument(src, name)
+        if type(src) is str and src.strip():
+            prepare(src, name)
 
 
 def warm_up():
