@@ -352,24 +352,30 @@ impl<'a> Runner<'a> {
         let failed: Mutex<Option<String>> = Mutex::new(None);
         let out: Vec<Mutex<Option<Result<SuiteResult, String>>>> =
             batch.iter().map(|_| Mutex::new(None)).collect();
+        // Units of jobs of one suite, each on one worker (its judge compiles the suite once).
+        let units = execscope_oracle::units(batch);
         std::thread::scope(|s| {
-            for _ in 0..oracle.config().workers.min(batch.len()) {
+            for _ in 0..oracle.config().workers.min(units.len()) {
                 s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = batch.get(i) else {
+                    let u = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(u) else {
                         break;
                     };
-                    let r = oracle.run_job(job).map_err(|e| e.to_string());
-                    if let Ok(res) = &r {
-                        if let Err(e) = self.journal_push(&keys[i], res) {
-                            failed
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(e);
+                    oracle.on_one_worker(|run| {
+                        for &i in unit {
+                            let r = run(&batch[i]).map_err(|e| e.to_string());
+                            if let Ok(res) = &r {
+                                if let Err(e) = self.journal_push(&keys[i], res) {
+                                    failed
+                                        .lock()
+                                        .unwrap_or_else(|e| e.into_inner())
+                                        .get_or_insert(e);
+                                }
+                            }
+                            *out[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                         }
-                    }
-                    *out[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    });
                 });
             }
         });

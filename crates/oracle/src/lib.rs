@@ -24,6 +24,7 @@ mod judge;
 pub mod lazy;
 pub use execscope_record::outcome;
 mod pool;
+pub use pool::units;
 mod process;
 mod runtime;
 mod sandbox;
