@@ -186,3 +186,71 @@ fn a_cpp_generation_file_is_compiled_and_an_exit_forgery_fails() {
     let v = p[0]["pass_at_k"].as_f64().unwrap();
     assert!((v - 0.5).abs() < 1e-12, "{v}");
 }
+
+/// MBXP records `ids` of `file` (or `None` after a named skip), written with MBPP's Python
+/// tests beside them (where the reader looks for them) into `dir`.
+fn mbxp_slice(
+    test: &str,
+    file: &str,
+    lang: Language,
+    ids: &[&str],
+    dir: &Path,
+) -> Option<(PathBuf, Vec<Value>)> {
+    let path = common::shared::require_data(test, &format!("sources/mbxp/{file}"))?;
+    if let Some(why) = common::oracle::oracle().language_unavailable(lang) {
+        common::shared::skip(test, &why);
+        return None;
+    }
+    let text = formats::file_text(&path).unwrap();
+    let recs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| ids.contains(&r["task_id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(recs.len(), ids.len(), "{ids:?} in {}", path.display());
+    let tasks = dir.join(file);
+    let lines: String = recs.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&tasks, lines).unwrap();
+    let py = path.with_file_name("mbpp_release_v1.jsonl");
+    std::fs::copy(&py, dir.join("mbpp_release_v1.jsonl")).unwrap();
+    Some((tasks, recs))
+}
+
+#[test]
+fn an_mbxp_completion_file_continues_its_prompt_and_forgeries_fail() {
+    let test = "audit_languages::an_mbxp_completion_file_continues_its_prompt_and_forgeries_fail";
+    let dir = tempfile::tempdir().unwrap();
+    let ids = ["MBJSP/3", "MBJSP/4"];
+    let Some((tasks, recs)) = mbxp_slice(
+        test,
+        "mbjsp_release_v1.2.jsonl",
+        Language::JavaScript,
+        &ids,
+        dir.path(),
+    ) else {
+        return;
+    };
+    // mxeval's samples: `task_id` + `completion`, the body continuing the record's prompt.
+    let mut rows: Vec<Value> = recs
+        .iter()
+        .map(|r| json!({"task_id": r["task_id"], "completion": r["canonical_solution"]}))
+        .collect();
+    rows.extend([
+        // Wrong: isNotPrime always false.
+        json!({"task_id": "MBJSP/3", "completion": "  return false;\n}\n"}),
+        // Forged: an exit 0 before any answer.
+        json!({"task_id": "MBJSP/4", "completion": "  process.exit(0);\n}\n"}),
+    ]);
+    let Audited { doc, results, .. } = run(&tasks, &rows);
+    let got = verdicts(&results);
+    let passed: Vec<bool> = got.iter().map(|g| g.0).collect();
+    assert_eq!(passed, [true, true, false, false], "{got:?}");
+    assert!(got[3].1.contains("ERROR:ProcessExit"), "{got:?}");
+    assert!(results.iter().all(|r| r["language"] == "javascript"));
+    // pass@1 by hand: each task 1 of its 2 samples passes.
+    let p = passk(&doc);
+    assert_eq!(p[0]["language"], "JavaScript");
+    assert_eq!(p[0]["tasks"], 2);
+    let v = p[0]["pass_at_k"].as_f64().unwrap();
+    assert!((v - 0.5).abs() < 1e-12, "{v}");
+}

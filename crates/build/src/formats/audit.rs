@@ -64,24 +64,6 @@ pub fn spec_of(p: &Problem) -> TaskSpec {
     }
 }
 
-/// The refusal of an audit of MBXP tasks in another language than Python (how their
-/// generations join their prompts is not read yet; HumanEval-X's are).
-fn foreign_pool(
-    path: &Path,
-    line: usize,
-    task_id: &str,
-    lang: execscope_record::Language,
-) -> AuditError {
-    AuditError::Input {
-        at: format!("{}:{line}", path.display()),
-        msg: format!(
-            "task {task_id}: auditing a pool of {} candidates of MBXP is not supported yet \
-             (build reads this file; audit --pool reads HumanEval-X's files in every language)",
-            lang.display_name()
-        ),
-    }
-}
-
 /// Reads the task file at `path` (format `from`, else found from its content); EvalPlus
 /// reference outputs run through `run`.
 pub fn read_audit_tasks(
@@ -104,12 +86,10 @@ pub fn read_audit_tasks(
         // Each task in its language (the `task_id`'s prefix): its candidates run in it, its
         // tests are HumanEval's Python `check` the judge runs (docs/formats.md, "HumanEval-X").
         Format::HumanEvalX => humanevalx::problems(&records, path, None)?,
-        Format::Mbxp => {
-            if let Some((line, id, lang)) = mbxp::first_foreign(&records) {
-                return Err(foreign_pool(path, line, &id, lang));
-            }
-            mbxp::problems(&records, path, None)?
-        }
+        // Likewise, each MBXP task in its language, its tests MBPP's Python `check`; a
+        // completion continues the record's `prompt`, as mxeval joins them (docs/formats.md,
+        // "Pools in other languages").
+        Format::Mbxp => mbxp::problems(&records, path, None)?,
     };
     let notes = ps
         .iter()

@@ -246,12 +246,15 @@ fn strip_go_imports(src: &str) -> (String, Vec<String>) {
 
 /// The program of a completion in `lang` joined to its `prompt`, as HumanEval-X's harness joins
 /// a `generation` to the sample's prompt (`process_humaneval_test`): C++ gets each header of
-/// [`CPP_HELPER_INCLUDES`] the prompt does not hold put before it; Go's prompt loses its
+/// [`CPP_HELPER_INCLUDES`] the prompt does not hold put before it (none when the prompt includes
+/// `<bits/stdc++.h>`, which holds them all: MBXP's C++ prompts, joined as mxeval joins them, prompt
+/// + completion); Go's prompt loses its
 /// `import` declaration and the program imports each package, of the prompt's and of
 /// [`GO_HELPER_PACKAGES`], that it uses (the harness imports the helpers the generation uses; an
 /// unused import would not compile); every other language is `prompt` + `completion`.
 pub fn joined_program(lang: Language, prompt: &str, completion: &str) -> String {
     match lang {
+        Language::Cpp if prompt.contains("<bits/stdc++.h>") => format!("{prompt}{completion}"),
         Language::Cpp => {
             let mut out = String::new();
             for h in CPP_HELPER_INCLUDES {
@@ -555,6 +558,15 @@ mod tests {
             "{cpp}"
         );
         assert!(cpp.ends_with("\n\n/* doc */\n#include<stdio.h>\n#include<vector>\nusing namespace std;\nint f(){\n    return 1;\n}\n"), "{cpp}");
+        // MBXP's C++ prompt includes <bits/stdc++.h>: prompt + completion, as mxeval joins them.
+        assert_eq!(
+            joined_program(
+                Language::Cpp,
+                "#include <bits/stdc++.h>\nusing namespace std;\nint f(int x) {\n",
+                "    return x;\n}\n"
+            ),
+            "#include <bits/stdc++.h>\nusing namespace std;\nint f(int x) {\n    return x;\n}\n"
+        );
         let go = joined_program(
             Language::Go,
             "import (\n    \"math\"\n    \"fmt\"\n)\n\n// doc\nfunc F(x float64) float64 {\n",

@@ -199,16 +199,6 @@ pub fn problems(
     Ok(records.problems(|line, r| problem(line, r, &py)))
 }
 
-/// The first record of `records` in another language than Python (line, task_id, language):
-/// an audit of its pool is refused by name, as for HumanEval-X.
-pub fn first_foreign(records: &Records) -> Option<(usize, String, Language)> {
-    records.items.iter().find_map(|(line, r)| {
-        let r = r.as_ref().ok()?;
-        let lang = language_of(r).ok()?;
-        (!lang.is_python()).then(|| (*line, task_id(r).unwrap_or_default(), lang))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
