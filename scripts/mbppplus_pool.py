@@ -1,6 +1,6 @@
 """A pool of correct and buggy MBPP+ solutions, as an EvalPlus `samples.jsonl`.
 
-    python3 scripts/mbppplus_pool.py TASKS.jsonl BUNDLE OUT.jsonl
+    python3 scripts/mbppplus_pool.py [--corpus-only] TASKS.jsonl BUNDLE OUT.jsonl
 
 TASKS is the MBPP+ file the bundle was built from (`execscope build TASKS --out BUNDLE`). Per task,
 in file order: its reference solution (`prompt` + `canonical_solution`, as EvalPlus joins them),
@@ -9,16 +9,23 @@ then every single-edit mutant the build executed or settled, kept or dropped (re
 and the distractors the bundle kept (its corpus), each distinct program once. Every row is
 `{"task_id", "solution"}`: both EvalPlus's evaluator and `execscope audit --pool` take
 `solution` as the whole program. Deterministic: the same inputs give the same bytes.
+
+With `--corpus-only`, only the bundle's kept tasks and what its corpus holds for them: each
+kept task's reference and its distractors (the pool of issue 46's side-by-side timing).
 """
 
 import json
 import sys
 
 
-def main(tasks_path, bundle, out_path):
+def main(tasks_path, bundle, out_path, corpus_only=False):
     tasks = [json.loads(line) for line in open(tasks_path, encoding="utf-8") if line.strip()]
     report = json.load(open(f"{bundle}/build_report.json", encoding="utf-8"))
     corpus = [json.loads(line) for line in open(f"{bundle}/data/corpus.jsonl", encoding="utf-8")]
+    if corpus_only:
+        kept = {c["source_entry_id"] for c in corpus}
+        tasks = [t for t in tasks if t["task_id"] in kept]
+        report = {"dropped": []}
     by_task = {}
     for t in tasks:
         by_task[t["task_id"]] = [(t["prompt"] + t["canonical_solution"]).encode("utf-8")]
@@ -47,6 +54,9 @@ def main(tasks_path, bundle, out_path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    only = "--corpus-only" in args
+    args = [a for a in args if a != "--corpus-only"]
+    if len(args) != 3:
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    main(*args, corpus_only=only)
