@@ -23,15 +23,15 @@ pub struct AuditTasks {
     pub notes: Vec<String>,
 }
 
+/// The specs a task file gives, the provenance, and the records left out.
+pub type ReadSpecs = (Vec<TaskSpec>, Vec<String>, Vec<Unread>);
+
 impl AuditTasks {
     /// The specs, the provenance and the records left out. A record that cannot be read leaves
     /// out its task alone (named in the provenance with its line and why; the pool's rows for it
     /// are left out with that reason by [`read_inputs`]); an error naming `path` and the first
     /// such line only when no task can be read at all.
-    pub fn into_specs(
-        self,
-        path: &Path,
-    ) -> Result<(Vec<TaskSpec>, Vec<String>, Vec<Unread>), AuditError> {
+    pub fn into_specs(self, path: &Path) -> Result<ReadSpecs, AuditError> {
         if let (true, Some(u)) = (self.specs.is_empty(), self.unread.first()) {
             let id = if u.task_id.is_empty() {
                 String::new()
