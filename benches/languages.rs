@@ -17,7 +17,9 @@
 //! The two alternate, `EXECSCOPE_BENCH_ROUNDS` times (default 7) per language; the bench prints
 //! the median and the minimum wall time of each and the ratio of the medians. The bench fails
 //! when the floor's program or the oracle's job does not pass.
-//! Run: `cargo bench --bench languages`.
+//! Run: `cargo bench --bench languages` (`EXECSCOPE_BENCH_LANGUAGES=cpp,rust` for some languages
+//! alone; `EXECSCOPE_PRECOMPILED=0` for the C++ and Rust stubs compiled from their text in each
+//! pair, as before they were precompiled once per machine).
 
 use execscope::oracle::{Job, Oracle, OracleConfig, Outcome};
 use execscope::record::Language;
@@ -250,7 +252,15 @@ fn main() {
         "{:<11} {:>10} {:>10} {:>10} {:>10} {:>7}",
         "language", "floor med", "floor min", "oracle med", "oracle min", "ratio"
     );
+    // `EXECSCOPE_BENCH_LANGUAGES=cpp,rust` measures those alone.
+    let only = std::env::var("EXECSCOPE_BENCH_LANGUAGES").ok();
     for language in Language::ALL {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|l| l == language.as_str()))
+        {
+            continue;
+        }
         if let Some(why) = oracle.language_unavailable(language) {
             println!("{:<11} skipped: {why}", language.as_str());
             continue;

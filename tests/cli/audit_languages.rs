@@ -2,7 +2,8 @@
 //! continuing the record's prompt), as a user meets them: tasks taken from the real files at test
 //! time (`../shared/data/sources/humaneval-x`, skipped by name when absent), each candidate run
 //! in its language under the trusted judge; a wrong body and a forged exit or printed marker fail,
-//! canonicals pass, pass@1 by hand; a row naming another language is left out, named by line.
+//! canonicals pass, pass@1 by hand; a row naming another language is left out, named by line;
+//! an unreadable task record leaves out its task and its rows alone.
 
 use super::audit_cli::audit;
 use crate::common;
@@ -253,4 +254,58 @@ fn an_mbxp_completion_file_continues_its_prompt_and_forgeries_fail() {
     assert_eq!(p[0]["tasks"], 2);
     let v = p[0]["pass_at_k"].as_f64().unwrap();
     assert!((v - 0.5).abs() < 1e-12, "{v}");
+}
+
+#[test]
+fn an_unreadable_task_record_leaves_out_its_task_alone() {
+    let test = "audit_languages::an_unreadable_task_record_leaves_out_its_task_alone";
+    let Some((real, recs)) = records(test, "humaneval_rust.jsonl.gz", Language::Rust, 92) else {
+        return;
+    };
+    // A small task file: Rust/0, Rust/91 (its canonical uses the crate `regex`, which the
+    // oracle's rustc has not: the record cannot be read) and Rust/1, with HumanEval's Python
+    // tests beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let python = real.with_file_name("humaneval_python.jsonl.gz");
+    std::fs::copy(&python, dir.path().join("humaneval_python.jsonl.gz")).unwrap();
+    let tasks = dir.path().join("humaneval_rust.jsonl");
+    let small = [&recs[0], &recs[91], &recs[1]];
+    assert_eq!(small[1]["task_id"], "Rust/91");
+    let text: String = small.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&tasks, text).unwrap();
+    // Generations without a prompt of their own: each continues its task's (Rust's is the
+    // docstring and the declaration).
+    let body = |r: &Value| json!({"task_id": r["task_id"], "generation": r["canonical_solution"]});
+    let rows = [
+        body(&recs[0]),
+        body(&recs[91]),
+        body(&recs[1]),
+        // Wrong: separate_paren_groups finds no group.
+        json!({"task_id": "Rust/1", "generation": "    return vec![];\n}\n"}),
+    ];
+    let Audited {
+        doc, results, err, ..
+    } = run(&tasks, &rows);
+    let got = verdicts(&results);
+    let passed: Vec<bool> = got.iter().map(|g| g.0).collect();
+    assert_eq!(passed, [true, false, true, false], "{got:?}");
+    let want = format!(
+        "not audited: task Rust/91 could not be read from the task file ({}:2): the canonical \
+         uses the crate `regex`",
+        tasks.display()
+    );
+    assert!(got[1].1.starts_with(&want), "{got:?}");
+    assert!(!got[3].1.starts_with("not audited"), "{got:?}");
+    // The left-out row is named by its pool line on stderr, the record in the provenance.
+    assert!(err.contains("generations.jsonl:2"), "{err}");
+    let provenance = doc["provenance"].to_string();
+    assert!(
+        provenance.contains("task Rust/91 left out") && provenance.contains(":2): the canonical"),
+        "{provenance}"
+    );
+    // pass@1 by hand over the two readable tasks: Rust/0 1 of 1, Rust/1 1 of 2.
+    let p = passk(&doc);
+    assert_eq!(p[0]["tasks"], 2, "{p:?}");
+    let v = p[0]["pass_at_k"].as_f64().unwrap();
+    assert!((v - (1.0 + 0.5) / 2.0).abs() < 1e-12, "{v}");
 }

@@ -460,3 +460,40 @@ fn a_language_whose_toolchain_is_missing_is_refused_by_name() {
         "a Python row's runner is what it was"
     );
 }
+
+#[test]
+fn a_cpp_entry_named_like_a_c_library_function_is_the_candidates() {
+    // HumanEval-X's CPP/23: `int strlen(string)` beside <cstring>'s `strlen(const char*)`. The
+    // stub takes the candidate's by its declared type; a wrong one fails, not the build.
+    let o = oracle();
+    if let Some(why) = o.language_unavailable(Language::Cpp) {
+        crate::common::skip(
+            "languages::a_cpp_entry_named_like_a_c_library_function",
+            &why,
+        );
+        return;
+    }
+    let program = |body: &str| {
+        format!(
+            "#include<stdio.h>\n#include<cstring>\n#include<string>\nusing namespace std;\n\
+             // int strlen(const char*) is the C library's\nint strlen(string str){{\n{body}\n}}\n"
+        )
+    };
+    let tests = vec![
+        "assert strlen('abc') == 3".to_string(),
+        "assert strlen('') == 0".to_string(),
+    ];
+    let right = Job::new(program("    return str.length();"), tests.clone())
+        .entry("strlen")
+        .language(Language::Cpp);
+    let wrong = Job::new(program("    return str.length() + 1;"), tests)
+        .entry("strlen")
+        .language(Language::Cpp);
+    let got: Vec<Vec<String>> = o
+        .run_batch(&[right, wrong], &|_| {})
+        .into_iter()
+        .map(|r| r.unwrap().outcomes.iter().map(|x| x.to_string()).collect())
+        .collect();
+    assert_eq!(got[0], ["pass", "pass"]);
+    assert_eq!(got[1], ["FAIL", "FAIL"]);
+}

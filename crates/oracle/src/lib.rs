@@ -23,6 +23,7 @@ mod error;
 mod judge;
 pub mod lazy;
 pub use execscope_record::outcome;
+mod pch;
 mod pool;
 pub use pool::units;
 mod process;

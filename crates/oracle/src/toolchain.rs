@@ -147,10 +147,19 @@ fn cpp() -> Result<Toolchain, (Language, String)> {
             Language::Cpp,
             format!("no g++ on PATH ({INSTALL} g++, or set EXECSCOPE_CXX)"),
         ))?;
+    let mut settings = serde_json::json!({ "cxx": cxx, "std_header": super::pch::std_header() });
+    let mut roots = vec![root_of(&cxx, 2)];
+    // The stub's standard headers precompiled once per machine, outside any sandbox, and
+    // visible read-only in every root (crates/oracle/src/pch.rs).
+    let version = first_line(std::slice::from_ref(&cxx), "--version").unwrap_or_default();
+    if let Some(dir) = super::pch::precompiled(&cxx, &version) {
+        settings["pch"] = serde_json::json!(dir.join(super::pch::HEADER));
+        roots.push(dir);
+    }
     Ok(Toolchain {
         language: Language::Cpp,
-        settings: serde_json::json!({ "cxx": cxx }),
-        roots: vec![root_of(&cxx, 2)],
+        settings,
+        roots,
         version_cmd: vec![cxx],
     })
 }
@@ -184,10 +193,19 @@ fn rust() -> Result<Toolchain, (Language, String)> {
     // The linker by its real path: `cc` is a link into /etc/alternatives on Debian, which no
     // sandbox root holds.
     let linker = real("cc").ok_or(miss("no C linker `cc` on PATH (apt-get install -y gcc)"))?;
+    let mut settings = serde_json::json!({ "rustc": rustc, "sysroot": sysroot, "linker": linker });
+    let mut roots = vec![sysroot, root_of(&linker, 2)];
+    // The stub compiled once per machine as a library, outside any sandbox, visible read-only
+    // in every root (crates/oracle/src/pch.rs).
+    let version = first_line(std::slice::from_ref(&rustc), "--version").unwrap_or_default();
+    if let Some(dir) = super::pch::rust_stub(&rustc, &version) {
+        settings["stub_rlib"] = serde_json::json!(dir.join(super::pch::RUST_RLIB));
+        roots.push(dir);
+    }
     Ok(Toolchain {
         language: Language::Rust,
-        settings: serde_json::json!({ "rustc": rustc, "sysroot": sysroot, "linker": linker }),
-        roots: vec![sysroot, root_of(&linker, 2)],
+        settings,
+        roots,
         version_cmd: vec![rustc],
     })
 }
@@ -327,7 +345,9 @@ impl Toolchain {
 pub fn build_flags(language: Language) -> &'static str {
     match language {
         Language::Python => "",
-        Language::Cpp => "g++ -O0, the candidate's main renamed",
+        Language::Cpp => {
+            "g++ -O0, the stub's standard headers first (precompiled), the candidate's main renamed"
+        }
         Language::Rust => {
             "rustc --edition 2021 -C opt-level=0 (overflow checks on), the candidate in a module"
         }

@@ -1,9 +1,10 @@
 //! Benchmark files as `audit --pool … --tasks FILE` reads them: any format, as task specs
 //! (the function under test, the base and plus suites, the prompt a completion is joined to).
 //!
-//! An audit is strict where a build is forgiving: a record that cannot be read is an error
-//! naming the file and line, since every pool row must find its task. Inputs a reader left out
-//! (EvalPlus outputs too large to judge) are named in the audit's provenance.
+//! A record that cannot be read leaves out its task alone: it is named in the audit's
+//! provenance with its line and why, and each pool row for it is left out with that reason (an
+//! error only when no record can be read). Inputs a reader left out (EvalPlus outputs too large
+//! to judge) are named in the provenance too.
 
 use super::{evalplus, humanevalx, mbxp, problems, read_records, Format, Problem, Unread};
 use execscope_core::audit::generated::{self, TaskSpec};
@@ -15,16 +16,23 @@ use std::path::Path;
 pub struct AuditTasks {
     pub format: Format,
     pub specs: Vec<TaskSpec>,
-    /// Records that could not be read (an error unless the run is waiting on other shards).
+    /// Records that could not be read: their tasks are left out of the audit, with their pool
+    /// rows ([`AuditTasks::into_specs`]).
     pub unread: Vec<Unread>,
     /// `task: what was left out`, for the provenance.
     pub notes: Vec<String>,
 }
 
+/// The specs a task file gives, the provenance, and the records left out.
+pub type ReadSpecs = (Vec<TaskSpec>, Vec<String>, Vec<Unread>);
+
 impl AuditTasks {
-    /// The specs, or the first unread record as an error naming `path` and its line.
-    pub fn into_specs(self, path: &Path) -> Result<(Vec<TaskSpec>, Vec<String>), AuditError> {
-        if let Some(u) = self.unread.first() {
+    /// The specs, the provenance and the records left out. A record that cannot be read leaves
+    /// out its task alone (named in the provenance with its line and why; the pool's rows for it
+    /// are left out with that reason by [`read_inputs`]); an error naming `path` and the first
+    /// such line only when no task can be read at all.
+    pub fn into_specs(self, path: &Path) -> Result<ReadSpecs, AuditError> {
+        if let (true, Some(u)) = (self.specs.is_empty(), self.unread.first()) {
             let id = if u.task_id.is_empty() {
                 String::new()
             } else {
@@ -33,7 +41,7 @@ impl AuditTasks {
             return Err(AuditError::Input {
                 at: format!("{}:{}", path.display(), u.line),
                 msg: format!(
-                    "{id}{} ({} record(s) unreadable)",
+                    "{id}{} ({} record(s) unreadable, none readable)",
                     u.reason,
                     self.unread.len()
                 ),
@@ -46,8 +54,81 @@ impl AuditTasks {
                 format!("tasks read as {} ({} tasks)", self.format, self.specs.len()),
             );
         }
-        Ok((self.specs, notes))
+        for u in &self.unread {
+            let id = if u.task_id.is_empty() {
+                String::new()
+            } else {
+                format!("task {} ", u.task_id)
+            };
+            notes.push(format!(
+                "{id}left out ({}:{}): {}",
+                path.display(),
+                u.line,
+                u.reason
+            ));
+        }
+        Ok((self.specs, notes, self.unread))
     }
+}
+
+/// The unreadable task record a pool's id names: the same id, else the same number when the id
+/// names no other language (`91` or `Rust/91` for the record `Rust/91`).
+fn unread_named<'a>(raw: &str, unread: &'a [Unread]) -> Option<&'a Unread> {
+    let number = |id: &str| {
+        let n = id.rsplit('/').next().unwrap_or("");
+        (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then(|| n.to_string())
+    };
+    unread
+        .iter()
+        .find(|u| !u.task_id.is_empty() && u.task_id == raw)
+        .or_else(|| {
+            let n = number(raw)?;
+            let lang = humanevalx::language_of(raw);
+            unread.iter().find(|u| {
+                number(&u.task_id).as_ref() == Some(&n)
+                    && (lang.is_none() || lang == humanevalx::language_of(&u.task_id))
+            })
+        })
+}
+
+/// Moves the pool rows that name a task of the file that could not be read (no spec holds
+/// their id) to `rejected`, each with the record's line and why.
+fn reject_unread(
+    path: &Path,
+    specs: &[TaskSpec],
+    unread: &[Unread],
+    rows: &mut Vec<generated::PoolRow>,
+    rejected: &mut Vec<generated::RejectedRow>,
+) {
+    if unread.is_empty() {
+        return;
+    }
+    let known: std::collections::HashSet<&str> = specs.iter().map(|s| s.task_id.as_str()).collect();
+    let why = |raw: &str, u: &Unread| {
+        format!(
+            "task {raw} could not be read from the task file ({}:{}): {}",
+            path.display(),
+            u.line,
+            u.reason
+        )
+    };
+    rows.retain(|r| {
+        if known.contains(r.task_id.as_str()) {
+            return true;
+        }
+        match unread_named(&r.task_id, unread) {
+            Some(u) => {
+                rejected.push(generated::RejectedRow {
+                    line: r.line,
+                    task_id: Some(r.task_id.clone()),
+                    reason: why(&r.task_id, u),
+                });
+                false
+            }
+            None => true,
+        }
+    });
+    rejected.sort_by_key(|r| r.line);
 }
 
 /// A problem as an audit task: the base and plus suites apart, the prompt as the prelude a
@@ -165,8 +246,23 @@ pub fn read_inputs(
 ) -> Result<Inputs, AuditError> {
     let read = read_audit_tasks(tasks, from, run)?;
     let task_format = read.format;
-    let (specs, mut provenance) = read.into_specs(tasks)?;
-    let (pool_rows, format) = super::pools::read_pool(pool, &specs, pool_from)?;
+    let (specs, mut provenance, unread) = read.into_specs(tasks)?;
+    let (mut pool_rows, format) = super::pools::read_pool(pool, &specs, pool_from)?;
+    reject_unread(
+        tasks,
+        &specs,
+        &unread,
+        &mut pool_rows.rows,
+        &mut pool_rows.rejected,
+    );
+    if pool_rows.rows.is_empty() {
+        if let Some(r) = pool_rows.rejected.first() {
+            return Err(AuditError::Input {
+                at: format!("{}:{}", pool.display(), r.line),
+                msg: format!("no pool row can be audited; the first: {}", r.reason),
+            });
+        }
+    }
     if format != super::pools::PoolFormat::Execscope {
         provenance.push(format!(
             "pool read as {format} ({} candidates, none with self-tests: S, E and E* hold for none)",

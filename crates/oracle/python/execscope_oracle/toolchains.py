@@ -134,14 +134,106 @@ def build_cpp(code, entries, tool, workdir):
     # The candidate's own `main` (a completion may carry one) is renamed by the preprocessor; the
     # stub's comes after it. An entry is named `::f`: a qualified name finds the candidate's own
     # function alone, never a `std::` one of that name that `using namespace std` brings in
-    # (HumanEval-X's `unique`, `max_element`, `count`).
-    src = "#define main es_candidate_main_\n#line 1\n" + code + "\n#undef main\n" + SOURCES["cpp"]
-    src += "\nint main() { return es::serve({" + ", ".join("&es::call<&::" + e + ">" for e in entries) + "}); }\n"
+    # (HumanEval-X's `unique`, `max_element`, `count`); and by the type the candidate declares it
+    # with (`cpp_entry`), so a C library function of that name (`strlen`) is not taken either.
+    # The stub's standard headers come first: precompiled once per machine by execscope, outside
+    # the sandbox (`tool["pch"]`, read-only here; crates/oracle/src/pch.rs), else their text.
+    pch = tool.get("pch")
+    if pch and not os.path.isfile(pch + ".gch"):
+        pch = None  # gone since execscope started: the header's text, the same program
+    src = "" if pch else tool.get("std_header", "")
+    src += "#define main es_candidate_main_\n#line 1\n" + code + "\n#undef main\n" + SOURCES["cpp"]
+    src += "\nint main() { return es::serve({" + ", ".join("&es::call<" + cpp_entry(code, e) + ">" for e in entries) + "}); }\n"
     path, exe = os.path.join(workdir, "prog.cpp"), os.path.join(workdir, "prog")
     _write(path, src)
-    if not run([tool["cxx"], "-O0", "-w", "-o", exe, path], base_env(workdir), cwd=workdir):
+    argv = [tool["cxx"], "-O0", "-w"] + (["-include", pch] if pch else []) + ["-o", exe, path]
+    if not run(argv, base_env(workdir), cwd=workdir):
         raise BuildFailed()
     return [exe], base_env(workdir)
+
+
+_CPP_SKIP = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_CPP_SPECIFIERS = re.compile(r"\b(?:static|inline|extern|constexpr)\b|\[\[.*?\]\]")
+_CPP_TYPE = re.compile(r"[A-Za-z_][\w\s:<>,*&]*\Z")
+_CPP_NOT_TYPE = re.compile(r"\b(?:template|auto|operator|typedef|using|return|friend|virtual|decltype|namespace|else|do)\b")
+
+
+def _cpp_blank(code):
+    """`code` with its comments, string and character literals and preprocessor lines replaced by
+    spaces (newlines kept): the same offsets, only the declarations' text left."""
+    out = _CPP_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+    return re.sub(r"(?m)^[ \t]*#.*$", lambda m: " " * len(m.group(0)), out)
+
+
+def _cpp_split(text):
+    """`text` split at its commas outside brackets."""
+    parts, depth, cur = [], 0, ""
+    for c in text:
+        if c in "(<[{":
+            depth += 1
+        elif c in ")>]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    return parts
+
+
+def cpp_signature(code, name):
+    """The function-pointer type of the first function `name` the candidate declares at file
+    scope (`int (*)(string s)`), or None when no declaration of it reads plainly (a template, a
+    trailing return type, a name inside a namespace or class)."""
+    text = _cpp_blank(code)
+    depth = [0] * (len(text) + 1)
+    d = 0
+    for i, c in enumerate(text):
+        depth[i] = d
+        if c in "{(":
+            d += 1
+        elif c in "})":
+            d -= 1
+    for m in re.finditer(r"\b" + re.escape(name) + r"\s*\(", text):
+        if depth[m.start()] != 0 or (m.start() > 1 and text[m.start() - 2 : m.start()] == "::"):
+            continue
+        # The return type: back to the previous statement's or block's end.
+        j = m.start()
+        while j > 0 and text[j - 1] not in ";{}":
+            j -= 1
+        ret = " ".join(_CPP_SPECIFIERS.sub(" ", text[j : m.start()]).split())
+        if not ret or not _CPP_TYPE.match(ret) or _CPP_NOT_TYPE.search(ret):
+            continue
+        # The parameters: to the matching parenthesis.
+        k, pd = m.end() - 1, 0
+        while k < len(text):
+            pd += 1 if text[k] == "(" else -1 if text[k] == ")" else 0
+            if pd == 0:
+                break
+            k += 1
+        if k >= len(text):
+            return None
+        rest = text[k + 1 :].lstrip()
+        noexcept = rest.startswith("noexcept")
+        if noexcept:
+            rest = re.sub(r"^noexcept\s*(\(\s*true\s*\))?", "", rest).lstrip()
+        if not rest or rest[0] not in "{;":
+            continue
+        params = [" ".join(p.split("=", 1)[0].split()) for p in _cpp_split(text[m.end() : k])]
+        params = [p for p in params if p]
+        return "{} (*)({}){}".format(ret, ", ".join(params), " noexcept" if noexcept else "")
+    return None
+
+
+def cpp_entry(code, name):
+    """The stub's reference to entry `name`: the candidate's own function, picked by the type it
+    declares when the name is also a C library function's (HumanEval-X's CPP/23 defines
+    `int strlen(string)` beside `<cstring>`'s); `&::name` when no declaration reads plainly."""
+    sig = cpp_signature(code, name)
+    if sig is None:
+        return "&::" + name
+    return "(static_cast<" + sig + ">(&::" + name + "))"
 
 
 # -- Rust -----------------------------------------------------------------------------------------
@@ -194,14 +286,22 @@ def build_rust(code, entries, tool, workdir):
             raise BuildFailed()
         glue.append("crate::__es::entry{}({} as fn({}) -> _)".format(n, e, ", ".join(["_"] * n)))
     # The candidate in a module of its own (its `fn main`, if any, is not the program's), the glue
-    # inside it (its functions need not be `pub`), the stub at the root.
-    src = SOURCES["rust"] + "\nmod __es_cand {\n#![allow(warnings)]\n" + code
+    # inside it (its functions need not be `pub`), the stub at the root: the library execscope
+    # compiled once per machine, outside the sandbox (`tool["stub_rlib"]`, read-only here;
+    # crates/oracle/src/pch.rs), else its source.
+    rlib = tool.get("stub_rlib")
+    if rlib and not os.path.isfile(rlib):
+        rlib = None  # gone since execscope started: the stub's source, the same program
+    src = "extern crate es_stub;\nuse es_stub::__es;\n" if rlib else SOURCES["rust"]
+    src += "\nmod __es_cand {\n#![allow(warnings)]\n" + code
     src += "\npub(crate) fn __es_entries() -> Vec<crate::__es::Entry> { vec![" + ", ".join(glue) + "] }\n}\n"
     src += "fn main() { __es::serve(__es_cand::__es_entries()) }\n"
     path, exe = os.path.join(workdir, "prog.rs"), os.path.join(workdir, "prog")
     _write(path, src)
     argv = [tool["rustc"], "--edition", "2021", "--cap-lints", "allow", "-C", "opt-level=0", "-C", "debuginfo=0"]
     argv += ["-C", "strip=debuginfo", "-C", "linker=" + tool["linker"], "-o", exe, path]
+    if rlib:
+        argv += ["--extern", "es_stub=" + rlib]
     if not run(argv, base_env(workdir), cwd=workdir):
         raise BuildFailed()
     return [exe], base_env(workdir)
