@@ -414,7 +414,8 @@ pub fn problem(
     } else {
         (entry.clone(), "")
     };
-    let base = humaneval::tests_calling(&pyt.prompt, &pyt.test, &pyt.entry, &call, extra)?;
+    let python = humaneval::tests_calling(&pyt.prompt, &pyt.test, &pyt.entry, &call, extra)?;
+    let (base, notes) = native_or_python(lang, rec, &entry, python);
     Ok(Problem {
         line,
         task_id: id,
@@ -433,10 +434,40 @@ pub fn problem(
         canonical,
         base,
         plus: Vec::new(),
-        notes: Vec::new(),
+        notes,
         language: lang,
         reference_ms: Vec::new(),
     })
+}
+
+/// What a reader note on a task whose tests are HumanEval's Python `check` where its language's
+/// native test could not be translated starts with (the build report counts these apart).
+pub const PYTHON_CHECK_NOTE: &str = "tests: HumanEval's Python check";
+
+/// A task's tests: for JavaScript, its native `test` translated for the judge
+/// ([`super::jsnative`]); when that cannot be (or for another language), `python` (HumanEval's
+/// `check`), with a note saying why for JavaScript.
+fn native_or_python(
+    lang: Language,
+    rec: &J,
+    entry: &str,
+    python: Vec<String>,
+) -> (Vec<String>, Vec<String>) {
+    if lang != Language::JavaScript {
+        return (python, Vec::new());
+    }
+    let native = field(rec, "test")
+        .map_err(|_| "has no `test` field".to_string())
+        .and_then(|t| super::jsnative::tests(&t, entry));
+    match native {
+        Ok(units) => (units, Vec::new()),
+        Err(why) => (
+            python,
+            vec![format!(
+                "{PYTHON_CHECK_NOTE}: its JavaScript test is not translated: it {why}"
+            )],
+        ),
+    }
 }
 
 /// The problems of a HumanEval-X file at `path`, HumanEval's Python tests read from
