@@ -8,11 +8,13 @@
 //!   `prompt` + `canonical_solution`, as HumanEval;
 //! - entry: the last function the declaration names (`has_close_elements`, `hasCloseElements`,
 //!   `HasCloseElements`), read by the language's grammar;
-//! - tests: HumanEval's own Python `check` for the same task number, split into units and run by
+//! - tests: JavaScript: its own `test`'s `console.assert`s translated into Python the judge runs
+//!   ([`super::jsnative`]); else (and for a JavaScript test that cannot be translated, with a
+//!   note) HumanEval's own Python `check` for the same task number, split into units and run by
 //!   the judge against the other language's function (`check(hasCloseElements)`), with the
 //!   Python prompt minus its function as the trusted setup (HumanEval/32's `poly` is Python's);
-//!   the language's own test program (`test`) is not used: it would run inside the candidate's
-//!   process (docs/formats.md, "HumanEval-X");
+//!   no language's test program runs as it is: it would run inside the candidate's process
+//!   (docs/formats.md, "HumanEval-X");
 //! - query: the Python prompt's docstring description (the same request as HumanEval's).
 //!
 //! The Python `check` comes from `humaneval_python.jsonl.gz` beside the file (HumanEval-X ships
