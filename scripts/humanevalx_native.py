@@ -6,7 +6,8 @@
 HUMANEVAL_X_FILE is one language's file as published (`humaneval_{cpp,go,java,js,rust}.jsonl.gz`);
 SAMPLES has one `{"task_id", "generation"}` per line (a generation continues the task's `prompt`,
 as HumanEval-X's generation files do; `"generation"` absent and `"canonical": true` takes the
-task's own `canonical_solution`). Each sample is assembled and run the way HumanEval-X's
+task's own `canonical_solution`; `"solution"` is a whole program, e.g. a built bundle's mutant,
+that the native test follows). Each sample is assembled and run the way HumanEval-X's
 evaluator does (CodeGeeX `codegeex/benchmark/humaneval-x/evaluate_humaneval_x.py` and
 `execution.py`, read, not copied): the prompt, the generation and the task's native `test`
 program in one file, outside any sandbox, 10 s per step; C++: HumanEval-X's helper includes the
@@ -44,8 +45,12 @@ def read_tasks(path):
         return {t["task_id"]: t for t in (json.loads(line) for line in f if line.strip())}
 
 
-def program(task, generation, lang):
+def program(task, generation, lang, solution=None):
     prompt, test = task["prompt"], task["test"]
+    if solution is not None:
+        # A whole program (a mutant of a built bundle, a sample's `solution`): the native test
+        # after it, as after prompt + generation.
+        return solution + "\n" + test
     if lang == "cpp":
         helpers = "".join(h + "\n" for h in CPP_HELPERS if h not in prompt)
         return helpers + "\n" + prompt + generation + "\n" + test
@@ -73,8 +78,8 @@ def run(cmd, cwd, env=None):
         return None
 
 
-def judge(task, generation, lang):
-    src = program(task, generation, lang)
+def judge(task, generation, lang, solution=None):
+    src = program(task, generation, lang, solution)
     with tempfile.TemporaryDirectory(prefix="hx-native-") as d:
         if lang == "js":
             open(os.path.join(d, "test.js"), "w").write(src)
@@ -139,12 +144,12 @@ def main(argv):
         t = tasks.get(s["task_id"])
         if t is None:
             sys.exit(f"{args[1]}:{n}: task {s['task_id']!r} is not in {args[0]}")
-        gen = t["canonical_solution"] if s.get("canonical") else s["generation"]
-        work.append((n, t, gen, language_of(t["task_id"])))
+        gen = t["canonical_solution"] if s.get("canonical") else s.get("generation")
+        work.append((n, t, gen, language_of(t["task_id"]), s.get("solution")))
     with ThreadPoolExecutor(int(opts.get("workers", os.cpu_count() or 1))) as ex:
-        verdicts = list(ex.map(lambda w: judge(w[1], w[2], w[3]), work))
+        verdicts = list(ex.map(lambda w: judge(w[1], w[2], w[3], w[4]), work))
     with open(args[2], "w", encoding="utf-8") as out:
-        for (n, t, _, _), (ok, why) in zip(work, verdicts):
+        for (n, t, _, _, _), (ok, why) in zip(work, verdicts):
             out.write(json.dumps({"task_id": t["task_id"], "line": n, "passed": ok, "native": why}) + "\n")
     print(f"native: {sum(ok for ok, _ in verdicts)} of {len(verdicts)} pass")
     if "compare" in opts:
@@ -154,7 +159,7 @@ def main(argv):
         diff = [(w, v, o) for w, v, o in zip(work, verdicts, ours) if v[0] != bool(o["passed"])]
         agree = len(verdicts) - len(diff)
         print(f"agree {agree}/{len(verdicts)} ({100 * agree / len(verdicts):.2f} %)")
-        for (n, t, _, _), (ok, why), o in diff:
+        for (n, t, _, _, _), (ok, why), o in diff:
             print(f"  line {n} {t['task_id']}: native {'pass' if ok else why[:80]!r}; "
                   f"execscope {o.get('result', '')[:100]!r}")
 

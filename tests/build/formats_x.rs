@@ -1,7 +1,9 @@
 //! HumanEval-X as published (`../shared/data/sources/humaneval-x`, skipped by name when absent):
 //! each language's file read into tasks of its language, with HumanEval's Python `check` as the
-//! tests; the Python tests found beside the file or named; and `execscope build` on a 3-task
-//! slice keeping its tasks.
+//! tests (JavaScript: its native tests translated for the judge); the Python tests found beside
+//! the file or named; and `execscope build` on a 3-task slice keeping its tasks. A build of a
+//! 2-task JavaScript fixture (tests/fixtures/formats/humanevalx_js) gives one task native-derived
+//! tests and the other HumanEval's, with its reader note.
 
 use crate::common;
 use execscope::build::formats::{self, humanevalx, Format};
@@ -71,6 +73,33 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
         }
         assert_eq!(ps.len() + unread.len(), 164, "{file}");
         assert!(ps.iter().all(|p| p.language == lang), "{file}");
+        // JavaScript's tests are its native ones translated for the judge, but for the tasks whose
+        // test defines a function (/32, /38, /50, /53: random inputs): HumanEval's Python check,
+        // with a note saying why; no other language has a note.
+        let noted: Vec<&str> = ps
+            .iter()
+            .filter(|p| !p.notes.is_empty())
+            .map(|p| p.task_id.as_str())
+            .collect();
+        if lang == Language::JavaScript {
+            assert_eq!(
+                noted,
+                [
+                    "JavaScript/32",
+                    "JavaScript/38",
+                    "JavaScript/50",
+                    "JavaScript/53"
+                ]
+            );
+            assert!(ps[53].notes[0].starts_with(humanevalx::PYTHON_CHECK_NOTE));
+            assert!(ps[53].base[0].contains("assert add(0, 1) == 1"));
+            assert!(ps
+                .iter()
+                .filter(|p| p.notes.is_empty())
+                .all(|p| p.base.iter().all(|t| t.contains("def _js_seq(a, b):"))));
+        } else {
+            assert!(noted.is_empty(), "{file}: {noted:?}");
+        }
         let p0 = &ps[0];
         assert_eq!(p0.entry, entry0, "{file}");
         assert_eq!(p0.query, QUERY_0, "{file}");
@@ -91,11 +120,16 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
             p32.base[0].contains("def poly(xs: list, x: float):"),
             "{file}"
         );
-        // HumanEval/20 answers with a tuple: judged through the tuple bridge.
+        // HumanEval/20 answers with a tuple: judged through the tuple bridge (JavaScript's
+        // native test compares `JSON.stringify`s, translated as they are).
         let p20 = ps.iter().find(|p| p.task_id.ends_with("/20")).unwrap();
         let call = format!("check({}({}))", humanevalx::TUPLE_BRIDGE, p20.entry);
-        assert!(p20.base.iter().all(|t| t.contains(&call)), "{file}");
-        assert!(p20.base[0].contains(humanevalx::TUPLE_BRIDGE_DEF), "{file}");
+        if lang == Language::JavaScript {
+            assert!(p20.base.iter().all(|t| t.contains("_js_json(candidate(")));
+        } else {
+            assert!(p20.base.iter().all(|t| t.contains(&call)), "{file}");
+            assert!(p20.base[0].contains(humanevalx::TUPLE_BRIDGE_DEF), "{file}");
+        }
         match lang {
             // declaration + solution: the headers and `class Solution` are there.
             Language::Cpp => assert!(p0.canonical.starts_with("#include<stdio.h>\n")),
@@ -211,4 +245,80 @@ fn build_of_a_humanevalx_slice_keeps_its_tasks() {
         said.contains(&format!("{n} cache rows; {n} re-executed, 0 disagree")),
         "{said}"
     );
+}
+
+/// `execscope build` of tests/fixtures/formats/humanevalx_js (HumanEval-X's JavaScript/2 and /53
+/// as published, with HumanEval-X's Python /2 and /53): /2's tests are its three native
+/// `console.assert`s, translated (HumanEval's /2 has two asserts, so three tests say whose they
+/// are); /53's test draws random inputs through a function of its own, so its tests are
+/// HumanEval's Python check, which the report's reader notes say.
+#[test]
+fn a_javascript_task_built_from_a_fixture_gets_native_derived_tests() {
+    let test = "formats_x::a_javascript_task_built_from_a_fixture_gets_native_derived_tests";
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/humanevalx_js");
+    let js = fixture.join("humaneval_js.jsonl");
+    let py = fixture.join("humaneval_python.jsonl");
+    let (ps, unread) = read(&js, Some(&py));
+    assert!(unread.is_empty(), "{unread:?}");
+    assert_eq!(ps[0].base.len(), 3);
+    assert!(ps[0].base[0].contains("    assert _js_truthy(_js_seq(candidate(3.5), 0.5))\n"));
+    assert!(ps[0].notes.is_empty());
+    assert_eq!(ps[1].notes.len(), 1);
+    assert_eq!(
+        ps[1].base.len(),
+        6,
+        "HumanEval/53's five asserts and its loop"
+    );
+    if let Some(why) = common::oracle::oracle().language_unavailable(Language::JavaScript) {
+        common::shared::skip(test, &why);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bundle");
+    let run = common::execscope()
+        .arg("build")
+        .arg(&js)
+        .arg("--python-tests")
+        .arg(&py)
+        .args(["--operators", "all"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    common::assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains(
+            "1 tasks tested by HumanEval's Python check, their native test not translated"
+        ),
+        "{said}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("build_report.json")).unwrap()).unwrap();
+    let notes = report["reader_notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0]["task_id"], "JavaScript/53");
+    assert!(notes[0]["note"]
+        .as_str()
+        .unwrap()
+        .ends_with("it has an expression this reader does not translate (arrow_function)"));
+    assert_eq!(report["tasks_kept"], 2, "{:#}", report["refusals"]);
+    // The bundle's queries carry each task's tests: /2's native ones, /53's HumanEval's.
+    let rows = std::fs::read_to_string(out.join("data/queries.jsonl")).unwrap();
+    let suite = |id: &str| -> Vec<String> {
+        let q: serde_json::Value = rows
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|q| q["entry_id"] == id)
+            .unwrap_or_else(|| panic!("{id} not in the bundle"));
+        serde_json::from_value(q["test_suite"].clone()).unwrap()
+    };
+    let two = suite("JavaScript/2");
+    assert_eq!(two.len(), 3);
+    assert!(two[0].contains("assert _js_truthy(_js_seq(candidate(3.5), 0.5))"));
+    assert!(two.iter().all(|t| t.ends_with("\ncheck(truncateNumber)\n")));
+    let fifty_three = suite("JavaScript/53");
+    assert!(fifty_three[0].contains("assert add(0, 1) == 1"));
+    assert!(!fifty_three[0].contains("_js_seq"));
 }

@@ -15,6 +15,7 @@ mod forgers;
 mod hangs;
 mod hostile;
 mod isolation;
+mod js_native;
 mod languages;
 mod outcomes;
 mod redteam;

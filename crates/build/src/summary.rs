@@ -236,6 +236,35 @@ fn pct(n: usize, total: usize) -> f64 {
 }
 
 impl BuildReport {
+    /// The read line's tail on the reader's notes: inputs left out (EvalPlus), and tasks whose
+    /// tests are HumanEval's Python `check` because their native test could not be translated
+    /// (HumanEval-X JavaScript); "" when there is none.
+    fn reader_notes_line(&self) -> String {
+        let python = self
+            .reader_notes
+            .iter()
+            .filter(|n| {
+                n.note
+                    .starts_with(crate::formats::humanevalx::PYTHON_CHECK_NOTE)
+            })
+            .count();
+        let inputs = self.reader_notes.len() - python;
+        let mut out = String::new();
+        if inputs > 0 {
+            out.push_str(&format!("; {inputs} inputs left out by the reader"));
+        }
+        if python > 0 {
+            out.push_str(&format!(
+                "; {python} tasks tested by HumanEval's Python check, their native test not \
+                 translated"
+            ));
+        }
+        if !out.is_empty() {
+            out.push_str(&format!(" (reader_notes in {})", crate::REPORT_FILE));
+        }
+        out
+    }
+
     /// The summary's line on mutants settled by their compiled code.
     fn fmt_equivalence(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = &self.equivalence;
@@ -338,15 +367,7 @@ impl fmt::Display for BuildReport {
             "  read as {}; {}{}",
             self.format,
             self.rules,
-            if self.reader_notes.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; {} inputs left out by the reader (reader_notes in {})",
-                    self.reader_notes.len(),
-                    crate::REPORT_FILE
-                )
-            }
+            self.reader_notes_line()
         )?;
         for g in Gate::ALL {
             writeln!(

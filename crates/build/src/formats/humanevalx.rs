@@ -8,11 +8,13 @@
 //!   `prompt` + `canonical_solution`, as HumanEval;
 //! - entry: the last function the declaration names (`has_close_elements`, `hasCloseElements`,
 //!   `HasCloseElements`), read by the language's grammar;
-//! - tests: HumanEval's own Python `check` for the same task number, split into units and run by
+//! - tests: JavaScript: its own `test`'s `console.assert`s translated into Python the judge runs
+//!   ([`super::jsnative`]); else (and for a JavaScript test that cannot be translated, with a
+//!   note) HumanEval's own Python `check` for the same task number, split into units and run by
 //!   the judge against the other language's function (`check(hasCloseElements)`), with the
 //!   Python prompt minus its function as the trusted setup (HumanEval/32's `poly` is Python's);
-//!   the language's own test program (`test`) is not used: it would run inside the candidate's
-//!   process (docs/formats.md, "HumanEval-X");
+//!   no language's test program runs as it is: it would run inside the candidate's process
+//!   (docs/formats.md, "HumanEval-X");
 //! - query: the Python prompt's docstring description (the same request as HumanEval's).
 //!
 //! The Python `check` comes from `humaneval_python.jsonl.gz` beside the file (HumanEval-X ships
@@ -417,7 +419,8 @@ pub fn problem(
     } else {
         (entry.clone(), "")
     };
-    let base = humaneval::tests_calling(&pyt.prompt, &pyt.test, &pyt.entry, &call, extra)?;
+    let python = humaneval::tests_calling(&pyt.prompt, &pyt.test, &pyt.entry, &call, extra)?;
+    let (base, notes) = native_or_python(lang, rec, &entry, python);
     Ok(Problem {
         line,
         task_id: id,
@@ -436,10 +439,40 @@ pub fn problem(
         canonical,
         base,
         plus: Vec::new(),
-        notes: Vec::new(),
+        notes,
         language: lang,
         reference_ms: Vec::new(),
     })
+}
+
+/// What a reader note on a task whose tests are HumanEval's Python `check` where its language's
+/// native test could not be translated starts with (the build report counts these apart).
+pub const PYTHON_CHECK_NOTE: &str = "tests: HumanEval's Python check";
+
+/// A task's tests: for JavaScript, its native `test` translated for the judge
+/// ([`super::jsnative`]); when that cannot be (or for another language), `python` (HumanEval's
+/// `check`), with a note saying why for JavaScript.
+fn native_or_python(
+    lang: Language,
+    rec: &J,
+    entry: &str,
+    python: Vec<String>,
+) -> (Vec<String>, Vec<String>) {
+    if lang != Language::JavaScript {
+        return (python, Vec::new());
+    }
+    let native = field(rec, "test")
+        .map_err(|_| "has no `test` field".to_string())
+        .and_then(|t| super::jsnative::tests(&t, entry));
+    match native {
+        Ok(units) => (units, Vec::new()),
+        Err(why) => (
+            python,
+            vec![format!(
+                "{PYTHON_CHECK_NOTE}: its JavaScript test is not translated: it {why}"
+            )],
+        ),
+    }
 }
 
 /// The problems of a HumanEval-X file at `path`, HumanEval's Python tests read from
