@@ -249,8 +249,8 @@ fn strip_go_imports(src: &str) -> (String, Vec<String>) {
 /// The program of a completion in `lang` joined to its `prompt`, as HumanEval-X's harness joins
 /// a `generation` to the sample's prompt (`process_humaneval_test`): C++ gets each header of
 /// [`CPP_HELPER_INCLUDES`] the prompt does not hold put before it (none when the prompt includes
-/// `<bits/stdc++.h>`, which holds them all: MBXP's C++ prompts, joined as mxeval joins them, prompt
-/// + completion); Go's prompt loses its
+/// `<bits/stdc++.h>`, which holds them all: MBXP's C++ prompts, joined as mxeval joins them,
+/// the prompt then the completion); Go's prompt loses its
 /// `import` declaration and the program imports each package, of the prompt's and of
 /// [`GO_HELPER_PACKAGES`], that it uses (the harness imports the helpers the generation uses; an
 /// unused import would not compile); every other language is `prompt` + `completion`.
