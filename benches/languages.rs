@@ -18,8 +18,8 @@
 //! the median and the minimum wall time of each and the ratio of the medians. The bench fails
 //! when the floor's program or the oracle's job does not pass.
 //! Run: `cargo bench --bench languages` (`EXECSCOPE_BENCH_LANGUAGES=cpp,rust` for some languages
-//! alone; `EXECSCOPE_PRECOMPILED=0` for the C++ and Rust stubs compiled from their text in each
-//! pair, as before they were precompiled once per machine).
+//! alone; `EXECSCOPE_PRECOMPILED=1` for the C++ and Rust stubs precompiled once per machine, off by
+//! default: without it each pair compiles them from their text).
 
 use execscope::oracle::{Job, Oracle, OracleConfig, Outcome};
 use execscope::record::Language;
