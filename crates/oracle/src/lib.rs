@@ -25,7 +25,7 @@ pub mod lazy;
 pub use execscope_record::outcome;
 mod pch;
 mod pool;
-pub use pool::units;
+pub use pool::{units, UNIT};
 mod process;
 mod runtime;
 mod sandbox;

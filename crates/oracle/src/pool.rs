@@ -154,7 +154,7 @@ impl Oracle {
 }
 
 /// The most jobs one unit of a batch holds.
-const UNIT: usize = 8;
+pub const UNIT: usize = 8;
 
 /// A batch's units of work: the indices of jobs with the same tests and setup, in input order,
 /// at most [`UNIT`] to a unit; units in the order their first job comes. A unit runs on one
