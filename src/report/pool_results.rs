@@ -35,9 +35,10 @@ fn result_text(c: &Candidate) -> String {
 }
 
 /// EvalPlus's status of one suite's outcomes, and the tests that failed. Under EvalPlus's own
-/// time convention an input over its limit is EvalPlus's `fail` (its evaluator catches the
-/// limit's exception as it catches a wrong answer; `timeout` is its status for a process
-/// killed from outside); under execscope's, a suite out of time is `timeout`.
+/// time convention an input over its own limit is EvalPlus's `fail` (its evaluator catches the
+/// limit's exception as it catches a wrong answer) and a suite that ran out of its cap is
+/// `timeout` (EvalPlus's status for a process killed from outside, [`TestRun::capped`]); under
+/// execscope's, a suite out of time is `timeout`.
 fn suite_status<'a>(
     tests: impl Iterator<Item = &'a TestRun>,
     time: TimeConvention,
@@ -52,8 +53,8 @@ fn suite_status<'a>(
             continue;
         }
         if failed.is_empty() {
-            status = if matches!(t.outcome, Outcome::Timeout | Outcome::Hang) && time.is_execscope()
-            {
+            let out_of_time = matches!(t.outcome, Outcome::Timeout | Outcome::Hang);
+            status = if out_of_time && (time.is_execscope() || t.capped) {
                 "timeout"
             } else {
                 "fail"
@@ -256,5 +257,35 @@ mod tests {
         assert!(is_whole("import x\ndef f(a):\n    pass\n", "f"));
         assert!(!is_whole("def fg(a):\n    pass\n", "f"));
         assert!(!is_whole("    return 1\n", "f"));
+    }
+
+    /// EvalPlus's statuses by hand: a wrong answer and an input over its own limit are `fail`
+    /// under its convention, a suite out of its cap `timeout`; under execscope's a test out of
+    /// time is `timeout`; tests not run are neither.
+    #[test]
+    fn suite_statuses_follow_the_time_convention() {
+        let t = |outcome: Outcome, capped: bool| TestRun {
+            suite: "base",
+            test: format!("{outcome}"),
+            outcome,
+            capped,
+        };
+        let ep = TimeConvention::EvalPlus;
+        let st = |ts: &[TestRun], time| suite_status(ts.iter(), time);
+        let wrong = Outcome::Fail;
+        assert_eq!(st(&[t(Outcome::Pass, false)], ep), (Some("pass"), vec![]));
+        assert_eq!(st(&[], ep), (None, vec![]));
+        let own = [
+            t(Outcome::Pass, false),
+            t(Outcome::Timeout, false),
+            t(Outcome::NotRun, false),
+        ];
+        assert_eq!(st(&own, ep), (Some("fail"), vec!["TIMEOUT".to_string()]));
+        assert_eq!(st(&own, TimeConvention::Execscope).0, Some("timeout"));
+        let cap = [t(Outcome::Pass, false), t(Outcome::Timeout, true)];
+        assert_eq!(st(&cap, ep).0, Some("timeout"));
+        // The first non-pass decides: a wrong answer before the cap ran out is `fail`.
+        let both = [t(wrong.clone(), false), t(Outcome::Timeout, true)];
+        assert_eq!(st(&both, ep).0, Some("fail"));
     }
 }

@@ -77,6 +77,30 @@ pub struct Budgets {
     pub segments: Vec<usize>,
 }
 
+impl Budgets {
+    /// Per test of `result` (a run of a job with these budgets), whether it ran out of time on
+    /// its segment's cap rather than on its own budget: it started with less of the cap left
+    /// than its own budget, as the judge counts (each earlier test of the segment by its
+    /// recorded milliseconds), and did not pass. EvalPlus writes `timeout` for such a suite (its
+    /// process killed from outside) and `fail` for an input over its own limit.
+    pub fn capped(&self, result: &crate::SuiteResult) -> Vec<bool> {
+        let n = result.outcomes.len();
+        let mut out = vec![false; n];
+        let mut spent: u64 = 0;
+        for (i, o) in result.outcomes.iter().enumerate() {
+            if i == 0 || self.segments.contains(&i) {
+                spent = 0;
+            }
+            let left = u64::from(self.segment_ms).saturating_sub(spent);
+            let own = self.test_ms.get(i).map_or(u64::MAX, |&m| u64::from(m));
+            out[i] = matches!(o, crate::Outcome::Timeout | crate::Outcome::Hang)
+                && (left < own || left == 0);
+            spent += u64::from(result.test_ms.get(i).copied().unwrap_or(0));
+        }
+        out
+    }
+}
+
 /// The end (exclusive) of the segment holding test `i` of a suite of `n` tests whose segments
 /// start at 0 and at each index of `stop`.
 pub fn segment_end(stop: &[usize], i: usize, n: usize) -> usize {
@@ -186,6 +210,47 @@ impl From<(String, Vec<String>)> for Job {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hand-counted: a base suite of three tests (1 s each, cap 2.5 s) and a plus suite of two
+    /// (1 s each, cap 1.5 s, its own count from 0).
+    #[test]
+    fn a_timeout_on_the_segments_cap_is_told_from_one_on_its_own_budget() {
+        use crate::{IsolationLevel, Outcome, SuiteResult};
+        let b = Budgets {
+            test_ms: vec![1000; 5],
+            segment_ms: 2500,
+            segments: vec![3],
+        };
+        let run = |outcomes: Vec<Outcome>, test_ms: Vec<u32>| SuiteResult {
+            observed: vec![None; outcomes.len()],
+            outcomes,
+            isolation: IsolationLevel::Rlimits,
+            wall_ms: 0,
+            test_ms,
+            stopped: vec![],
+        };
+        let (p, t) = (Outcome::Pass, Outcome::Timeout);
+        // Base: 0.9 s + 0.9 s spent, test 2 starts with 0.7 s of the cap left (< its 1 s): the
+        // cap's. Plus: test 3 starts the count again and times out on its own 1 s budget.
+        let r = run(
+            vec![p.clone(), p.clone(), t.clone(), t.clone(), Outcome::NotRun],
+            vec![900, 900, 700, 1000, 0],
+        );
+        assert_eq!(b.capped(&r), vec![false, false, true, false, false]);
+        // 0.5 s spent: test 1 starts with 2 s left, times out on its own budget.
+        let r = run(
+            vec![p.clone(), t.clone(), p.clone(), p.clone(), p.clone()],
+            vec![500, 1000, 400, 10, 10],
+        );
+        assert_eq!(b.capped(&r), vec![false; 5]);
+        // A pass is never the cap's, even one that ran on what was left; a test that starts
+        // with nothing left (TIMEOUT without running, 0 ms) is.
+        let r = run(
+            vec![p.clone(), p.clone(), p.clone(), p.clone(), t.clone()],
+            vec![100, 100, 100, 2500, 0],
+        );
+        assert_eq!(b.capped(&r), vec![false, false, false, false, true]);
+    }
 
     #[test]
     fn builder_keeps_one_entry_per_name() {

@@ -290,6 +290,8 @@ pub fn build_suites(
         .map(|chunk| first.add(selftest::screen_batch_job(chunk)))
         .collect();
     let mut idx = Vec::with_capacity(rows.len());
+    // Each row's suite budgets under a benchmark's time convention (to tell its cap's timeouts).
+    let mut capped_by = Vec::with_capacity(rows.len());
     for ((r, t), (code, &k)) in rows.iter().zip(&specs).zip(programs.iter().zip(&screen_at)) {
         let code = code.clone();
         let f = &t.function_name;
@@ -312,12 +314,14 @@ pub fn build_suites(
         if suites == Suites::StopAtFirstFailure {
             suite = suite.stop_at_first_failure(vec![t.base.len()]);
         }
-        if t.reference_ms.len() == t.base.len() + t.plus.len() {
-            if let Some(b) = time.budgets(&t.reference_ms, t.base.len()) {
-                suite = suite.budgets(b);
-            }
+        let budgets = (t.reference_ms.len() == t.base.len() + t.plus.len())
+            .then(|| time.budgets(&t.reference_ms, t.base.len()))
+            .flatten();
+        if let Some(b) = &budgets {
+            suite = suite.budgets(b.clone());
         }
         let s = first.add(suite);
+        capped_by.push(budgets);
         idx.push((sc, a, s));
     }
     let res1 = run_checked(runner, &first.jobs)?;
@@ -373,6 +377,10 @@ pub fn build_suites(
                     let r = &rows[i];
                     let (_, a, s) = idx[i];
                     let suite = &res1[s];
+                    let capped = capped_by[i]
+                        .as_ref()
+                        .map(|b| b.capped(suite))
+                        .unwrap_or_default();
                     let ev = evidence(
                         &screens[i],
                         a.map(|a| &res1[a]),
@@ -387,10 +395,12 @@ pub fn build_suites(
                         .map(|t| ("base", t))
                         .chain(spec.plus.iter().map(|t| ("plus", t)))
                         .zip(&suite.outcomes)
-                        .map(|((suite, t), o)| TestRun {
+                        .enumerate()
+                        .map(|(j, ((suite, t), o))| TestRun {
                             suite,
                             test: t.clone(),
                             outcome: o.clone(),
+                            capped: capped.get(j).copied().unwrap_or(false),
                         })
                         .collect();
                     Candidate {

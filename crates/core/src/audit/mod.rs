@@ -55,6 +55,11 @@ pub struct TestRun {
     pub suite: &'static str,
     pub test: String,
     pub outcome: Outcome,
+    /// Under a benchmark's time convention, this test ran out of time on its suite's cap, not
+    /// on its own limit (EvalPlus's `timeout`, where an input over its own limit is `fail`):
+    /// [`execscope_record::Budgets::capped`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
 }
 
 /// A pool candidate: its place, its evidence, its admissions and its oracle verdict.

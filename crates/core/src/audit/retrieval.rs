@@ -192,6 +192,7 @@ pub fn build_with_ties(
                             suite: if i < m { "visible" } else { "hidden" },
                             test: t.clone(),
                             outcome: o,
+                            capped: false,
                         })
                         .collect(),
                 }
