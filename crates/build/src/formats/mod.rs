@@ -15,6 +15,7 @@ pub mod audit;
 pub mod evalplus;
 pub mod humaneval;
 pub mod humanevalx;
+pub mod gonative;
 pub mod jsnative;
 pub mod mbpp;
 pub mod mbxp;
