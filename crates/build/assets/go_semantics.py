@@ -125,9 +125,30 @@ def _go_dyn(t, v):
     return "?"
 
 
+def _go_fits(t, v):
+    try:
+        _go_ans(t, v)
+        return True
+    except TypeError:
+        return False
+
+
+def _go_dyns(te, e, ta, a):
+    # Both values' dynamic types. A slice, array or map held by an interface{} crosses without
+    # its element types: it is taken as the other side's type when every element fits it
+    # (SplitWords' interface{} holding a []string against `[]string{...}`), else as interface{}'s.
+    de, da = _go_dyn(te, e), _go_dyn(ta, a)
+    loose = (list, tuple, dict)
+    if te == "interface{}" and type(e) in loose and _go_kind(da)[0] != "basic" and _go_fits(da, e):
+        de = da
+    if ta == "interface{}" and type(a) in loose and _go_kind(de)[0] != "basic" and _go_fits(de, a):
+        da = de
+    return de, da
+
+
 def _go_deep(te, e, ta, a):
     # reflect.DeepEqual of a value of type te and one of type ta.
-    te, ta = _go_dyn(te, e), _go_dyn(ta, a)
+    te, ta = _go_dyns(te, e, ta, a)
     if te == "nil" or ta == "nil":
         return te == ta
     if te != ta:
@@ -151,7 +172,7 @@ def _go_deep(te, e, ta, a):
 def _go_equal(te, e, ta, a):
     # testify's ObjectsAreEqual(expected, actual): nil only equals nil; []byte by bytes.Equal;
     # else reflect.DeepEqual, so the types must be the same (int is not float64).
-    de, da = _go_dyn(te, e), _go_dyn(ta, a)
+    de, da = _go_dyns(te, e, ta, a)
     if de == "nil" or da == "nil":
         return de == da
     if de == "[]uint8":

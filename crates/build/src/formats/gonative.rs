@@ -607,9 +607,20 @@ impl<'a> Tr<'a> {
         let Some(&(_, n)) = ASSERTS.iter().find(|(a, _)| *a == name) else {
             return Err(format!("calls assert.{name}, which this reader does not translate"));
         };
-        if args.len() != n {
-            return Err(format!("calls assert.{name} with a message"));
+        // testify's `msgAndArgs` after the values only word a failure: literals are left out
+        // (they have no effect); any other expression is refused (Go evaluates it).
+        if args.len() < n {
+            return Err(format!("calls assert.{name} with too few arguments"));
         }
+        if args[n..].iter().any(|a| {
+            !matches!(
+                a.kind(),
+                "interpreted_string_literal" | "raw_string_literal" | "int_literal"
+            )
+        }) {
+            return Err(format!("calls assert.{name} with a message that is not a literal"));
+        }
+        args.truncate(n);
         // Each value is passed as an interface{}: an untyped constant takes its default type
         // (a rune's is int32); the judge is given the static type beside the value.
         let mut vals = Vec::new();
