@@ -107,10 +107,10 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
             );
             assert!(ps[22].notes[0].contains("puts a rune in an interface{}"));
             assert!(ps[53].base[0].contains("assert add(0, 1) == 1"));
-            assert!(ps
+            assert!(ps.iter().filter(|p| p.notes.is_empty()).all(|p| p
+                .base
                 .iter()
-                .filter(|p| p.notes.is_empty())
-                .all(|p| p.base.iter().all(|t| t.contains("def _go_equal(te, e, ta, a):"))));
+                .all(|t| t.contains("def _go_equal(te, e, ta, a):"))));
         } else {
             assert!(noted.is_empty(), "{file}: {noted:?}");
         }
@@ -142,7 +142,10 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
             assert!(p20.base.iter().all(|t| t.contains("_js_json(candidate(")));
         } else if lang == Language::Go {
             // Go's `[2]float64` answer is an array, compared as one.
-            assert!(p20.base.iter().all(|t| t.contains("_go_ans('[2]float64', candidate(")));
+            assert!(p20
+                .base
+                .iter()
+                .all(|t| t.contains("_go_ans('[2]float64', candidate(")));
         } else {
             assert!(p20.base.iter().all(|t| t.contains(&call)), "{file}");
             assert!(p20.base[0].contains(humanevalx::TUPLE_BRIDGE_DEF), "{file}");

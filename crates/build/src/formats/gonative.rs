@@ -59,7 +59,8 @@ pub fn signature(program: &str, entry: &str) -> Result<Signature, String> {
         match p.kind() {
             "parameter_declaration" => {
                 let ty = go_type(
-                    p.child_by_field_name("type").ok_or("has a parameter without a type")?,
+                    p.child_by_field_name("type")
+                        .ok_or("has a parameter without a type")?,
                     program,
                 )?;
                 let mut c = p.walk();
@@ -77,7 +78,8 @@ pub fn signature(program: &str, entry: &str) -> Result<Signature, String> {
         let rs = named(result);
         match rs.as_slice() {
             [r] if r.child_by_field_name("name").is_none() => go_type(
-                r.child_by_field_name("type").ok_or("has a result without a type")?,
+                r.child_by_field_name("type")
+                    .ok_or("has a result without a type")?,
                 program,
             )?,
             _ => return Err("tests a function that answers more than one value".into()),
@@ -97,7 +99,11 @@ fn go_type(n: Node<'_>, src: &str) -> Result<String, String> {
             "any" => "interface{}".into(),
             t @ ("int" | "int8" | "int16" | "int64" | "uint" | "uint16" | "uint32" | "uint64"
             | "float64" | "float32" | "string" | "bool") => t.into(),
-            t => return Err(format!("uses the type `{t}`, which this reader does not translate")),
+            t => {
+                return Err(format!(
+                    "uses the type `{t}`, which this reader does not translate"
+                ))
+            }
         },
         "slice_type" => format!("[]{}", go_type(field(n, "element")?, src)?),
         "array_type" => {
@@ -144,7 +150,9 @@ pub fn tests(test: &str, entry: &str, sig: &Signature) -> Result<Vec<String>, St
                 }
                 let params = text(field(st, "parameters")?, test);
                 if params.split_whitespace().collect::<String>() != "(t*testing.T)" {
-                    return Err("has a test function whose parameters are not (t *testing.T)".into());
+                    return Err(
+                        "has a test function whose parameters are not (t *testing.T)".into(),
+                    );
                 }
                 body = Some(field(st, "body")?);
             }
@@ -234,7 +242,15 @@ fn untyped(t: &str) -> bool {
 fn is_int(t: &str) -> bool {
     matches!(
         t,
-        "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32"
+        "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "uint"
+            | "uint8"
+            | "uint16"
+            | "uint32"
             | "uint64"
     )
 }
@@ -263,7 +279,11 @@ fn zero(t: &str) -> Result<String, String> {
         "float64" | "float32" => "0.0".into(),
         "interface{}" => "None".into(),
         t if is_int(t) => "0".into(),
-        t => return Err(format!("has a zero {t}, a nil value the answer cannot be told from")),
+        t => {
+            return Err(format!(
+                "has a zero {t}, a nil value the answer cannot be told from"
+            ))
+        }
     })
 }
 
@@ -417,7 +437,11 @@ impl<'a> Tr<'a> {
                 if !is_numeric(&ty) {
                     return Err(format!("increments a {ty}"));
                 }
-                let op = if st.kind() == "inc_statement" { "+" } else { "-" };
+                let op = if st.kind() == "inc_statement" {
+                    "+"
+                } else {
+                    "-"
+                };
                 out.push(format!("{pad}{v} = _go_bin('{op}', '{ty}', {v}, 1)"));
             }
             "expression_statement" => {
@@ -519,7 +543,12 @@ impl<'a> Tr<'a> {
         Ok(())
     }
 
-    fn for_loop(&mut self, st: Node<'_>, depth: usize, out: &mut Vec<String>) -> Result<(), String> {
+    fn for_loop(
+        &mut self,
+        st: Node<'_>,
+        depth: usize,
+        out: &mut Vec<String>,
+    ) -> Result<(), String> {
         let pad = "    ".repeat(depth);
         let body = field(st, "body")?;
         if has_kind(
@@ -605,7 +634,9 @@ impl<'a> Tr<'a> {
             args.remove(0);
         }
         let Some(&(_, n)) = ASSERTS.iter().find(|(a, _)| *a == name) else {
-            return Err(format!("calls assert.{name}, which this reader does not translate"));
+            return Err(format!(
+                "calls assert.{name}, which this reader does not translate"
+            ));
         };
         // testify's `msgAndArgs` after the values only word a failure: literals are left out
         // (they have no effect); any other expression is refused (Go evaluates it).
@@ -618,7 +649,9 @@ impl<'a> Tr<'a> {
                 "interpreted_string_literal" | "raw_string_literal" | "int_literal"
             )
         }) {
-            return Err(format!("calls assert.{name} with a message that is not a literal"));
+            return Err(format!(
+                "calls assert.{name} with a message that is not a literal"
+            ));
         }
         args.truncate(n);
         // Each value is passed as an interface{}: an untyped constant takes its default type
@@ -638,12 +671,7 @@ impl<'a> Tr<'a> {
         Ok(match name.as_str() {
             "Equal" => format!("assert _go_equal({}, {})", pair(0), pair(1)),
             "NotEqual" => format!("assert not _go_equal({}, {})", pair(0), pair(1)),
-            "InDelta" => format!(
-                "assert _go_indelta({}, {}, {})",
-                pair(0),
-                pair(1),
-                pair(2)
-            ),
+            "InDelta" => format!("assert _go_indelta({}, {}, {})", pair(0), pair(1), pair(2)),
             // assert.True(value bool): a bool argument, else it does not compile.
             "True" | "False" => {
                 if vals[0].1 != "bool" {
@@ -666,8 +694,15 @@ impl<'a> Tr<'a> {
         if to == "interface{}" {
             return match ty.as_str() {
                 "nil" => Ok("None".into()),
-                "untyped int" | "int" | "untyped string" | "string" | "untyped bool" | "bool"
-                | "float64" | "[]interface{}" | "map[interface{}]interface{}" => Ok(code),
+                "untyped int"
+                | "int"
+                | "untyped string"
+                | "string"
+                | "untyped bool"
+                | "bool"
+                | "float64"
+                | "[]interface{}"
+                | "map[interface{}]interface{}" => Ok(code),
                 "untyped float" => Ok(format!("_go_conv('float64', {code})")),
                 t => Err(format!(
                     "puts a {} in an interface{{}}, whose type the value does not carry across",
@@ -702,10 +737,9 @@ impl<'a> Tr<'a> {
             "int_literal" => (int_value(self.t(n))?, "untyped int".into()),
             "float_literal" => (float_value(self.t(n))?, "untyped float".into()),
             "rune_literal" => (rune_value(self.t(n))?.to_string(), "untyped rune".into()),
-            "interpreted_string_literal" | "raw_string_literal" => (
-                py_str(&string_value(self.t(n))?),
-                "untyped string".into(),
-            ),
+            "interpreted_string_literal" | "raw_string_literal" => {
+                (py_str(&string_value(self.t(n))?), "untyped string".into())
+            }
             "true" => ("True".into(), "untyped bool".into()),
             "false" => ("False".into(), "untyped bool".into()),
             "nil" => ("None".into(), "nil".into()),
@@ -811,13 +845,23 @@ impl<'a> Tr<'a> {
         }
         if untyped(&a.1) && untyped(&b.1) {
             let ty = match (rank(&a.1), rank(&b.1)) {
-                (Some(x), Some(y)) => if x >= y { a.1.clone() } else { b.1.clone() },
+                (Some(x), Some(y)) => {
+                    if x >= y {
+                        a.1.clone()
+                    } else {
+                        b.1.clone()
+                    }
+                }
                 _ if a.1 == b.1 => a.1.clone(),
                 _ => return Err(format!("mixes a {} and a {}", a.1, b.1)),
             };
             return Ok((ty, a.0, b.0));
         }
-        let ty = if untyped(&a.1) { b.1.clone() } else { a.1.clone() };
+        let ty = if untyped(&a.1) {
+            b.1.clone()
+        } else {
+            a.1.clone()
+        };
         let ca = self.fit(a, &ty)?;
         let cb = self.fit(b, &ty)?;
         Ok((ty, ca, cb))
@@ -833,7 +877,13 @@ impl<'a> Tr<'a> {
         let ok = match op {
             "+" => is_numeric(&ty) || ty == "string" || (untyped(&ty) && ty != "untyped bool"),
             "%" => !float && (is_int(&ty) || ty == "untyped int" || ty == "untyped rune"),
-            _ => is_numeric(&ty) || matches!(ty.as_str(), "untyped int" | "untyped rune" | "untyped float"),
+            _ => {
+                is_numeric(&ty)
+                    || matches!(
+                        ty.as_str(),
+                        "untyped int" | "untyped rune" | "untyped float"
+                    )
+            }
         };
         if !ok {
             return Err(format!("has `{op}` on a {ty}"));
@@ -845,7 +895,8 @@ impl<'a> Tr<'a> {
     fn convert(&self, to: &str, e: E) -> Result<E, String> {
         let from = default_type(&e.1).to_string();
         let ok = (is_numeric(to) && (is_numeric(&from) || from == "int32"))
-            || (to == "string" && (is_int(&from) || from == "string" || from == "[]int32" || from == "[]uint8"))
+            || (to == "string"
+                && (is_int(&from) || from == "string" || from == "[]int32" || from == "[]uint8"))
             || ((to == "[]int32" || to == "[]uint8") && from == "string")
             || to == from;
         if !ok {
@@ -915,7 +966,11 @@ impl<'a> Tr<'a> {
                 while out.len() < n {
                     out.push(zero(&elem)?);
                 }
-                Ok(format!("({}{})", out.join(", "), if n == 1 { "," } else { "" }))
+                Ok(format!(
+                    "({}{})",
+                    out.join(", "),
+                    if n == 1 { "," } else { "" }
+                ))
             }
             None if elem == "uint8" => Ok(format!("bytes([{}])", out.join(", "))),
             None => Ok(format!("[{}]", out.join(", "))),
@@ -984,7 +1039,11 @@ impl<'a> Tr<'a> {
                 args.push(self.fit(e, p)?);
             }
             return Ok((
-                format!("_go_ans('{}', {CANDIDATE}({}))", sig.result, args.join(", ")),
+                format!(
+                    "_go_ans('{}', {CANDIDATE}({}))",
+                    sig.result,
+                    args.join(", ")
+                ),
                 sig.result,
             ));
         }
@@ -1024,7 +1083,11 @@ impl<'a> Tr<'a> {
         Ok(match name.as_str() {
             "len" => {
                 let (c, t) = one("len")?;
-                if !(t == "string" || t == "untyped string" || t.starts_with('[') || t.starts_with("map[")) {
+                if !(t == "string"
+                    || t == "untyped string"
+                    || t.starts_with('[')
+                    || t.starts_with("map["))
+                {
                     return Err(format!("takes len of a {t}"));
                 }
                 (format!("_go_len({c})"), "int".into())
@@ -1044,17 +1107,23 @@ impl<'a> Tr<'a> {
             }
             "math.Abs" => float1(self, "_go_abs")?,
             "math.Sqrt" => float1(self, "_go_sqrt")?,
-            "math.Floor" => float1(self, "_go_math.floor")
-                .map(|(c, t)| (format!("float({c})"), t))?,
-            "math.Ceil" => float1(self, "_go_math.ceil")
-                .map(|(c, t)| (format!("float({c})"), t))?,
+            "math.Floor" => {
+                float1(self, "_go_math.floor").map(|(c, t)| (format!("float({c})"), t))?
+            }
+            "math.Ceil" => {
+                float1(self, "_go_math.ceil").map(|(c, t)| (format!("float({c})"), t))?
+            }
             "math.Pow" | "math.Mod" => {
                 let [a, b] = args.as_slice() else {
                     return Err(format!("calls {name} with {} arguments", args.len()));
                 };
                 let a = self.fit(a.clone(), "float64")?;
                 let b = self.fit(b.clone(), "float64")?;
-                let py = if name == "math.Pow" { "_go_pow" } else { "_go_mod" };
+                let py = if name == "math.Pow" {
+                    "_go_pow"
+                } else {
+                    "_go_mod"
+                };
                 (format!("{py}({a}, {b})"), "float64".into())
             }
             "strconv.Itoa" => {

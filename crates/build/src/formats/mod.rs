@@ -13,9 +13,9 @@
 
 pub mod audit;
 pub mod evalplus;
+pub mod gonative;
 pub mod humaneval;
 pub mod humanevalx;
-pub mod gonative;
 pub mod jsnative;
 pub mod mbpp;
 pub mod mbxp;

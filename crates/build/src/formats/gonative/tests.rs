@@ -126,7 +126,10 @@ fn literals_are_go_values() {
     assert_eq!(rune_value(r"'\xff'").unwrap(), 255);
     assert_eq!(rune_value(r"'\u00e9'").unwrap(), 0xe9);
     assert_eq!(rune_value("'é'").unwrap(), 0xe9);
-    assert_eq!(string_value(r#""a\tb\"\u00e9\x41\101""#).unwrap(), "a\tb\"\u{e9}AA");
+    assert_eq!(
+        string_value(r#""a\tb\"\u00e9\x41\101""#).unwrap(),
+        "a\tb\"\u{e9}AA"
+    );
     assert_eq!(string_value("`a\\n\"`").unwrap(), "a\\n\"");
     assert!(string_value(r#""\xff""#).unwrap_err().contains("not UTF-8"));
 }
@@ -135,9 +138,14 @@ fn literals_are_go_values() {
 fn forms_not_translated_are_named() {
     let s = sig(&["[]int"], "[]int");
     let closure = "func TestS(t *testing.T) {\n    assert := assert.New(t)\n\tsame := func(a []int, b []int) bool {\n\t\treturn true\n\t}\n\tassert.Equal(true, same([]int{1}, S([]int{1})))\n}\n";
-    assert_eq!(tests(closure, "S", &s).unwrap_err(), "defines a function literal");
+    assert_eq!(
+        tests(closure, "S", &s).unwrap_err(),
+        "defines a function literal"
+    );
     let random = "func TestS(t *testing.T) {\n    assert := assert.New(t)\n    x := rand.Int31n(1000)\n    assert.Equal([]int{}, S([]int{int(x)}))\n}\n";
-    assert!(tests(random, "S", &s).unwrap_err().contains("`rand.Int31n`"));
+    assert!(tests(random, "S", &s)
+        .unwrap_err()
+        .contains("`rand.Int31n`"));
     let other = "func TestS(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal([]int{}, S(T([]int{})))\n}\n";
     assert_eq!(
         tests(other, "S", &s).unwrap_err(),
@@ -149,7 +157,9 @@ fn forms_not_translated_are_named() {
         .unwrap_err()
         .starts_with("puts a rune in an interface{}"));
     let nil_slice = "func TestS(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal([]int{}, S(nil))\n}\n";
-    assert!(tests(nil_slice, "S", &s).unwrap_err().contains("uses nil as a []int"));
+    assert!(tests(nil_slice, "S", &s)
+        .unwrap_err()
+        .contains("uses nil as a []int"));
     // Go/80's literal messages are left out (bodies() checks the rest); a call is refused.
     let message = "func TestS(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal([]int{}, S([]int{}), \"msg\")\n}\n";
     assert_eq!(
@@ -162,14 +172,21 @@ fn forms_not_translated_are_named() {
         "calls assert.Equal with a message that is not a literal"
     );
     let helper = "func helper() int { return 1 }\n\nfunc TestS(t *testing.T) {\n    assert.Equal(t, 1, 1)\n}\n";
-    assert_eq!(tests(helper, "S", &s).unwrap_err(), "defines the function helper beside its test");
+    assert_eq!(
+        tests(helper, "S", &s).unwrap_err(),
+        "defines the function helper beside its test"
+    );
     assert_eq!(
         tests("func TestS(t *testing.T) {\n    S([]int{})\n}\n", "S", &s).unwrap_err(),
         "has a statement that is no assert: `S([]int{})`"
     );
-    assert!(tests("func TestS(t *testing.T) {\n    assert.Equal(t, 1, \n}\n", "S", &s)
-        .unwrap_err()
-        .contains("does not parse"));
+    assert!(tests(
+        "func TestS(t *testing.T) {\n    assert.Equal(t, 1, \n}\n",
+        "S",
+        &s
+    )
+    .unwrap_err()
+    .contains("does not parse"));
 }
 
 #[test]
