@@ -8,7 +8,11 @@ For each of the first FIRST records: declaration + canonical_solution with one e
 solution: an `if`/`while` condition negated, a comparison flipped (`<` and `<=`, `>` and `>=`),
 an integer literal plus one, a unary `!` dropped; the edits taken round-robin over these four
 kinds, duplicates left out, at most PER per task. Deterministic (read by regular expressions,
-written for JavaScript's syntax; other languages' canonicals get the same edits where they match).
+written for JavaScript's syntax; other languages' canonicals get the same edits where they match;
+Go's `if cond {` without parentheses is negated as `if !(cond) {`). Go's rows are `generation`s
+(the mutated `canonical_solution`, continuing the prompt) rather than whole programs: the native
+harness puts the test's `package main` and imports before a Go program, which a whole `solution`
+would duplicate.
 """
 import gzip, json, re, sys
 recs = [json.loads(l) for l in gzip.open(sys.argv[1])]
@@ -21,6 +25,10 @@ for r in recs[:first]:
     muts = cats[0]
     for m in re.finditer(r"\b(if|while) \((.*)\) *\{", sol):
         a, b = m.span(2)
+        muts.append(sol[:a] + "!(" + sol[a:b] + ")" + sol[b:])
+    go = r["task_id"].startswith("Go/")
+    for m in re.finditer(r"\bif ([^({\n][^{\n]*?) *\{", sol) if go else ():
+        a, b = m.span(1)
         muts.append(sol[:a] + "!(" + sol[a:b] + ")" + sol[b:])
     muts = cats[1]
     for m in re.finditer(r"(?<![<>=!])(<=|>=|<|>)(?![<>=])", sol):
@@ -39,7 +47,12 @@ for r in recs[:first]:
         if s in seen or s == sol:
             continue
         seen.add(s)
-        out.write(json.dumps({"task_id": r["task_id"], "solution": decl + s}) + "\n")
+        row = {"task_id": r["task_id"]}
+        if go:
+            row["generation"] = s
+        else:
+            row["solution"] = decl + s
+        out.write(json.dumps(row) + "\n")
         k += 1
         n += 1
         if k >= per:

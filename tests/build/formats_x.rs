@@ -1,6 +1,6 @@
 //! HumanEval-X as published (`../shared/data/sources/humaneval-x`, skipped by name when absent):
 //! each language's file read into tasks of its language, with HumanEval's Python `check` as the
-//! tests (JavaScript: its native tests translated for the judge); the Python tests found beside
+//! tests (JavaScript and Go: their native tests translated for the judge); the Python tests found beside
 //! the file or named; and `execscope build` on a 3-task slice keeping its tasks. A build of a
 //! 2-task JavaScript fixture (tests/fixtures/formats/humanevalx_js) gives one task native-derived
 //! tests and the other HumanEval's, with its reader note.
@@ -97,6 +97,20 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
                 .iter()
                 .filter(|p| p.notes.is_empty())
                 .all(|p| p.base.iter().all(|t| t.contains("def _js_seq(a, b):"))));
+        } else if lang == Language::Go {
+            // Go: its native testify asserts translated, but for the tests with a function
+            // literal (/32, /38, /50 random inputs, /33, /37 a `same` helper), `rand` (/53) or a
+            // rune put in an interface{} (/22).
+            assert_eq!(
+                noted,
+                ["Go/22", "Go/32", "Go/33", "Go/37", "Go/38", "Go/50", "Go/53"]
+            );
+            assert!(ps[22].notes[0].contains("puts a rune in an interface{}"));
+            assert!(ps[53].base[0].contains("assert add(0, 1) == 1"));
+            assert!(ps.iter().filter(|p| p.notes.is_empty()).all(|p| p
+                .base
+                .iter()
+                .all(|t| t.contains("def _go_equal(te, e, ta, a):"))));
         } else {
             assert!(noted.is_empty(), "{file}: {noted:?}");
         }
@@ -126,6 +140,12 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
         let call = format!("check({}({}))", humanevalx::TUPLE_BRIDGE, p20.entry);
         if lang == Language::JavaScript {
             assert!(p20.base.iter().all(|t| t.contains("_js_json(candidate(")));
+        } else if lang == Language::Go {
+            // Go's `[2]float64` answer is an array, compared as one.
+            assert!(p20
+                .base
+                .iter()
+                .all(|t| t.contains("_go_ans('[2]float64', candidate(")));
         } else {
             assert!(p20.base.iter().all(|t| t.contains(&call)), "{file}");
             assert!(p20.base[0].contains(humanevalx::TUPLE_BRIDGE_DEF), "{file}");

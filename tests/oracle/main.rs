@@ -12,6 +12,7 @@ mod entry_points;
 mod fidelity;
 mod fidelity_round3;
 mod forgers;
+mod go_native;
 mod hangs;
 mod hostile;
 mod isolation;

@@ -449,27 +449,31 @@ pub fn problem(
 /// native test could not be translated starts with (the build report counts these apart).
 pub const PYTHON_CHECK_NOTE: &str = "tests: HumanEval's Python check";
 
-/// A task's tests: for JavaScript, its native `test` translated for the judge
-/// ([`super::jsnative`]); when that cannot be (or for another language), `python` (HumanEval's
-/// `check`), with a note saying why for JavaScript.
+/// A task's tests: for JavaScript and Go, its native `test` translated for the judge
+/// ([`super::jsnative`], [`super::gonative`]); when that cannot be (or for another language),
+/// `python` (HumanEval's `check`), with a note saying why.
 fn native_or_python(
     lang: Language,
     rec: &J,
     entry: &str,
     python: Vec<String>,
 ) -> (Vec<String>, Vec<String>) {
-    if lang != Language::JavaScript {
-        return (python, Vec::new());
-    }
-    let native = field(rec, "test")
-        .map_err(|_| "has no `test` field".to_string())
-        .and_then(|t| super::jsnative::tests(&t, entry));
+    let test = field(rec, "test").map_err(|_| "has no `test` field".to_string());
+    let native = match lang {
+        Language::JavaScript => test.and_then(|t| super::jsnative::tests(&t, entry)),
+        Language::Go => test.and_then(|t| {
+            let sig = super::gonative::signature(&program(lang, rec)?, entry)?;
+            super::gonative::tests(&t, entry, &sig)
+        }),
+        _ => return (python, Vec::new()),
+    };
     match native {
         Ok(units) => (units, Vec::new()),
         Err(why) => (
             python,
             vec![format!(
-                "{PYTHON_CHECK_NOTE}: its JavaScript test is not translated: it {why}"
+                "{PYTHON_CHECK_NOTE}: its {} test is not translated: it {why}",
+                lang.display_name()
             )],
         ),
     }

@@ -13,6 +13,7 @@
 
 pub mod audit;
 pub mod evalplus;
+pub mod gonative;
 pub mod humaneval;
 pub mod humanevalx;
 pub mod jsnative;
