@@ -191,9 +191,65 @@ pub fn go_imports(import: &str, code: &str) -> String {
     for pkg in GO_HELPER_PACKAGES {
         let short = pkg.rsplit('/').next().unwrap_or(pkg);
         let quoted = format!("\"{pkg}\"");
-        if !import.contains(&quoted) && has_word(code, short) && code.contains(&format!("{short}."))
-        {
+        if !import.contains(&quoted) && uses_package(code, short) {
             out.push_str(&format!("import {quoted}\n"));
+        }
+    }
+    out
+}
+
+/// Whether Go `code` names the package `short` (`sort.Ints`) outside its comments and literals:
+/// Go/158's prompt says "a list of strings." in a comment, and importing `strings` for it would
+/// not compile ("imported and not used").
+fn uses_package(code: &str, short: &str) -> bool {
+    let code = go_code_only(code);
+    let dotted = format!("{short}.");
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(&dotted)
+        .any(|(i, _)| !code[..i].chars().next_back().is_some_and(ident))
+}
+
+/// Go source with its comments and the contents of its string, raw string and rune literals
+/// each replaced by a space.
+fn go_code_only(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut it = src.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '/' if it.peek() == Some(&'/') => {
+                for d in it.by_ref() {
+                    if d == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if it.peek() == Some(&'*') => {
+                it.next();
+                let mut star = false;
+                for d in it.by_ref() {
+                    if star && d == '/' {
+                        break;
+                    }
+                    star = d == '*';
+                }
+                out.push(' ');
+            }
+            '"' | '\'' | '`' => {
+                let mut escaped = false;
+                for d in it.by_ref() {
+                    if c != '`' && !escaped && d == '\\' {
+                        escaped = true;
+                        continue;
+                    }
+                    if !escaped && d == c {
+                        break;
+                    }
+                    escaped = false;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
         }
     }
     out
@@ -277,8 +333,7 @@ pub fn joined_program(lang: Language, prompt: &str, completion: &str) -> String 
             let mut seen = std::collections::BTreeSet::new();
             for pkg in own.iter().map(String::as_str).chain(GO_HELPER_PACKAGES) {
                 let short = pkg.rsplit('/').next().unwrap_or(pkg);
-                if has_word(&body, short) && body.contains(&format!("{short}.")) && seen.insert(pkg)
-                {
+                if uses_package(&body, short) && seen.insert(pkg) {
                     imports.push_str(&format!("import \"{pkg}\"\n"));
                 }
             }
@@ -505,6 +560,23 @@ pub fn problems(
 mod tests {
     use super::*;
     use crate::formats::pyjson::parse;
+
+    /// Go/158's prompt says "a list of strings." in a comment: only `sort`, which the code
+    /// calls, is imported (importing `strings` too would not compile); a package named in a
+    /// string, a raw string or a block comment is not used either, one called after them is.
+    #[test]
+    fn go_packages_are_imported_for_the_code_not_its_comments() {
+        let prompt = "import (\n    \"sort\"\n)\n\n// Accepts a list of strings.\nfunc FindMax(words []string) string {\n";
+        let completion = "    sort.Strings(words)\n    return words[0]\n}\n";
+        assert_eq!(
+            joined_program(Language::Go, prompt, completion),
+            format!("import \"sort\"\n\n// Accepts a list of strings.\nfunc FindMax(words []string) string {{\n{completion}")
+        );
+        let code = "func F() string {\n    /* fmt. */ s := \"strings.\" + `math.` + \"\\\"fmt.\"\n    return s + strconv.Itoa('\\'')\n}\n";
+        assert_eq!(go_imports("", code), "import \"strconv\"\n");
+        assert!(!uses_package("mysort.Ints(a)", "sort"));
+        assert!(uses_package("(sort.Ints(a))", "sort"));
+    }
 
     fn py() -> HashMap<u64, Result<PyTask, String>> {
         let rec = parse(r#"{"task_id": "Python/3", "prompt": "from typing import List\n\n\ndef below_zero(operations: List[int]) -> bool:\n    \"\"\" Detect if the balance falls below zero.\n    >>> below_zero([1, 2])\n    False\n    \"\"\"\n", "declaration": "from typing import List\n\n\ndef below_zero(operations: List[int]) -> bool:\n", "canonical_solution": "    return False\n", "test": "\n\nMETADATA = {}\n\n\ndef check(below_zero):\n    assert below_zero([]) == False\n    assert below_zero([1, -2]) == True\n"}"#).unwrap();
