@@ -8,9 +8,9 @@
 //!   `prompt` + `canonical_solution`, as HumanEval;
 //! - entry: the last function the declaration names (`has_close_elements`, `hasCloseElements`,
 //!   `HasCloseElements`), read by the language's grammar;
-//! - tests: JavaScript: its own `test`'s `console.assert`s translated into Python the judge runs
-//!   ([`super::jsnative`]); else (and for a JavaScript test that cannot be translated, with a
-//!   note) HumanEval's own Python `check` for the same task number, split into units and run by
+//! - tests: JavaScript and Rust: its own `test`'s `console.assert`s or `assert!`s translated into
+//!   Python the judge runs ([`super::jsnative`], [`super::rsnative`]); else (and for such a test
+//!   that cannot be translated, with a note) HumanEval's own Python `check` for the same task number, split into units and run by
 //!   the judge against the other language's function (`check(hasCloseElements)`), with the
 //!   Python prompt minus its function as the trusted setup (HumanEval/32's `poly` is Python's);
 //!   no language's test program runs as it is: it would run inside the candidate's process
@@ -449,27 +449,32 @@ pub fn problem(
 /// native test could not be translated starts with (the build report counts these apart).
 pub const PYTHON_CHECK_NOTE: &str = "tests: HumanEval's Python check";
 
-/// A task's tests: for JavaScript, its native `test` translated for the judge
-/// ([`super::jsnative`]); when that cannot be (or for another language), `python` (HumanEval's
-/// `check`), with a note saying why for JavaScript.
+/// A task's tests: for JavaScript and Rust, its native `test` translated for the judge
+/// ([`super::jsnative`], [`super::rsnative`]); when that cannot be (or for another language),
+/// `python` (HumanEval's `check`), with a note saying why.
 fn native_or_python(
     lang: Language,
     rec: &J,
     entry: &str,
     python: Vec<String>,
 ) -> (Vec<String>, Vec<String>) {
-    if lang != Language::JavaScript {
+    if !matches!(lang, Language::JavaScript | Language::Rust) {
         return (python, Vec::new());
     }
     let native = field(rec, "test")
         .map_err(|_| "has no `test` field".to_string())
-        .and_then(|t| super::jsnative::tests(&t, entry));
+        .and_then(|t| match lang {
+            // Rust's literals take their types from the declaration's signature.
+            Language::Rust => super::rsnative::tests(&t, entry, &field(rec, "declaration")?),
+            _ => super::jsnative::tests(&t, entry),
+        });
     match native {
         Ok(units) => (units, Vec::new()),
         Err(why) => (
             python,
             vec![format!(
-                "{PYTHON_CHECK_NOTE}: its JavaScript test is not translated: it {why}"
+                "{PYTHON_CHECK_NOTE}: its {} test is not translated: it {why}",
+                lang.display_name()
             )],
         ),
     }
