@@ -995,7 +995,12 @@ fn int_range(kind: &str) -> Option<(i128, u128)> {
         b => b.parse().ok()?,
     };
     Some(if kind.starts_with('i') {
-        (-(1i128 << (bits - 1).min(126)), (1u128 << (bits - 1)) - 1)
+        let lo = if bits == 128 {
+            i128::MIN
+        } else {
+            -(1i128 << (bits - 1))
+        };
+        (lo, (1u128 << (bits - 1)) - 1)
     } else {
         (
             0,
