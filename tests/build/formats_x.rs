@@ -111,6 +111,25 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
                 .base
                 .iter()
                 .all(|t| t.contains("def _go_equal(te, e, ta, a):"))));
+        } else if lang == Language::Rust {
+            // Rust's likewise (156 of the 162 read), but for /22 (`Box<dyn Any>` values), /32
+            // (its test commented out), /38, /50, /53 (random inputs: `rand`) and /137 (an enum
+            // of the program's).
+            assert_eq!(
+                noted,
+                ["Rust/22", "Rust/32", "Rust/38", "Rust/50", "Rust/53", "Rust/137"]
+            );
+            let p53 = ps.iter().find(|p| p.task_id == "Rust/53").unwrap();
+            assert!(p53.notes[0].starts_with(humanevalx::PYTHON_CHECK_NOTE));
+            assert!(
+                p53.notes[0].contains("its Rust test is not translated: it calls `rand::"),
+                "{:?}",
+                p53.notes
+            );
+            assert!(ps
+                .iter()
+                .filter(|p| p.notes.is_empty())
+                .all(|p| p.base.iter().all(|t| t.contains("def _rs_eq(a, b):"))));
         } else {
             assert!(noted.is_empty(), "{file}: {noted:?}");
         }
@@ -146,6 +165,15 @@ fn humanevalx_files_read_as_tasks_of_their_language_with_humaneval_checks() {
                 .base
                 .iter()
                 .all(|t| t.contains("_go_ans('[2]float64', candidate(")));
+        } else if lang == Language::Rust {
+            // Rust's native test compares with a tuple literal of f32s: `(3.9, 4.0)` is the
+            // f32 3.9 widened, 3.9000000953674316.
+            assert!(p20.base.iter().all(|t| t.contains("_rs_eq(candidate(")));
+            assert!(
+                p20.base[0].contains("(3.9000000953674316, 4.0)"),
+                "{}",
+                p20.base[0]
+            );
         } else {
             assert!(p20.base.iter().all(|t| t.contains(&call)), "{file}");
             assert!(p20.base[0].contains(humanevalx::TUPLE_BRIDGE_DEF), "{file}");

@@ -20,6 +20,7 @@ mod js_native;
 mod languages;
 mod outcomes;
 mod redteam;
+mod rs_native;
 mod stopping;
 mod verdicts;
 mod verify;

@@ -8,9 +8,9 @@
 //!   `prompt` + `canonical_solution`, as HumanEval;
 //! - entry: the last function the declaration names (`has_close_elements`, `hasCloseElements`,
 //!   `HasCloseElements`), read by the language's grammar;
-//! - tests: JavaScript: its own `test`'s `console.assert`s translated into Python the judge runs
-//!   ([`super::jsnative`]); else (and for a JavaScript test that cannot be translated, with a
-//!   note) HumanEval's own Python `check` for the same task number, split into units and run by
+//! - tests: JavaScript and Rust: its own `test`'s `console.assert`s or `assert!`s translated into
+//!   Python the judge runs ([`super::jsnative`], [`super::rsnative`]); else (and for such a test
+//!   that cannot be translated, with a note) HumanEval's own Python `check` for the same task number, split into units and run by
 //!   the judge against the other language's function (`check(hasCloseElements)`), with the
 //!   Python prompt minus its function as the trusted setup (HumanEval/32's `poly` is Python's);
 //!   no language's test program runs as it is: it would run inside the candidate's process
@@ -504,8 +504,8 @@ pub fn problem(
 /// native test could not be translated starts with (the build report counts these apart).
 pub const PYTHON_CHECK_NOTE: &str = "tests: HumanEval's Python check";
 
-/// A task's tests: for JavaScript and Go, its native `test` translated for the judge
-/// ([`super::jsnative`], [`super::gonative`]); when that cannot be (or for another language),
+/// A task's tests: for JavaScript, Go and Rust, its native `test` translated for the judge
+/// ([`super::jsnative`], [`super::gonative`], [`super::rsnative`]); when that cannot be (or for another language),
 /// `python` (HumanEval's `check`), with a note saying why.
 fn native_or_python(
     lang: Language,
@@ -520,6 +520,9 @@ fn native_or_python(
             let sig = super::gonative::signature(&program(lang, rec)?, entry)?;
             super::gonative::tests(&t, entry, &sig)
         }),
+        // Rust's literals take their types from the declaration's signature.
+        Language::Rust => test
+            .and_then(|t| super::rsnative::tests(&t, entry, &field(rec, "declaration")?)),
         _ => return (python, Vec::new()),
     };
     match native {

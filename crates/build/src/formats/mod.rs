@@ -22,6 +22,7 @@ pub mod mbxp;
 pub mod pools;
 pub mod pyjson;
 pub mod pysrc;
+pub mod rsnative;
 pub mod tasks;
 
 use execscope_core::bundle::BundleError;
