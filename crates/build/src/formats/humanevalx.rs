@@ -520,9 +520,21 @@ fn native_or_python(
             let sig = super::gonative::signature(&program(lang, rec)?, entry)?;
             super::gonative::tests(&t, entry, &sig)
         }),
-        // Rust's literals take their types from the declaration's signature.
-        Language::Rust => test
-            .and_then(|t| super::rsnative::tests(&t, entry, &field(rec, "declaration")?)),
+        // Rust's literals take their types from the function's declared signature: its head is
+        // in the declaration, or (Rust/10, whose declaration ends with a helper's head) in the
+        // canonical solution, read as the program with its last `}` left open.
+        Language::Rust => test.and_then(|t| {
+            let decl = field(rec, "declaration")?;
+            let head = if super::rsnative::signature(&decl, entry).is_ok() {
+                decl
+            } else {
+                let p = format!("{decl}{}", field(rec, "canonical_solution")?);
+                p.trim_end()
+                    .strip_suffix('}')
+                    .map_or(p.clone(), str::to_string)
+            };
+            super::rsnative::tests(&t, entry, &head)
+        }),
         _ => return (python, Vec::new()),
     };
     match native {
