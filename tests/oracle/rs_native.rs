@@ -76,13 +76,19 @@ fn a_rust_candidate_that_exits_or_prints_passes_no_native_test() {
         let r = r.unwrap();
         let got: Vec<String> = r.outcomes.iter().map(|x| x.to_string()).collect();
         let passes = r.outcomes.iter().filter(|x| x.is_pass()).count();
+        // The third, `assert_ne!(add(5, 7), 13)`, holds for any wrong sum that is not 13.
+        let forged = r
+            .outcomes
+            .iter()
+            .enumerate()
+            .any(|(i, x)| i != 2 && x.is_pass());
         if p.honest() && passes != tests.len() {
             failures.push(format!(
                 "{}: the correct program did not pass: {got:?}",
                 p.name
             ));
         }
-        if !p.honest() && passes > 0 {
+        if !p.honest() && forged {
             failures.push(format!("{}: a wrong program passed: {got:?}", p.name));
         }
     }
